@@ -1,0 +1,1 @@
+"""Players that decide from a seat's view only."""

@@ -1,0 +1,33 @@
+"""The result of a match as a value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Who won (``None`` for a tie / shared victory) and why.
+
+    ``reason`` is the game's own enum (a :class:`StrEnum`); ``scores`` are the game's final
+    figures per seat (round wins, victory points), for display and statistics.
+    """
+
+    winner: int | None
+    reason: StrEnum
+    scores: tuple[int, int] = (0, 0)
+
+    @property
+    def is_tie(self) -> bool:
+        return self.winner is None
+
+    def points(self, seat: int) -> float:
+        """1 for a win, 0.5 for a tie, 0 for a loss."""
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == seat else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": str(self.reason), "scores": list(self.scores)}

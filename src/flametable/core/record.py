@@ -1,0 +1,169 @@
+"""Match records: one JSON document per match, replayable and verifiable for any game of the protocol."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from flametable.core.errors import FlametableError, IllegalAction, RecordError
+from flametable.core.outcome import Outcome
+from flametable.core.protocol import Game, GameState
+
+RECORD_FORMAT = "flametable-record/1"
+_FIELDS = {"format", "game", "rules_version", "content", "options", "seed", "setup", "players", "actions",
+           "result"}
+
+
+@dataclass
+class MatchRecord:
+    """Everything needed to replay a match exactly: the seeded (or explicit) setup and every decision."""
+
+    game: str
+    rules_version: str
+    content: dict[str, str]  # {"id": ..., "hash": ...} of the card set / board data
+    options: dict[str, Any]
+    seed: int
+    players: list[str]
+    actions: list[str] = field(default_factory=list)
+    setup: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.game,
+            "rules_version": self.rules_version,
+            "content": self.content,
+            "options": self.options,
+            "seed": self.seed,
+            "setup": self.setup,
+            "players": self.players,
+            "actions": self.actions,
+            "result": self.result,
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
+
+    def save(self, path: Path | str) -> None:
+        """Write atomically: a crash never leaves a half-written record in place of a good one."""
+        target = Path(path)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(self.dumps() + "\n", encoding="utf-8")
+        tmp.replace(target)
+
+    @staticmethod
+    def from_json(data: Any, source: str = "record") -> MatchRecord:
+        if not isinstance(data, dict):
+            raise RecordError(f"{source}: a record is a JSON object")
+        if data.get("format") != RECORD_FORMAT:
+            raise RecordError(f"{source}: format must be {RECORD_FORMAT!r}, got {data.get('format')!r}")
+        unknown = set(data) - _FIELDS
+        if unknown:
+            raise RecordError(f"{source}: unknown field(s) {', '.join(sorted(unknown))}")
+
+        def need(key: str, kind: type | tuple[type, ...]) -> Any:
+            if key not in data:
+                raise RecordError(f"{source}: field {key!r} is missing")
+            value = data[key]
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise RecordError(f"{source}: field {key!r} has the wrong type ({type(value).__name__})")
+            return value
+
+        actions = need("actions", list)
+        for i, a in enumerate(actions):
+            if not isinstance(a, str):
+                raise RecordError(f"{source}: actions[{i}] must be a string, got {a!r}")
+        content = need("content", dict)
+        setup = data.get("setup")
+        if setup is not None and not isinstance(setup, dict):
+            raise RecordError(f"{source}: field 'setup' must be an object or null")
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError(f"{source}: field 'result' must be an object or null")
+        return MatchRecord(
+            game=need("game", str),
+            rules_version=need("rules_version", str),
+            content={"id": str(content.get("id", "")), "hash": str(content.get("hash", ""))},
+            options=need("options", dict),
+            seed=need("seed", int),
+            players=[str(p) for p in need("players", list)],
+            actions=list(actions),
+            setup=setup,
+            result=result,
+        )
+
+    @staticmethod
+    def load(path: Path | str) -> MatchRecord:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise RecordError(f"{path}: no such file") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RecordError(f"{path}: cannot read: {exc}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{path}: not valid JSON: {exc}") from None
+        return MatchRecord.from_json(data, str(path))
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    """The result of replaying a record: ``ok`` or the first bad action (index, notation, reason)."""
+
+    ok: bool
+    outcome: Outcome | None
+    steps: int
+    bad_index: int | None = None
+    bad_action: str | None = None
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"ok": self.ok, "steps": self.steps,
+                               "result": self.outcome.to_json() if self.outcome else None}
+        if not self.ok:
+            out.update(index=self.bad_index, action=self.bad_action, reason=self.reason)
+        return out
+
+
+def start(game: Game[Any, Any], record: MatchRecord) -> GameState[Any, Any]:
+    """The record's initial state; raises :class:`RecordError` when it does not fit ``game``."""
+    if record.game != game.name:
+        raise RecordError(f"record is for game {record.game!r}, not {game.name!r}")
+    if record.rules_version != game.rules_version:
+        raise RecordError(f"record uses rules {record.rules_version!r}; this engine plays {game.rules_version!r}")
+    cid, chash = game.content_id()
+    if record.content.get("hash") != chash:
+        raise RecordError(
+            f"record was played with data {record.content.get('id')!r} ({record.content.get('hash')}); "
+            f"loaded data is {cid!r} ({chash}): pass the same file"
+        )
+    try:
+        state: GameState[Any, Any] = game.new_match(record.options, record.seed, record.setup)
+    except FlametableError as exc:
+        raise RecordError(f"record cannot start a match: {exc}") from None
+    return state
+
+
+def replay(game: Game[Any, Any], record: MatchRecord, verify_result: bool = True) -> ReplayReport:
+    """Replay every action, checking each is legal and (optionally) that the stored result matches."""
+    state = start(game, record)
+    for i, text in enumerate(record.actions):
+        if state.to_act is None:
+            return ReplayReport(False, state.outcome, i, i, text, "the match was already over")
+        try:
+            action = game.action_from_text(text)
+            state.apply(action)
+        except IllegalAction as exc:
+            return ReplayReport(False, None, i, i, text, str(exc))
+    outcome = state.outcome
+    n = len(record.actions)
+    if outcome is None:
+        return ReplayReport(False, None, n, n, None, "the record ends before the match does")
+    if verify_result and record.result is not None and record.result != outcome.to_json():
+        return ReplayReport(False, outcome, n, None, None,
+                            f"stored result {record.result} differs from the replayed {outcome.to_json()}")
+    return ReplayReport(True, outcome, n)

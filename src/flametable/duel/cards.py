@@ -1,0 +1,296 @@
+"""The Flame Duel card set (R1): data shipped as TOML, validated on load, integer-coded for the engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from flametable.core.data import Reader, content_hash, load_toml
+from flametable.core.errors import DataError
+
+NUM_CHARACTERS = 33
+NUM_SUPPORTS = 21
+CHAR_IDS = range(1, NUM_CHARACTERS + 1)
+SUPPORT_IDS = range(1, NUM_SUPPORTS + 1)
+BUILTIN_SET = "duel_cards.toml"
+
+
+class Stat(IntEnum):
+    SPARK = 0
+    HEAT = 1
+    CHARM = 2
+
+    @property
+    def key(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def from_key(cls, key: str) -> Stat:
+        return cls[key.upper()]
+
+
+class SupportKind(IntEnum):
+    ITEM = 0
+    PLACE = 1
+    EVENT = 2
+
+    @property
+    def key(self) -> str:
+        return self.name.lower()
+
+
+class EffectKind(IntEnum):
+    """The table-effect vocabulary (R10)."""
+
+    DRAW = 0  # draw n cards
+    PEEK = 1  # look at the top n cards of your draw pile
+    RECOVER = 2  # take a card of your choice from your discard pile into your hand
+    SWAP_PLACE = 3  # put a place from your discard pile on the table (you own it)
+    CLEAR_PLACE = 4  # the place on the table goes to its owner's discard pile
+    BOOST = 5  # +n to your total this round
+    SAP = 6  # -n to your opponent's total this round
+
+    @property
+    def key(self) -> str:
+        return self.name.lower()
+
+
+_NEEDS_N = {EffectKind.DRAW, EffectKind.PEEK, EffectKind.BOOST, EffectKind.SAP}
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    kind: EffectKind
+    n: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Character:
+    number: int
+    name: dict[str, str]
+    spark: int
+    heat: int
+    charm: int
+    ability: dict[str, str]
+    effects: tuple[Effect, ...]
+
+    def stat(self, stat: Stat) -> int:
+        return (self.spark, self.heat, self.charm)[stat]
+
+
+@dataclass(frozen=True, slots=True)
+class Support:
+    number: int
+    kind: SupportKind
+    stat: Stat
+    bonus: int
+    name: dict[str, str]
+    text: dict[str, str]
+    effects: tuple[Effect, ...]
+    equips_to: frozenset[int] = frozenset()
+    printed_at_most: int | None = None
+    printed_at_least: int | None = None
+
+
+@dataclass(frozen=True)
+class CardSet:
+    id: str
+    version: int
+    name: dict[str, str]
+    characters: tuple[Character, ...]  # index = number - 1
+    supports: tuple[Support, ...]  # index = number - 1
+    hash: str
+    source: str
+    # Integer-coded tables for the engine's hot paths, indexed by card number (slot 0 unused).
+    printed: tuple[tuple[int, int, int], ...] = field(repr=False, default=())
+    charm: tuple[int, ...] = field(repr=False, default=())
+
+    def character(self, number: int) -> Character:
+        return self.characters[number - 1]
+
+    def support(self, number: int) -> Support:
+        return self.supports[number - 1]
+
+
+def _effects(reader: Reader, fieldname: str) -> tuple[Effect, ...]:
+    out: list[Effect] = []
+    for i, _ in enumerate(reader.items(fieldname, default=[])):
+        sub = reader.sub(fieldname, i)
+        sub.check_keys({"kind", "n"})
+        kind_key = sub.string("kind", tuple(k.key for k in EffectKind))
+        kind = EffectKind[kind_key.upper()]
+        if kind in _NEEDS_N:
+            n = sub.integer("n", 1, 10)
+        else:
+            if sub.has("n"):
+                sub.fail("n", f"effect {kind_key!r} takes no n")
+            n = 0
+        out.append(Effect(kind, n))
+    return tuple(out)
+
+
+def _character(source: str, index: int, data: Any) -> Character:
+    r = Reader(source, f"character[{index}]", data)
+    number = r.integer("number", 1, NUM_CHARACTERS)
+    r = Reader(source, f"character {number}", data)
+    r.check_keys({"number", "name", "spark", "heat", "charm", "ability", "effects"})
+    return Character(
+        number=number,
+        name=r.text("name"),
+        spark=r.integer("spark", 0, 999),
+        heat=r.integer("heat", 0, 999),
+        charm=r.integer("charm", 0, 999),
+        ability=r.text("ability"),
+        effects=_effects(r, "effects"),
+    )
+
+
+def _support(source: str, index: int, data: Any) -> Support:
+    r = Reader(source, f"support[{index}]", data)
+    number = r.integer("number", 1, NUM_SUPPORTS)
+    r = Reader(source, f"support {number}", data)
+    r.check_keys(
+        {"number", "kind", "stat", "bonus", "name", "text", "effects", "equips_to", "condition"}
+    )
+    kind = SupportKind[r.string("kind", tuple(k.key for k in SupportKind)).upper()]
+    stat = Stat.from_key(r.string("stat", tuple(s.key for s in Stat)))
+    equips: frozenset[int] = frozenset()
+    if kind is SupportKind.ITEM:
+        values = r.items("equips_to")
+        for v in values:
+            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= NUM_CHARACTERS:
+                r.fail("equips_to", f"must list character numbers 1..{NUM_CHARACTERS}, got {v!r}")
+        if len(set(values)) != len(values):
+            r.fail("equips_to", "lists a character twice")
+        equips = frozenset(values)
+    elif r.has("equips_to"):
+        r.fail("equips_to", "only items equip to characters")
+    at_most = at_least = None
+    if r.has("condition"):
+        if kind is not SupportKind.EVENT:
+            r.fail("condition", "only events have a condition (R9)")
+        cond = r.sub("condition")
+        cond.check_keys({"printed_at_most", "printed_at_least"})
+        if cond.has("printed_at_most") == cond.has("printed_at_least"):
+            cond.fail("(entry)", "needs exactly one of printed_at_most, printed_at_least")
+        if cond.has("printed_at_most"):
+            at_most = cond.integer("printed_at_most", 0, 999)
+        else:
+            at_least = cond.integer("printed_at_least", 0, 999)
+    return Support(
+        number=number,
+        kind=kind,
+        stat=stat,
+        bonus=r.integer("bonus", -999, 999),
+        name=r.text("name"),
+        text=r.text("text"),
+        effects=_effects(r, "effects"),
+        equips_to=equips,
+        printed_at_most=at_most,
+        printed_at_least=at_least,
+    )
+
+
+def _numbered(source: str, what: str, items: list[Any], expected: int) -> None:
+    numbers = [item.number for item in items]
+    for n in range(1, expected + 1):
+        if numbers.count(n) > 1:
+            raise DataError(source, f"{what} {n}", "number", "used by more than one card")
+        if n not in numbers:
+            raise DataError(source, what, "number", f"card number {n} is missing (need 1..{expected})")
+
+
+def parse_card_set(data: Any, source: str) -> CardSet:
+    """Validate parsed TOML content and build the card set. Raises :class:`DataError`."""
+    root = Reader(source, "file", data)
+    root.check_keys({"set", "character", "support"})
+    meta = root.sub("set")
+    meta.entry = "set"
+    meta.check_keys({"id", "version", "name"})
+    chars = [_character(source, i, d) for i, d in enumerate(root.items("character"))]
+    sups = [_support(source, i, d) for i, d in enumerate(root.items("support"))]
+    _numbered(source, "character", chars, NUM_CHARACTERS)
+    _numbered(source, "support", sups, NUM_SUPPORTS)
+    if len(chars) != NUM_CHARACTERS:
+        raise DataError(source, "character", "(count)", f"need exactly {NUM_CHARACTERS} characters (R1)")
+    if len(sups) != NUM_SUPPORTS:
+        raise DataError(source, "support", "(count)", f"need exactly {NUM_SUPPORTS} support cards (R1)")
+    chars.sort(key=lambda c: c.number)
+    sups.sort(key=lambda s: s.number)
+    for table, what, items in (("name", "character", chars), ("name", "support", sups)):
+        for lang in ("en", "es"):
+            seen: dict[str, int] = {}
+            for item in items:
+                key = item.name[lang].casefold()
+                if key in seen:
+                    raise DataError(
+                        source, f"{what} {item.number}", f"{table}.{lang}",
+                        f"same name as {what} {seen[key]}",
+                    )
+                seen[key] = item.number
+    printed = ((0, 0, 0), *((c.spark, c.heat, c.charm) for c in chars))
+    return CardSet(
+        id=meta.string("id"),
+        version=meta.integer("version", 0),
+        name=meta.text("name"),
+        characters=tuple(chars),
+        supports=tuple(sups),
+        hash=content_hash(data),
+        source=source,
+        printed=printed,
+        charm=tuple(p[2] for p in printed),
+    )
+
+
+def load_card_set(path: Path | str | None = None) -> CardSet:
+    """The card set in ``path``, or the built-in one."""
+    if path is None:
+        text = resources.files("flametable.data").joinpath(BUILTIN_SET).read_text(encoding="utf-8")
+        return parse_card_set(load_toml(BUILTIN_SET, text=text), f"<built-in {BUILTIN_SET}>")
+    return parse_card_set(load_toml(path), str(path))
+
+
+_BUILTIN: CardSet | None = None
+
+
+def builtin_card_set() -> CardSet:
+    global _BUILTIN
+    if _BUILTIN is None:
+        _BUILTIN = load_card_set()
+    return _BUILTIN
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """An own deck (R2): exactly 3 characters and 8 to 12 support cards, none twice."""
+
+    characters: tuple[int, ...]
+    supports: tuple[int, ...]
+
+    def to_json(self) -> dict[str, list[int]]:
+        return {"characters": list(self.characters), "supports": list(self.supports)}
+
+
+def parse_deck(data: Any, source: str) -> Deck:
+    r = Reader(source, "deck", data)
+    r.check_keys({"characters", "supports"})
+    chars = r.items("characters")
+    sups = r.items("supports")
+    for field_name, values, hi in (("characters", chars, NUM_CHARACTERS), ("supports", sups, NUM_SUPPORTS)):
+        for v in values:
+            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= hi:
+                r.fail(field_name, f"card numbers must be 1..{hi}, got {v!r}")
+        if len(set(values)) != len(values):
+            r.fail(field_name, "no card may appear twice within one deck (R2)")
+    if len(chars) != 3:
+        r.fail("characters", f"a deck has exactly 3 characters (R2), got {len(chars)}")
+    if not 8 <= len(sups) <= 12:
+        r.fail("supports", f"a deck has 8 to 12 support cards (R2), got {len(sups)}")
+    return Deck(tuple(chars), tuple(sups))
+
+
+def load_deck(path: Path | str) -> Deck:
+    return parse_deck(load_toml(path), str(path))

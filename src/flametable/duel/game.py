@@ -1,0 +1,203 @@
+"""Flame Duel behind the common protocol: the game's facts and the factory of matches (with setups)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flametable.core.errors import RecordError
+from flametable.core.rng import Rng
+from flametable.duel.actions import NUM_ACTIONS, DuelAction
+from flametable.duel.cards import NUM_CHARACTERS, NUM_SUPPORTS, CardSet, Deck, builtin_card_set
+from flametable.duel.rules import HAND_SIZE, RULES_VERSION, DuelOptions, Mode, Phase, Pick
+from flametable.duel.state import DuelState
+
+
+class DuelGame:
+    """Flame Duel with one card set."""
+
+    name = "duel"
+    rules_version = RULES_VERSION
+    num_actions = NUM_ACTIONS
+
+    def __init__(self, cards: CardSet | None = None) -> None:
+        self.cards = cards if cards is not None else builtin_card_set()
+
+    def content_id(self) -> tuple[str, str]:
+        return self.cards.id, self.cards.hash
+
+    def action_from_text(self, text: str) -> DuelAction:
+        return DuelAction.from_text(text)
+
+    def action_from_id(self, action_id: int) -> DuelAction:
+        return DuelAction.from_id(action_id)
+
+    def options(self, data: Mapping[str, Any] | DuelOptions | None) -> DuelOptions:
+        return DuelOptions.from_json(data)
+
+    def new_match(
+        self,
+        options: Mapping[str, Any] | DuelOptions | None = None,
+        seed: int = 0,
+        setup: Mapping[str, Any] | None = None,
+    ) -> DuelState:
+        opts = DuelOptions.from_json(options)
+        rng = Rng(seed)
+        st = DuelState.__new__(DuelState)
+        st.cards = self.cards
+        st.shared = opts.mode is Mode.SHARED
+        st.draft = opts.pick is Pick.DRAFT
+        st.chars = [[], []]
+        st.lineups = [[], []]
+        st.champion = [0, 0]
+        st.hands = [[], []]
+        st.discards = [[], []]
+        st.known_top = [0, 0]
+        st.place = 0
+        st.place_owner = 0
+        st.round_no = 0
+        st.chooser = 0
+        st.stat = -1
+        st.cur = [0, 0]
+        st.plays = [0, 0]
+        st.ability_used = [False, False]
+        st.passes = 0
+        st.items = [[], []]
+        st.events = []
+        st.mods = [0, 0]
+        st.pending = []
+        st.log = []
+        st.results = []
+        st.wins = [0, 0]
+        st._outcome = None
+        st.pile_of = (0, 0) if st.shared else (0, 1)
+        if setup is not None:
+            _apply_setup(st, opts, setup)
+            st.rng = Rng(seed ^ 0x5EED)
+            return st
+        st.first_picker = rng.coin()
+        if st.shared:
+            pile = list(range(1, NUM_SUPPORTS + 1))
+            rng.shuffle(pile)
+            st.piles = [pile]
+            if st.draft:
+                st.phase = Phase.DRAFT
+                st.seat = st.first_picker
+            else:
+                pool = list(range(1, NUM_CHARACTERS + 1))
+                rng.shuffle(pool)
+                st.chars = [sorted(pool[:3]), sorted(pool[3:6])]
+                st.phase = Phase.LINEUP
+                st.seat = 0
+        else:
+            decks = [d if d is not None else random_deck(rng) for d in opts.decks]
+            st.chars = [sorted(decks[0].characters), sorted(decks[1].characters)]
+            st.piles = []
+            for d in decks:
+                pile = list(d.supports)
+                rng.shuffle(pile)
+                st.piles.append(pile)
+            st.phase = Phase.LINEUP
+            st.seat = 0
+        st.rng = rng
+        return st
+
+
+def random_deck(rng: Rng) -> Deck:
+    """A random valid own deck (R2): 3 characters, 8 to 12 supports."""
+    chars = list(range(1, NUM_CHARACTERS + 1))
+    rng.shuffle(chars)
+    sups = list(range(1, NUM_SUPPORTS + 1))
+    rng.shuffle(sups)
+    return Deck(tuple(sorted(chars[:3])), tuple(sorted(sups[: 8 + rng.below(5)])))
+
+
+def _ints(setup: Mapping[str, Any], key: str, hi: int, what: str) -> list[list[int]] | None:
+    if key not in setup or setup[key] is None:
+        return None
+    value = setup[key]
+    if not isinstance(value, list) or not all(isinstance(v, list) for v in value):
+        raise RecordError(f"setup.{key} must be a list of lists of {what} numbers")
+    for i, row in enumerate(value):
+        for v in row:
+            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= hi:
+                raise RecordError(f"setup.{key}[{i}]: {what} numbers are 1..{hi}, got {v!r}")
+    return [list(row) for row in value]
+
+
+def _apply_setup(st: DuelState, opts: DuelOptions, setup: Mapping[str, Any]) -> None:
+    """An explicit setup instead of the seeded deal: line-ups (or characters), hands, piles, discards."""
+    known = {"lineups", "characters", "hands", "piles", "discards", "place", "first_picker"}
+    unknown = set(setup) - known
+    if unknown:
+        raise RecordError(f"setup: unknown field(s) {', '.join(sorted(unknown))}")
+    lineups = _ints(setup, "lineups", NUM_CHARACTERS, "character")
+    chars = _ints(setup, "characters", NUM_CHARACTERS, "character")
+    hands = _ints(setup, "hands", NUM_SUPPORTS, "support")
+    piles = _ints(setup, "piles", NUM_SUPPORTS, "support")
+    discards = _ints(setup, "discards", NUM_SUPPORTS, "support")
+    n_piles = 1 if st.shared else 2
+    if piles is None:
+        raise RecordError("setup.piles is required (top card first)")
+    if len(piles) != n_piles:
+        raise RecordError(f"setup.piles needs {n_piles} pile(s) in mode {opts.mode}, got {len(piles)}")
+    for key, rows in (("lineups", lineups), ("characters", chars), ("hands", hands), ("discards", discards)):
+        if rows is not None and len(rows) != 2:
+            raise RecordError(f"setup.{key} needs one list per player (2), got {len(rows)}")
+    if lineups is not None and chars is not None:
+        raise RecordError("setup: give either lineups or characters, not both")
+    who = lineups or chars
+    first_picker = setup.get("first_picker", 0)
+    if first_picker not in (0, 1):
+        raise RecordError(f"setup.first_picker must be 0 or 1, got {first_picker!r}")
+    st.first_picker = first_picker
+    if who is None:
+        if not (st.shared and st.draft):
+            raise RecordError("setup needs lineups or characters (unless drafting)")
+        st.phase = Phase.DRAFT
+        st.seat = first_picker
+    else:
+        for i, row in enumerate(who):
+            if len(row) != 3 or len(set(row)) != 3:
+                raise RecordError(f"setup: player {i + 1} needs 3 different characters, got {row}")
+        if st.shared and set(who[0]) & set(who[1]):
+            raise RecordError("setup: in shared mode no character can be with both players")
+        st.chars = [sorted(r) for r in who]
+    hands_given = hands if hands is not None else [[], []]
+    disc = discards if discards is not None else [[], []]
+    place = setup.get("place")
+    place_card = 0
+    if place is not None:
+        if not isinstance(place, dict) or set(place) != {"card", "owner"}:
+            raise RecordError('setup.place must be {"card": N, "owner": 0|1}')
+        place_card, owner = place["card"], place["owner"]
+        if not isinstance(place_card, int) or not 1 <= place_card <= NUM_SUPPORTS or owner not in (0, 1):
+            raise RecordError(f"setup.place: bad card or owner in {place!r}")
+        st.place, st.place_owner = place_card, owner
+    # No support card twice within one deck (R2): shared mode has one deck, own decks one each.
+    groups = [[*hands_given[0], *hands_given[1], *piles[0], *disc[0], *disc[1]]] if st.shared else [
+        [*hands_given[p], *piles[p], *disc[p]] for p in (0, 1)
+    ]
+    if place_card:
+        groups[0 if st.shared else st.place_owner].append(place_card)
+    for i, group in enumerate(groups):
+        dup = sorted({s for s in group if group.count(s) > 1})
+        if dup:
+            where = "the shared deck" if st.shared else f"player {i + 1}'s deck"
+            raise RecordError(f"setup: support card(s) {dup} appear twice in {where}")
+    st.piles = [list(reversed(p)) for p in piles]  # top first in the setup, top last in the engine
+    st.discards = [list(d) for d in disc]
+    if lineups is not None:
+        st.lineups = [list(r) for r in lineups]
+        st.hands = [list(h) for h in hands_given]
+        if hands is None:
+            for p in (0, 1):
+                for _ in range(HAND_SIZE):
+                    st._draw(p)
+        st._start_round()
+    else:
+        st.hands = [list(h) for h in hands_given]
+        if st.phase is not Phase.DRAFT:
+            st.phase = Phase.LINEUP
+            st.seat = 0
+        # Given hands are topped up to 3 cards once the line-ups are done (R4).

@@ -1,0 +1,588 @@
+"""The Flame Duel rules engine: one match in progress (no I/O, no clock, no global randomness).
+
+Cards are integer-coded by their numbers. Draw piles keep their top at the *end* of the list.
+Every rule is cited by its ruling number (R1-R15 in ``shared/rules/RULINGS.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from flametable.core.errors import IllegalAction
+from flametable.core.i18n import N_
+from flametable.core.outcome import Outcome
+from flametable.core.rng import Rng
+from flametable.duel.actions import (
+    ABILITY,
+    CHAMPION,
+    LINE,
+    PASS,
+    PICK,
+    PLAY,
+    STAT,
+    SWAP,
+    TAKE,
+    DuelAction,
+    Kind,
+)
+from flametable.duel.cards import CardSet, EffectKind, SupportKind
+from flametable.duel.rules import ABILITY_BONUS, HAND_SIZE, MAX_PLAYS, ROUNDS, Phase, Reason
+
+if TYPE_CHECKING:
+    from flametable.duel.view import DuelView
+
+NO_STAT = -1
+DRAW = -1  # a round's winner when it is drawn
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A finished round, all of it public (R15)."""
+
+    number: int  # 1, 2, 3; 4 for the tie-break round
+    chooser: int
+    stat: int
+    characters: tuple[int, int]
+    totals: tuple[int, int]
+    winner: int  # seat, or DRAW (-1)
+    by_charm: bool  # equal totals settled by printed Charm (R12)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A public event of the current round: who did what (R15)."""
+
+    seat: int
+    action: DuelAction
+    auto: bool = False  # a pass the engine made for a player who could only pass (R6)
+
+
+class DuelState:
+    """A Flame Duel match. Mutates in place; :meth:`clone` is a cheap copy of its lists."""
+
+    __slots__ = (
+        "_outcome",
+        "ability_used",
+        "cards",
+        "champion",
+        "chars",
+        "chooser",
+        "cur",
+        "discards",
+        "draft",
+        "events",
+        "first_picker",
+        "hands",
+        "items",
+        "known_top",
+        "lineups",
+        "log",
+        "mods",
+        "passes",
+        "pending",
+        "phase",
+        "pile_of",
+        "piles",
+        "place",
+        "place_owner",
+        "plays",
+        "results",
+        "rng",
+        "round_no",
+        "seat",
+        "shared",
+        "stat",
+        "wins",
+    )
+
+    cards: CardSet
+    phase: Phase
+    seat: int  # the seat to act (meaningless once OVER)
+    shared: bool
+    draft: bool
+    first_picker: int
+    chars: list[list[int]]  # each seat's characters (dealt, drafted or brought)
+    lineups: list[list[int]]  # each seat's secret order (R3), complete after the line-up phase
+    champion: list[int]  # tie-break picks (R14), 0 = not yet
+    hands: list[list[int]]
+    piles: list[list[int]]  # draw piles, top at the end; shared mode: one pile
+    pile_of: tuple[int, int]  # which pile each seat draws from
+    discards: list[list[int]]
+    known_top: list[int]  # how many top cards of its pile each seat has looked at (R15)
+    place: int  # 0 = none
+    place_owner: int
+    round_no: int  # 0-based; 3 = the tie-break round
+    chooser: int
+    stat: int
+    cur: list[int]  # each seat's character this round
+    plays: list[int]
+    ability_used: list[bool]
+    passes: int  # passes in a row
+    items: list[list[int]]
+    events: list[tuple[int, int]]  # (seat, support)
+    mods: list[int]  # effect modifiers this round (boost, sap)
+    pending: list[tuple[int, int, int]]  # queued table effects: (seat, effect kind, n)
+    log: list[Played]  # this round's public plays
+    results: list[RoundResult]
+    wins: list[int]
+    rng: Rng
+    _outcome: Outcome | None
+
+    # ------------------------------------------------------------------ protocol
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.phase is Phase.OVER else self.seat
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def tiebreak(self) -> bool:
+        return self.round_no == ROUNDS
+
+    def clone(self) -> DuelState:
+        c = DuelState.__new__(DuelState)
+        c.cards = self.cards
+        c.phase = self.phase
+        c.seat = self.seat
+        c.shared = self.shared
+        c.draft = self.draft
+        c.first_picker = self.first_picker
+        c.chars = [self.chars[0][:], self.chars[1][:]]
+        c.lineups = [self.lineups[0][:], self.lineups[1][:]]
+        c.champion = self.champion[:]
+        c.hands = [self.hands[0][:], self.hands[1][:]]
+        c.piles = [p[:] for p in self.piles]
+        c.pile_of = self.pile_of
+        c.discards = [self.discards[0][:], self.discards[1][:]]
+        c.known_top = self.known_top[:]
+        c.place = self.place
+        c.place_owner = self.place_owner
+        c.round_no = self.round_no
+        c.chooser = self.chooser
+        c.stat = self.stat
+        c.cur = self.cur[:]
+        c.plays = self.plays[:]
+        c.ability_used = self.ability_used[:]
+        c.passes = self.passes
+        c.items = [self.items[0][:], self.items[1][:]]
+        c.events = self.events[:]
+        c.mods = self.mods[:]
+        c.pending = self.pending[:]
+        c.log = self.log[:]
+        c.results = self.results[:]
+        c.wins = self.wins[:]
+        c.rng = self.rng.clone()
+        c._outcome = self._outcome
+        return c
+
+    def legal_actions(self) -> list[DuelAction]:
+        phase = self.phase
+        p = self.seat
+        if phase is Phase.PLAY:
+            hand = self.hands[p]
+            acts = [PASS]
+            acts += [PLAY[s] for s in hand]
+            if not self.ability_used[p]:
+                acts += [ABILITY[s] for s in hand]
+            return acts
+        if phase is Phase.STAT:
+            return list(STAT)
+        if phase is Phase.CHOICE:
+            return [(TAKE if self.pending[0][1] == EffectKind.RECOVER else SWAP)[s] for s in self._options()]
+        if phase is Phase.LINEUP:
+            return [LINE[c] for c in self.chars[p] if c not in self.lineups[p]]
+        if phase is Phase.DRAFT:
+            taken = self.chars[0] + self.chars[1]
+            return [PICK[c] for c in range(1, len(self.cards.characters) + 1) if c not in taken]
+        if phase is Phase.CHAMPION:
+            return [CHAMPION[c] for c in self._champion_options(p)]
+        return []
+
+    def apply(self, action: DuelAction) -> None:
+        phase = self.phase
+        kind = action.kind
+        p = self.seat
+        if phase is Phase.PLAY:
+            if kind is Kind.PASS:
+                self._pass(p, auto=False)
+                return
+            if kind is Kind.PLAY:
+                self._check_in_hand(p, action.arg)
+                self._play_support(p, action)
+                return
+            if kind is Kind.ABILITY:
+                if self.ability_used[p]:
+                    raise IllegalAction(N_("Your ability can be triggered only once per round (R6)."))
+                self._check_in_hand(p, action.arg)
+                self._trigger_ability(p, action)
+                return
+        elif phase is Phase.STAT and kind is Kind.STAT:
+            self.stat = action.arg
+            self.phase = Phase.PLAY
+            self.seat = self.chooser  # R6: starting with the chooser
+            self._advance()
+            return
+        elif phase is Phase.CHOICE and (kind is Kind.TAKE or kind is Kind.SWAP):
+            self._choose(p, action)
+            return
+        elif phase is Phase.LINEUP and kind is Kind.LINE:
+            self._line(p, action.arg)
+            return
+        elif phase is Phase.DRAFT and kind is Kind.PICK:
+            self._pick(p, action.arg)
+            return
+        elif phase is Phase.CHAMPION and kind is Kind.CHAMPION:
+            if action.arg not in self._champion_options(p):
+                raise IllegalAction(
+                    N_("{card} is not one of your most charming characters (R14)."), card=f"C{action.arg}"
+                )
+            self._set_champion(p, action.arg)
+            return
+        if phase is Phase.OVER:
+            raise IllegalAction(N_("The match is over."))
+        raise IllegalAction(
+            N_("{action} is not possible now: {expected}."), action=action.text(), expected=_EXPECTED[phase]
+        )
+
+    def view(self, seat: int | None) -> DuelView:
+        from flametable.duel.view import observe
+
+        return observe(self, seat)
+
+    # ------------------------------------------------------------------ helpers
+
+    def pile(self, seat: int) -> list[int]:
+        return self.piles[self.pile_of[seat]]
+
+    def _check_in_hand(self, p: int, s: int) -> None:
+        if s not in self.hands[p]:
+            raise IllegalAction(N_("{card} is not in your hand."), card=f"S{s}")
+
+    def _draw(self, p: int) -> bool:
+        """Draw one card for ``p``; an empty pile draws nothing (R13)."""
+        k = self.pile_of[p]
+        pile = self.piles[k]
+        if not pile:
+            return False
+        self.hands[p].append(pile.pop())
+        kt = self.known_top
+        for q in (0, 1):
+            if kt[q] and self.pile_of[q] == k:
+                kt[q] -= 1
+        return True
+
+    # ------------------------------------------------------------------ draft and line-up
+
+    def _pick(self, p: int, c: int) -> None:
+        if c in self.chars[0] or c in self.chars[1]:
+            raise IllegalAction(N_("{card} has already been picked (R2)."), card=f"C{c}")
+        self.chars[p].append(c)
+        if len(self.chars[0]) == 3 and len(self.chars[1]) == 3:
+            self.phase = Phase.LINEUP
+            self.seat = 0
+        else:
+            self.seat = 1 - p
+
+    def _line(self, p: int, c: int) -> None:
+        lineup = self.lineups[p]
+        if c not in self.chars[p]:
+            raise IllegalAction(N_("{card} is not one of your characters."), card=f"C{c}")
+        if c in lineup:
+            raise IllegalAction(N_("{card} is already in your line-up."), card=f"C{c}")
+        lineup.append(c)
+        if len(lineup) == 2:  # the last one has only one place left
+            lineup.extend(x for x in self.chars[p] if x not in lineup)
+        if len(lineup) == 3:
+            if len(self.lineups[1 - p]) < 3:
+                self.seat = 1 - p
+            else:
+                self._lineups_done()
+
+    def _lineups_done(self) -> None:
+        """R4: each player draws 3 support cards, then round 1 starts (R5)."""
+        for p in (0, 1):
+            for _ in range(HAND_SIZE - len(self.hands[p])):
+                self._draw(p)
+        self._start_round()
+
+    # ------------------------------------------------------------------ rounds
+
+    def _start_round(self) -> None:
+        r = self.round_no
+        if r < ROUNDS:
+            self.cur = [self.lineups[0][r], self.lineups[1][r]]
+        else:
+            self.cur = self.champion[:]
+        if r == 0:
+            a, b = self.cur
+            # R5: the lower card number chooses; the same number (own decks) by a coin flip.
+            self.chooser = 0 if a < b else 1 if b < a else self.rng.coin()
+        else:
+            last = self.results[-1]
+            # R5: after a won round the loser chooses, after a draw the one who did not choose.
+            self.chooser = 1 - last.chooser if last.winner == -1 else 1 - last.winner
+        self.stat = NO_STAT
+        self.plays = [0, 0]
+        self.ability_used = [False, False]
+        self.passes = 0
+        self.items = [[], []]
+        self.events = []
+        self.mods = [0, 0]
+        self.log = []
+        self.phase = Phase.STAT
+        self.seat = self.chooser
+
+    def _advance(self) -> None:
+        """Make the passes the engine makes for a player who can only pass (R6); end play after two."""
+        while True:
+            if self.passes >= 2:
+                self._end_round()
+                return
+            p = self.seat
+            if self.plays[p] < MAX_PLAYS and self.hands[p]:
+                return
+            self.log.append(Played(p, PASS, True))
+            self.passes += 1
+            self.seat = 1 - p
+
+    def _pass(self, p: int, auto: bool) -> None:
+        self.log.append(Played(p, PASS, auto))
+        self.passes += 1
+        self.seat = 1 - p
+        self._advance()
+
+    def _play_support(self, p: int, action: DuelAction) -> None:
+        s = action.arg
+        self.hands[p].remove(s)
+        card = self.cards.supports[s - 1]
+        if card.kind is SupportKind.ITEM:
+            self.items[p].append(s)  # R7: equipped to the current character
+        elif card.kind is SupportKind.PLACE:
+            self._set_place(s, p)  # R8
+        else:
+            self.events.append((p, s))  # R9
+        self.log.append(Played(p, action))
+        self._after_play(p, [(p, int(e.kind), e.n) for e in card.effects])
+
+    def _trigger_ability(self, p: int, action: DuelAction) -> None:
+        # R11: discard a card of your choice, +15 (counted in the total), then the table effects.
+        s = action.arg
+        self.hands[p].remove(s)
+        self.discards[p].append(s)
+        self.ability_used[p] = True
+        self.log.append(Played(p, action))
+        eff = self.cards.characters[self.cur[p] - 1].effects
+        self._after_play(p, [(p, int(e.kind), e.n) for e in eff])
+
+    def _set_place(self, s: int, owner: int) -> None:
+        # R8: the old place goes to the discard pile of the player who played it.
+        if self.place:
+            self.discards[self.place_owner].append(self.place)
+        self.place = s
+        self.place_owner = owner
+
+    def _after_play(self, p: int, effects: list[tuple[int, int, int]]) -> None:
+        self.plays[p] += 1
+        self.passes = 0
+        self.pending = effects
+        self.seat = p  # the actor, until the play is fully resolved
+        self._resolve()
+
+    def _resolve(self) -> None:
+        """R10: do the queued effects in order; stop at one that needs its player's choice."""
+        pending = self.pending
+        while pending:
+            p, kind, n = pending[0]
+            if kind == EffectKind.DRAW:
+                for _ in range(n):
+                    self._draw(p)
+            elif kind == EffectKind.PEEK:
+                self.known_top[p] = max(self.known_top[p], min(n, len(self.pile(p))))
+            elif kind == EffectKind.BOOST:
+                self.mods[p] += n
+            elif kind == EffectKind.SAP:
+                self.mods[1 - p] -= n
+            elif kind == EffectKind.CLEAR_PLACE:
+                if self.place:
+                    self.discards[self.place_owner].append(self.place)
+                    self.place = 0
+            else:  # RECOVER, SWAP_PLACE: a choice among the discard pile
+                options = self._options()
+                if len(options) > 1:
+                    self.phase = Phase.CHOICE
+                    self.seat = p
+                    return
+                if options:  # a single option needs no decision
+                    self._do_choice(p, kind, options[0])
+                    table = TAKE if kind == EffectKind.RECOVER else SWAP
+                    self.log.append(Played(p, table[options[0]], True))
+            pending.pop(0)
+        if self.phase is Phase.CHOICE:
+            self.phase = Phase.PLAY
+        # The turn passes to the other player once the play is fully resolved.
+        self.seat = 1 - self.seat
+        self._advance()
+
+    def _options(self) -> list[int]:
+        p, kind, _ = self.pending[0]
+        if kind == EffectKind.RECOVER:
+            return sorted(set(self.discards[p]))
+        sups = self.cards.supports
+        return sorted({s for s in self.discards[p] if sups[s - 1].kind is SupportKind.PLACE})
+
+    def _do_choice(self, p: int, kind: int, s: int) -> None:
+        self.discards[p].remove(s)
+        if kind == EffectKind.RECOVER:
+            self.hands[p].append(s)
+        else:
+            self._set_place(s, p)
+
+    def _choose(self, p: int, action: DuelAction) -> None:
+        kind = self.pending[0][1]
+        wanted = Kind.TAKE if kind == EffectKind.RECOVER else Kind.SWAP
+        if action.kind is not wanted:
+            raise IllegalAction(N_("{action} is not possible now: {expected}."), action=action.text(),
+                                expected=_CHOICE_EXPECTED[wanted])
+        if action.arg not in self._options():
+            raise IllegalAction(N_("{card} is not a card you can choose from your discard pile."),
+                                card=f"S{action.arg}")
+        self._do_choice(p, kind, action.arg)
+        self.log.append(Played(p, action))
+        self.pending.pop(0)
+        self._resolve()
+
+    def totals(self) -> tuple[int, int]:
+        """R12: printed stat + items + owned place + events + ability + effect modifiers."""
+        stat = self.stat
+        if stat == NO_STAT:
+            return (0, 0)
+        sups = self.cards.supports
+        printed = self.cards.printed
+        out = []
+        for p in (0, 1):
+            c = self.cur[p]
+            base = printed[c][stat]
+            total = base + self.mods[p]
+            if self.ability_used[p]:
+                total += ABILITY_BONUS
+            for s in self.items[p]:
+                card = sups[s - 1]
+                if card.stat == stat:
+                    total += card.bonus * 2 if c in card.equips_to else card.bonus  # R7
+            if self.place and self.place_owner == p:
+                card = sups[self.place - 1]
+                if card.stat == stat:
+                    total += card.bonus  # R8
+            for _, s in self.events:
+                card = sups[s - 1]
+                if card.stat != stat:
+                    continue
+                if card.printed_at_most is not None and base > card.printed_at_most:
+                    continue
+                if card.printed_at_least is not None and base < card.printed_at_least:
+                    continue
+                total += card.bonus  # R9: for both players
+            out.append(total)
+        return out[0], out[1]
+
+    def _end_round(self) -> None:
+        t0, t1 = self.totals()
+        charm = self.cards.charm
+        by_charm = False
+        if t0 != t1:
+            winner = 0 if t0 > t1 else 1
+        else:  # R12: the higher printed Charm wins; equal again, a draw
+            c0, c1 = charm[self.cur[0]], charm[self.cur[1]]
+            winner = 0 if c0 > c1 else 1 if c1 > c0 else DRAW
+            by_charm = winner != DRAW
+        self.results.append(
+            RoundResult(self.round_no + 1, self.chooser, self.stat, (self.cur[0], self.cur[1]), (t0, t1),
+                        winner, by_charm)
+        )
+        if winner != DRAW:
+            self.wins[winner] += 1
+        # R13: items and events to the discard pile of whoever played them; the place stays.
+        for p in (0, 1):
+            self.discards[p].extend(self.items[p])
+        for p, s in self.events:
+            self.discards[p].append(s)
+        self.items = [[], []]
+        self.events = []
+        w0, w1 = self.wins
+        if self.round_no == ROUNDS:  # R14: the tie-break round decides, or the match is tied
+            if winner == DRAW:
+                self._finish(None, Reason.TIED_MATCH)
+            else:
+                self._finish(winner, Reason.TIEBREAK)
+            return
+        if w0 >= 2 or w1 >= 2:  # R14: 2 round wins win at once
+            self._finish(0 if w0 >= 2 else 1, Reason.TWO_WINS)
+            return
+        if self.round_no == ROUNDS - 1 and w0 != w1:
+            self._finish(0 if w0 > w1 else 1, Reason.MORE_WINS)
+            return
+        # R13: each player draws a card, the round's chooser first.
+        self._draw(self.chooser)
+        self._draw(1 - self.chooser)
+        self.round_no += 1
+        if self.round_no == ROUNDS:
+            self._start_tiebreak()
+        else:
+            self._start_round()
+
+    def _finish(self, winner: int | None, reason: Reason) -> None:
+        self.phase = Phase.OVER
+        self.pending = []
+        self._outcome = Outcome(winner, reason, (self.wins[0], self.wins[1]))
+
+    # ------------------------------------------------------------------ tie-break (R14)
+
+    def _champion_options(self, p: int) -> list[int]:
+        charm = self.cards.charm
+        best = max(charm[c] for c in self.lineups[p])
+        return sorted(c for c in self.lineups[p] if charm[c] == best)
+
+    def _start_tiebreak(self) -> None:
+        self.champion = [0, 0]
+        for p in (0, 1):
+            options = self._champion_options(p)
+            if len(options) == 1:
+                self.champion[p] = options[0]
+        self._next_champion()
+
+    def _set_champion(self, p: int, c: int) -> None:
+        if self.champion[p]:
+            raise IllegalAction(N_("You have already chosen your tie-break character."))
+        self.champion[p] = c
+        self._next_champion()
+
+    def _next_champion(self) -> None:
+        for p in (0, 1):
+            if not self.champion[p]:
+                self.phase = Phase.CHAMPION
+                self.seat = p
+                return
+        self._start_round()
+
+
+_EXPECTED = {
+    Phase.DRAFT: N_("pick a character"),
+    Phase.LINEUP: N_("line up your characters"),
+    Phase.CHAMPION: N_("choose your tie-break character"),
+    Phase.STAT: N_("choose the round's stat"),
+    Phase.PLAY: N_("play a card, trigger your ability or pass"),
+    Phase.CHOICE: N_("choose a card for the effect"),
+    Phase.OVER: N_("the match is over"),
+}
+_CHOICE_EXPECTED = {
+    Kind.TAKE: N_("take a card from your discard pile"),
+    Kind.SWAP: N_("put a place from your discard pile on the table"),
+}
