@@ -1,7 +1,9 @@
-"""Seeded randomness for the engines: a small splitmix64 generator whose whole state is one int.
+"""Seeded randomness for the engines: a 64-bit linear congruential generator whose whole state is one int.
 
-Engines never touch the global ``random`` module. Cloning a state copies one integer, so search
-and simulations can branch a state without paying for a Mersenne Twister copy.
+Engines never touch the global ``random`` module. Cloning a state copies one integer, so search and
+simulations can branch a state cheaply. The generator is ours (not ``random.Random``) so that records
+replay identically on every Python version. Outputs are the high 32 bits of Knuth's MMIX LCG, mapped to
+``[0, n)`` by multiply-and-shift: plenty for shuffling game pieces, and a few integer operations per draw.
 """
 
 from __future__ import annotations
@@ -11,48 +13,73 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
+_MUL = 6364136223846793005
+_INC = 1442695040888963407
+
+
+def _mix(seed: int) -> int:
+    """splitmix64 finaliser: spreads nearby seeds far apart."""
+    z = (seed + 0x9E3779B97F4A7C15) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
 
 
 class Rng:
-    """Deterministic pseudo-random numbers (splitmix64)."""
+    """Deterministic pseudo-random numbers."""
 
     __slots__ = ("state",)
 
     def __init__(self, seed: int) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise TypeError(f"seed must be an int, got {type(seed).__name__}")
-        self.state = seed & _MASK
+        self.state = _mix(seed & _MASK)
 
     def clone(self) -> Rng:
         other = Rng.__new__(Rng)
         other.state = self.state
         return other
 
-    def next64(self) -> int:
-        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
+    def next32(self) -> int:
+        self.state = s = (self.state * _MUL + _INC) & _MASK
+        return s >> 32
 
     def below(self, n: int) -> int:
-        """A uniform integer in ``[0, n)`` (``n`` > 0)."""
+        """A uniform integer in ``[0, n)`` (``0 < n < 2**32``)."""
         if n <= 0:
             raise ValueError(f"below() needs a positive bound, got {n}")
-        return self.next64() % n  # bias < n / 2**64, negligible for game sizes
+        self.state = s = (self.state * _MUL + _INC) & _MASK
+        return ((s >> 32) * n) >> 32
 
     def coin(self) -> int:
         """0 or 1."""
-        return self.next64() & 1
+        self.state = s = (self.state * _MUL + _INC) & _MASK
+        return s >> 63
 
     def choice(self, items: list[T] | tuple[T, ...]) -> T:
         return items[self.below(len(items))]
 
     def shuffle(self, items: list[T]) -> None:
         """Fisher-Yates in place."""
+        s = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.next64() % (i + 1)
+            s = (s * _MUL + _INC) & _MASK
+            j = ((s >> 32) * (i + 1)) >> 32
             items[i], items[j] = items[j], items[i]
+        self.state = s
+
+    def sample(self, items: list[T], k: int) -> list[T]:
+        """``k`` distinct items in random order (a partial Fisher-Yates on a copy)."""
+        pool = items[:]
+        s = self.state
+        n = len(pool)
+        for i in range(min(k, n)):
+            s = (s * _MUL + _INC) & _MASK
+            j = i + (((s >> 32) * (n - i)) >> 32)
+            pool[i], pool[j] = pool[j], pool[i]
+        self.state = s
+        return pool[:k]
 
     def fork(self, salt: int) -> Rng:
         """An independent generator derived from this one's state and ``salt`` (does not advance self)."""
-        return Rng((self.state ^ ((salt * 0xD1B54A32D192ED03) & _MASK)) & _MASK)
+        return Rng(self.state ^ _mix(salt))

@@ -107,6 +107,9 @@ class CardSet:
     # Integer-coded tables for the engine's hot paths, indexed by card number (slot 0 unused).
     printed: tuple[tuple[int, int, int], ...] = field(repr=False, default=())
     charm: tuple[int, ...] = field(repr=False, default=())
+    support_kind: tuple[SupportKind, ...] = field(repr=False, default=())
+    support_effects: tuple[tuple[tuple[int, int], ...], ...] = field(repr=False, default=())
+    ability_effects: tuple[tuple[tuple[int, int], ...], ...] = field(repr=False, default=())
 
     def character(self, number: int) -> Character:
         return self.characters[number - 1]
@@ -242,6 +245,9 @@ def parse_card_set(data: Any, source: str) -> CardSet:
         source=source,
         printed=printed,
         charm=tuple(p[2] for p in printed),
+        support_kind=(SupportKind.EVENT, *(x.kind for x in sups)),
+        support_effects=((), *(tuple((int(e.kind), e.n) for e in x.effects) for x in sups)),
+        ability_effects=((), *(tuple((int(e.kind), e.n) for e in c.effects) for c in chars)),
     )
 
 

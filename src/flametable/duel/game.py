@@ -12,6 +12,9 @@ from flametable.duel.cards import NUM_CHARACTERS, NUM_SUPPORTS, CardSet, Deck, b
 from flametable.duel.rules import HAND_SIZE, RULES_VERSION, DuelOptions, Mode, Phase, Pick
 from flametable.duel.state import DuelState
 
+_ALL_CHARS = list(range(1, NUM_CHARACTERS + 1))
+_ALL_SUPPORTS = list(range(1, NUM_SUPPORTS + 1))
+
 
 class DuelGame:
     """Flame Duel with one card set."""
@@ -77,16 +80,15 @@ class DuelGame:
             return st
         st.first_picker = rng.coin()
         if st.shared:
-            pile = list(range(1, NUM_SUPPORTS + 1))
+            pile = _ALL_SUPPORTS[:]
             rng.shuffle(pile)
             st.piles = [pile]
             if st.draft:
                 st.phase = Phase.DRAFT
                 st.seat = st.first_picker
             else:
-                pool = list(range(1, NUM_CHARACTERS + 1))
-                rng.shuffle(pool)
-                st.chars = [sorted(pool[:3]), sorted(pool[3:6])]
+                dealt = rng.sample(_ALL_CHARS, 6)
+                st.chars = [sorted(dealt[:3]), sorted(dealt[3:])]
                 st.phase = Phase.LINEUP
                 st.seat = 0
         else:
@@ -105,11 +107,9 @@ class DuelGame:
 
 def random_deck(rng: Rng) -> Deck:
     """A random valid own deck (R2): 3 characters, 8 to 12 supports."""
-    chars = list(range(1, NUM_CHARACTERS + 1))
-    rng.shuffle(chars)
-    sups = list(range(1, NUM_SUPPORTS + 1))
-    rng.shuffle(sups)
-    return Deck(tuple(sorted(chars[:3])), tuple(sorted(sups[: 8 + rng.below(5)])))
+    chars = rng.sample(_ALL_CHARS, 3)
+    sups = rng.sample(_ALL_SUPPORTS, 8 + rng.below(5))
+    return Deck(tuple(sorted(chars)), tuple(sorted(sups)))
 
 
 def _ints(setup: Mapping[str, Any], key: str, hi: int, what: str) -> list[list[int]] | None:

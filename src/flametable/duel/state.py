@@ -123,7 +123,7 @@ class DuelState:
     events: list[tuple[int, int]]  # (seat, support)
     mods: list[int]  # effect modifiers this round (boost, sap)
     pending: list[tuple[int, int, int]]  # queued table effects: (seat, effect kind, n)
-    log: list[Played]  # this round's public plays
+    log: list[tuple[int, DuelAction, bool]]  # this round's public plays: (seat, action, auto)
     results: list[RoundResult]
     wins: list[int]
     rng: Rng
@@ -349,12 +349,12 @@ class DuelState:
             p = self.seat
             if self.plays[p] < MAX_PLAYS and self.hands[p]:
                 return
-            self.log.append(Played(p, PASS, True))
+            self.log.append((p, PASS, True))
             self.passes += 1
             self.seat = 1 - p
 
     def _pass(self, p: int, auto: bool) -> None:
-        self.log.append(Played(p, PASS, auto))
+        self.log.append((p, PASS, auto))
         self.passes += 1
         self.seat = 1 - p
         self._advance()
@@ -362,15 +362,24 @@ class DuelState:
     def _play_support(self, p: int, action: DuelAction) -> None:
         s = action.arg
         self.hands[p].remove(s)
-        card = self.cards.supports[s - 1]
-        if card.kind is SupportKind.ITEM:
+        cards = self.cards
+        kind = cards.support_kind[s]
+        if kind is SupportKind.ITEM:
             self.items[p].append(s)  # R7: equipped to the current character
-        elif card.kind is SupportKind.PLACE:
+        elif kind is SupportKind.PLACE:
             self._set_place(s, p)  # R8
         else:
             self.events.append((p, s))  # R9
-        self.log.append(Played(p, action))
-        self._after_play(p, [(p, int(e.kind), e.n) for e in card.effects])
+        self.log.append((p, action, False))
+        self.plays[p] += 1
+        self.passes = 0
+        effects = cards.support_effects[s]
+        if effects:
+            self.pending = [(p, k, n) for k, n in effects]
+            self._resolve(p)
+        else:
+            self.seat = 1 - p
+            self._advance()
 
     def _trigger_ability(self, p: int, action: DuelAction) -> None:
         # R11: discard a card of your choice, +15 (counted in the total), then the table effects.
@@ -378,9 +387,16 @@ class DuelState:
         self.hands[p].remove(s)
         self.discards[p].append(s)
         self.ability_used[p] = True
-        self.log.append(Played(p, action))
-        eff = self.cards.characters[self.cur[p] - 1].effects
-        self._after_play(p, [(p, int(e.kind), e.n) for e in eff])
+        self.log.append((p, action, False))
+        self.plays[p] += 1
+        self.passes = 0
+        effects = self.cards.ability_effects[self.cur[p]]
+        if effects:
+            self.pending = [(p, k, n) for k, n in effects]
+            self._resolve(p)
+        else:
+            self.seat = 1 - p
+            self._advance()
 
     def _set_place(self, s: int, owner: int) -> None:
         # R8: the old place goes to the discard pile of the player who played it.
@@ -389,15 +405,11 @@ class DuelState:
         self.place = s
         self.place_owner = owner
 
-    def _after_play(self, p: int, effects: list[tuple[int, int, int]]) -> None:
-        self.plays[p] += 1
-        self.passes = 0
-        self.pending = effects
-        self.seat = p  # the actor, until the play is fully resolved
-        self._resolve()
+    def _resolve(self, actor: int) -> None:
+        """R10: do the queued effects in order; stop at one that needs its player's choice.
 
-    def _resolve(self) -> None:
-        """R10: do the queued effects in order; stop at one that needs its player's choice."""
+        The turn passes to the other player once the play is fully resolved.
+        """
         pending = self.pending
         while pending:
             p, kind, n = pending[0]
@@ -423,12 +435,11 @@ class DuelState:
                 if options:  # a single option needs no decision
                     self._do_choice(p, kind, options[0])
                     table = TAKE if kind == EffectKind.RECOVER else SWAP
-                    self.log.append(Played(p, table[options[0]], True))
+                    self.log.append((p, table[options[0]], True))
             pending.pop(0)
         if self.phase is Phase.CHOICE:
             self.phase = Phase.PLAY
-        # The turn passes to the other player once the play is fully resolved.
-        self.seat = 1 - self.seat
+        self.seat = 1 - actor
         self._advance()
 
     def _options(self) -> list[int]:
@@ -455,9 +466,9 @@ class DuelState:
             raise IllegalAction(N_("{card} is not a card you can choose from your discard pile."),
                                 card=f"S{action.arg}")
         self._do_choice(p, kind, action.arg)
-        self.log.append(Played(p, action))
+        self.log.append((p, action, False))
         self.pending.pop(0)
-        self._resolve()
+        self._resolve(p)
 
     def totals(self) -> tuple[int, int]:
         """R12: printed stat + items + owned place + events + ability + effect modifiers."""

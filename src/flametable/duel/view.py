@@ -130,7 +130,7 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
         place=st.place,
         place_owner=st.place_owner if st.place else None,
         events=tuple(st.events),
-        log=tuple(st.log),
+        log=tuple(Played(*e) for e in st.log),
         results=tuple(st.results),
         seats=(infos[0], infos[1]),
         hand=hand,
