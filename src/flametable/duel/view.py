@@ -31,6 +31,7 @@ class SeatInfo:
     plays: int
     ability_used: bool
     wins: int
+    modifier: int  # effect modifiers on this seat's total this round (boost, sap)
     total: int  # running total this round (0 before the stat is chosen)
 
 
@@ -50,6 +51,8 @@ class DuelView:
     place_owner: int | None
     events: tuple[tuple[int, int], ...]  # (seat, support) this round
     log: tuple[Played, ...]  # this round's plays and passes
+    passes: int  # passes in a row (two end the round's play, R6)
+    pending: tuple[tuple[int, int, int], ...]  # table effects still to do: (seat, EffectKind, n) (R10)
     results: tuple[RoundResult, ...]
     seats: tuple[SeatInfo, SeatInfo]
     # private to ``seat``
@@ -95,6 +98,7 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
                 plays=st.plays[p],
                 ability_used=st.ability_used[p],
                 wins=st.wins[p],
+                modifier=st.mods[p],
                 total=totals[p] if st.stat >= 0 and not over else 0,
             )
         )
@@ -131,6 +135,8 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
         place_owner=st.place_owner if st.place else None,
         events=tuple(st.events),
         log=tuple(Played(*e) for e in st.log),
+        passes=st.passes,
+        pending=tuple(st.pending),
         results=tuple(st.results),
         seats=(infos[0], infos[1]),
         hand=hand,
