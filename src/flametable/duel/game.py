@@ -71,6 +71,7 @@ class DuelGame:
         st.pending = []
         st.log = []
         st.results = []
+        st.revealed = [[], []]
         st.wins = [0, 0]
         st._outcome = None
         st.pile_of = (0, 0) if st.shared else (0, 1)

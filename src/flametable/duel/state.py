@@ -6,6 +6,7 @@ Every rule is cited by its ruling number (R1-R15 in ``shared/rules/RULINGS.md``)
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -88,6 +89,7 @@ class DuelState:
         "place_owner",
         "plays",
         "results",
+        "revealed",
         "rng",
         "round_no",
         "seat",
@@ -125,6 +127,7 @@ class DuelState:
     pending: list[tuple[int, int, int]]  # queued table effects: (seat, effect kind, n)
     log: list[tuple[int, DuelAction, bool]]  # this round's public plays: (seat, action, auto)
     results: list[RoundResult]
+    revealed: list[list[int]]  # cards publicly known to be in each hand (taken back from a discard pile)
     wins: list[int]
     rng: Rng
     _outcome: Outcome | None
@@ -178,6 +181,7 @@ class DuelState:
         c.pending = self.pending[:]
         c.log = self.log[:]
         c.results = self.results[:]
+        c.revealed = [self.revealed[0][:], self.revealed[1][:]]
         c.wins = self.wins[:]
         c.rng = self.rng.clone()
         c._outcome = self._outcome
@@ -284,7 +288,7 @@ class DuelState:
     def _pick(self, p: int, c: int) -> None:
         if c in self.chars[0] or c in self.chars[1]:
             raise IllegalAction(N_("{card} has already been picked (R2)."), card=f"C{c}")
-        self.chars[p].append(c)
+        insort(self.chars[p], c)  # kept sorted, like dealt characters
         if len(self.chars[0]) == 3 and len(self.chars[1]) == 3:
             self.phase = Phase.LINEUP
             self.seat = 0
@@ -329,14 +333,6 @@ class DuelState:
             last = self.results[-1]
             # R5: after a won round the loser chooses, after a draw the one who did not choose.
             self.chooser = 1 - last.chooser if last.winner == -1 else 1 - last.winner
-        self.stat = NO_STAT
-        self.plays = [0, 0]
-        self.ability_used = [False, False]
-        self.passes = 0
-        self.items = [[], []]
-        self.events = []
-        self.mods = [0, 0]
-        self.log = []
         self.phase = Phase.STAT
         self.seat = self.chooser
 
@@ -362,6 +358,8 @@ class DuelState:
     def _play_support(self, p: int, action: DuelAction) -> None:
         s = action.arg
         self.hands[p].remove(s)
+        if self.revealed[p]:
+            self._unreveal(p, s)
         cards = self.cards
         kind = cards.support_kind[s]
         if kind is SupportKind.ITEM:
@@ -385,6 +383,8 @@ class DuelState:
         # R11: discard a card of your choice, +15 (counted in the total), then the table effects.
         s = action.arg
         self.hands[p].remove(s)
+        if self.revealed[p]:
+            self._unreveal(p, s)
         self.discards[p].append(s)
         self.ability_used[p] = True
         self.log.append((p, action, False))
@@ -449,10 +449,15 @@ class DuelState:
         sups = self.cards.supports
         return sorted({s for s in self.discards[p] if sups[s - 1].kind is SupportKind.PLACE})
 
+    def _unreveal(self, p: int, s: int) -> None:
+        if s in self.revealed[p]:
+            self.revealed[p].remove(s)
+
     def _do_choice(self, p: int, kind: int, s: int) -> None:
         self.discards[p].remove(s)
         if kind == EffectKind.RECOVER:
             self.hands[p].append(s)
+            self.revealed[p].append(s)  # it came from a public pile (R15)
         else:
             self._set_place(s, p)
 
@@ -543,6 +548,12 @@ class DuelState:
         # R13: each player draws a card, the round's chooser first.
         self._draw(self.chooser)
         self._draw(1 - self.chooser)
+        self.stat = NO_STAT
+        self.plays = [0, 0]
+        self.ability_used = [False, False]
+        self.passes = 0
+        self.mods = [0, 0]
+        self.log = []
         self.round_no += 1
         if self.round_no == ROUNDS:
             self._start_tiebreak()

@@ -25,6 +25,7 @@ class SeatInfo:
     known_characters: tuple[int, ...]  # identities known to the viewer (all of them in the draft)
     character: int  # this round's character, 0 before the flip
     hand_size: int
+    revealed: tuple[int, ...]  # cards publicly known to be in this hand (taken back from the discard pile)
     pile_size: int
     discard: tuple[int, ...]
     items: tuple[int, ...]  # items equipped this round
@@ -60,6 +61,7 @@ class DuelView:
     lineup: tuple[int, ...]
     my_characters: tuple[int, ...]
     known_top: tuple[int, ...]  # the top cards of my pile I looked at, top first
+    my_pile: tuple[int, ...]  # own decks: the cards of my deck still in my draw pile, sorted (never the order)
     champion: int  # my tie-break pick, 0 if none yet
     legal: tuple[DuelAction, ...]  # my legal actions when I am to act, else empty
     draft_pool: tuple[int, ...]  # characters still free to pick
@@ -92,6 +94,7 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
                 known_characters=known,
                 character=character,
                 hand_size=len(st.hands[p]),
+                revealed=tuple(st.revealed[p]),
                 pile_size=len(st.pile(p)),
                 discard=tuple(st.discards[p]),
                 items=tuple(st.items[p]),
@@ -106,6 +109,7 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
     lineup: tuple[int, ...] = ()
     my_chars: tuple[int, ...] = ()
     known_top: tuple[int, ...] = ()
+    my_pile: tuple[int, ...] = ()
     champion = 0
     legal: tuple[DuelAction, ...] = ()
     if seat is not None:
@@ -115,6 +119,8 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
         pile = st.pile(seat)
         k = st.known_top[seat]
         known_top = tuple(reversed(pile[len(pile) - k :])) if k else ()
+        if not st.shared:
+            my_pile = tuple(sorted(pile))
         champion = st.champion[seat] if st.phase is Phase.CHAMPION else 0
         legal = tuple(st.legal_actions()) if st.to_act == seat else ()
     draft_pool: tuple[int, ...] = ()
@@ -143,6 +149,7 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
         lineup=lineup,
         my_characters=my_chars,
         known_top=known_top,
+        my_pile=my_pile,
         champion=champion,
         legal=legal,
         draft_pool=draft_pool,
