@@ -1,0 +1,132 @@
+"""Information Set Monte Carlo Tree Search (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012).
+
+Each iteration samples one full state from the bot's view with the game's determiniser (which never
+reads the real state), descends the tree among the actions legal in that sample (UCB1 with availability
+counts), expands one node, finishes the match with a random playout and backs the result up. The tree is
+keyed by action ids, so the same node gathers statistics over many samples of the hidden information.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from flametable.core.protocol import Action, GameState
+from flametable.core.rng import Rng
+
+Determinizer = Callable[[Any, Rng], GameState[Any, Any]]
+
+
+class Node:
+    __slots__ = ("avail", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0  # from the point of view of the seat that chose the action leading here
+
+
+class IsmctsBot:
+    """ISMCTS with a budget of ``iterations`` and/or ``seconds`` (whichever ends first)."""
+
+    def __init__(self, determinize: Determinizer, seed: int = 0, iterations: int | None = 1000,
+                 seconds: float | None = None, exploration: float = 0.7,
+                 playout: Callable[[GameState[Any, Any], Rng], None] | None = None,
+                 name: str = "ismcts") -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("ISMCTS needs a budget: iterations, seconds or both")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, got {iterations}")
+        self.determinize = determinize
+        self.rng = Rng(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = exploration
+        self.playout = playout or random_playout
+        self.name = name
+        self.last_iterations = 0
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action:
+        if not legal:
+            raise ValueError("a bot was asked to act with no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        root = Node()
+        rng = self.rng
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
+        limit = self.iterations if self.iterations is not None else 1 << 62
+        it = 0
+        while it < limit:
+            if it & 15 == 0 and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, self.determinize(view, rng), rng)
+            it += 1
+        self.last_iterations = it
+        by_id = {a.id: a for a in legal}
+        best = max(
+            (child for aid, child in root.children.items() if aid in by_id),
+            key=lambda n: n.visits,
+            default=None,
+        )
+        if best is None:
+            return legal[rng.below(len(legal))]
+        for aid, child in root.children.items():
+            if child is best and aid in by_id:
+                return by_id[aid]
+        return legal[0]  # pragma: no cover
+
+    def _iterate(self, root: Node, state: GameState[Any, Any], rng: Rng) -> None:
+        path: list[tuple[Node, int]] = []  # (node, seat that chose the move into it)
+        node = root
+        c = self.c
+        while True:
+            seat = state.to_act
+            if seat is None:
+                break
+            legal = state.legal_actions()
+            children = node.children
+            untried = []
+            best = None
+            best_score = -1.0
+            for a in legal:
+                child = children.get(a.id)
+                if child is None:
+                    untried.append(a)
+                    continue
+                child.avail += 1
+                if untried:
+                    continue
+                score = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                if score > best_score:
+                    best_score = score
+                    best = a
+            if untried:
+                a = untried[rng.below(len(untried))]
+                child = Node()
+                child.avail = 1
+                children[a.id] = child
+                state.apply(a)
+                path.append((child, seat))
+                break
+            if best is None:  # pragma: no cover - legal is never empty while to_act is set
+                break
+            state.apply(best)
+            node = children[best.id]
+            path.append((node, seat))
+        self.playout(state, rng)
+        outcome = state.outcome
+        if outcome is None:  # pragma: no cover
+            return
+        for n, seat in path:
+            n.visits += 1
+            n.reward += outcome.points(seat)
+
+
+def random_playout(state: GameState[Any, Any], rng: Rng) -> None:
+    """Finish the match with uniformly random legal actions."""
+    while state.to_act is not None:
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
