@@ -27,13 +27,18 @@ def _knowledge(game: Any) -> tuple[Any, Any]:
     raise ValueError(f"no bots know the game {game.name!r}")
 
 
-def make_bot(spec: str, game: Any, seed: int) -> Bot:
-    """A bot from a seat spec such as ``bot:hard`` or ``bot:ismcts:500`` (raises ValueError naming the spec)."""
+def make_bot(spec: str, game: Any, seed: int, deterministic: bool = False) -> Bot:
+    """A bot from a seat spec such as ``bot:hard`` or ``bot:ismcts:500`` (raises ValueError naming the spec).
+
+    ``deterministic`` drops time budgets (keeping iteration budgets), so simulations are reproducible.
+    """
     if not spec.startswith("bot:"):
         raise ValueError(f"a bot seat is written bot:NAME, got {spec!r}")
     name = spec[4:]
     kind, params = LEVELS.get(name, (name, {}))
     params = dict(params)
+    if deterministic:
+        params.pop("seconds", None)
     if kind.startswith("ismcts:"):
         count = kind.split(":", 1)[1]
         if not count.isdigit() or int(count) < 1:

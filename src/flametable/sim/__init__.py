@@ -1,0 +1,1 @@
+"""The simulation lab: seeded matches in parallel, statistics with confidence intervals, reports."""

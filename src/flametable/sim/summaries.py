@@ -1,0 +1,61 @@
+"""What the lab keeps of each match beyond its result, per game, for the balance report."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flametable.core.protocol import Action, GameState
+
+Collector = Callable[[GameState[Any, Any], int, Action], Any]
+
+
+def _duel_collect(state: GameState[Any, Any], seat: int, action: Action) -> Any:
+    st: Any = state
+    # The round the action belonged to: it may have ended inside apply (auto passes, R6).
+    in_log = any(entry[1] is action and entry[0] == seat for entry in st.log)
+    return st.round_no if in_log else len(st.results) - 1
+
+
+def collector(game: str) -> Collector | None:
+    if game == "duel":
+        return _duel_collect
+    if game == "duals":
+        from flametable.sim import duals_summary  # type: ignore[attr-defined,unused-ignore]
+
+        fn: Collector | None = getattr(duals_summary, "collect", None)
+        return fn
+    return None
+
+
+def _duel_summary(state: GameState[Any, Any], trace: list[tuple[int, Action, Any]]) -> dict[str, Any]:
+    from flametable.duel.actions import Kind
+
+    st: Any = state
+    rounds = [
+        {"chooser": r.chooser, "stat": r.stat, "characters": list(r.characters), "totals": list(r.totals),
+         "winner": r.winner}
+        for r in st.results
+    ]
+    plays = []
+    for seat, action, round_index in trace:
+        kind = getattr(action, "kind", None)
+        if kind is Kind.PLAY or kind is Kind.ABILITY:
+            plays.append([seat, kind.word, action.arg, round_index])  # type: ignore[attr-defined]
+    return {
+        "lineups": [list(st.lineups[0]), list(st.lineups[1])],
+        "first_chooser": st.results[0].chooser if st.results else None,
+        "rounds": rounds,
+        "plays": plays,
+    }
+
+
+def summarize(game: str, state: GameState[Any, Any], trace: list[tuple[int, Action, Any]]) -> dict[str, Any]:
+    if game == "duel":
+        return _duel_summary(state, trace)
+    if game == "duals":
+        from flametable.sim import duals_summary  # type: ignore[attr-defined,unused-ignore]
+
+        out: dict[str, Any] = duals_summary.summarize(state, trace)
+        return out
+    return {}
