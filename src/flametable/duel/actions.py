@@ -98,7 +98,7 @@ class DuelAction:
         words = text.strip().lower().split()
         if words == ["pass"]:
             return PASS
-        if len(words) != 2:
+        if len(words) != 2 or words[0] == "pass":
             raise IllegalAction(N_("Cannot read the action {text!r}."), text=text)
         word, arg = words
         try:
@@ -113,7 +113,7 @@ class DuelAction:
         prefix = "s" if kind in _SUPPORT_KINDS else "c"
         limit = NUM_SUPPORTS if kind in _SUPPORT_KINDS else NUM_CHARACTERS
         digits = arg[1:] if arg.startswith(prefix) else arg
-        if not digits.isdigit() or not 1 <= int(digits) <= limit:
+        if not (digits.isascii() and digits.isdigit()) or not 1 <= int(digits) <= limit:
             raise IllegalAction(
                 N_("{word!r} needs a card {prefix}1 to {prefix}{limit}, got {arg!r}."),
                 word=word, prefix=prefix.upper(), limit=limit, arg=arg,

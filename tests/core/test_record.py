@@ -1,0 +1,359 @@
+"""Match records: JSON round trips, replay verification, and every way a record can be wrong."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from flametable.bots.base import RandomBot
+from flametable.core.data import load_toml
+from flametable.core.errors import RecordError
+from flametable.core.match import new_record, play
+from flametable.core.record import RECORD_FORMAT, MatchRecord, ReplayReport, replay, start
+from flametable.duel.actions import ACTIONS
+from flametable.duel.cards import BUILTIN_SET, parse_card_set
+from flametable.duel.game import DuelGame
+from flametable.duel.rules import RULES_VERSION
+
+GAME = DuelGame()
+MODES: list[dict[str, Any]] = [
+    {"mode": "shared", "pick": "random"},
+    {"mode": "shared", "pick": "draft"},
+    {"mode": "decks"},
+]
+
+
+def played_record(options: dict[str, Any], seed: int, setup: dict[str, Any] | None = None) -> MatchRecord:
+    record = new_record(GAME, options, seed, ["bot:random", "human:ana"], setup=setup)
+    state = GAME.new_match(options, seed, setup)
+    bots = [RandomBot(seed + 11), RandomBot(seed + 12)]
+    play(state, [bots[0].choose, bots[1].choose], record)
+    return record
+
+
+def copy_of(record: MatchRecord) -> MatchRecord:
+    return MatchRecord.from_json(json.loads(record.dumps()))
+
+
+def illegal_text_at(record: MatchRecord, index: int) -> str:
+    """The notation of an action that is not legal at step ``index`` of the record."""
+    state = start(GAME, record)
+    for text in record.actions[:index]:
+        state.apply(GAME.action_from_text(text))
+    legal = set(state.legal_actions())
+    original = GAME.action_from_text(record.actions[index])
+    # prefer an action of the same kind (the subtlest change), else any illegal action
+    same_kind = [a for a in ACTIONS if a.kind is original.kind and a not in legal]
+    return (same_kind or [a for a in ACTIONS if a not in legal])[0].text()
+
+
+@pytest.fixture(scope="module")
+def records() -> list[MatchRecord]:
+    return [played_record(options, seed) for options in MODES for seed in (1, 2, 3)]
+
+
+# ---------------------------------------------------------------------------------------------- shape
+
+
+def test_new_record_names_game_rules_and_card_set() -> None:
+    record = new_record(GAME, MODES[0], 5, ["a", "b"])
+    assert record.game == "duel"
+    assert record.rules_version == RULES_VERSION
+    assert record.content == {"id": GAME.cards.id, "hash": GAME.cards.hash}
+    assert record.content["hash"].startswith("sha256:")
+    assert (record.actions, record.result, record.setup) == ([], None, None)
+    data = record.to_json()
+    assert data["format"] == RECORD_FORMAT
+    assert set(data) == {"format", "game", "rules_version", "content", "options", "seed", "setup", "players",
+                         "actions", "result"}
+
+
+def test_records_round_trip_through_json(records: list[MatchRecord]) -> None:
+    for record in records:
+        text = record.dumps()
+        assert MatchRecord.from_json(json.loads(text)) == record
+        assert json.loads(text)["result"] == record.result
+
+
+def test_save_and_load(tmp_path: Path, records: list[MatchRecord]) -> None:
+    for i, record in enumerate(records):
+        path = tmp_path / f"match-{i}.json"
+        record.save(path)
+        assert MatchRecord.load(path) == record
+        assert MatchRecord.load(str(path)) == record
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"match-{i}.json" for i in range(len(records)))
+
+
+def test_save_replaces_an_existing_record(tmp_path: Path, records: list[MatchRecord]) -> None:
+    path = tmp_path / "m.json"
+    records[0].save(path)
+    records[1].save(path)
+    assert MatchRecord.load(path) == records[1]
+    assert [p.name for p in tmp_path.iterdir()] == ["m.json"]
+
+
+# --------------------------------------------------------------------------------------------- replay
+
+
+def test_played_records_replay(records: list[MatchRecord]) -> None:
+    for record in records:
+        report = replay(GAME, record)
+        assert report.ok, report
+        assert report.steps == len(record.actions)
+        assert report.outcome is not None
+        assert report.outcome.to_json() == record.result
+        assert (report.bad_index, report.bad_action, report.reason) == (None, None, None)
+        assert report.to_json() == {"ok": True, "steps": len(record.actions), "result": record.result}
+
+
+def test_record_with_an_explicit_setup_replays() -> None:
+    setup = {
+        "lineups": [[3, 7, 12], [5, 9, 20]],
+        "hands": [[1, 2, 3], [4, 5, 6]],
+        "piles": [[7, 8, 9, 10, 11, 12, 13, 14, 15]],
+        "discards": [[16], [17]],
+        "place": {"card": 18, "owner": 1},
+    }
+    for seed in range(5):
+        record = played_record(MODES[0], seed, setup)
+        assert record.setup == setup
+        loaded = copy_of(record)
+        report = replay(GAME, loaded)
+        assert report.ok, report
+        assert report.outcome is not None
+        assert report.outcome.to_json() == record.result
+
+
+def test_players_do_not_matter_for_replay(records: list[MatchRecord]) -> None:
+    record = copy_of(records[0])
+    record.players = ["someone", "else"]
+    assert replay(GAME, record).ok
+
+
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+def test_an_illegal_action_is_reported_with_its_index(records: list[MatchRecord], where: str) -> None:
+    for original in records:
+        n = len(original.actions)
+        index = {"first": 0, "middle": n // 2, "last": n - 1}[where]
+        record = copy_of(original)
+        bad = illegal_text_at(record, index)
+        record.actions[index] = bad
+        report = replay(GAME, record)
+        assert not report.ok
+        assert report.bad_index == index
+        assert report.bad_action == bad
+        assert report.reason
+        assert report.steps == index
+        assert report.outcome is None
+        out = report.to_json()
+        assert (out["ok"], out["index"], out["action"], out["reason"]) == (False, index, bad, report.reason)
+
+
+@pytest.mark.parametrize("text", ["fly S3", "play S99", "", "stat fire", "pick", "play S²"])
+def test_unreadable_notation_is_reported_with_its_index(records: list[MatchRecord], text: str) -> None:
+    record = copy_of(records[0])
+    index = len(record.actions) // 3
+    record.actions[index] = text
+    report = replay(GAME, record)
+    assert (report.ok, report.bad_index, report.bad_action) == (False, index, text)
+    assert report.reason
+
+
+def test_a_changed_result_is_reported(records: list[MatchRecord]) -> None:
+    for original in records:
+        assert original.result is not None
+        for change in ({"scores": [9, 9]}, {"winner": None if original.result["winner"] is not None else 0},
+                       {"reason": "tied_match" if original.result["reason"] != "tied_match" else "tiebreak_round"}):
+            record = copy_of(original)
+            assert record.result is not None
+            record.result = {**record.result, **change}
+            report = replay(GAME, record)
+            assert not report.ok
+            assert report.bad_index is None
+            assert report.reason
+            assert "differs" in report.reason
+            assert report.outcome is not None
+            assert report.outcome.to_json() == original.result
+            # Without verification the same record replays fine.
+            assert replay(GAME, record, verify_result=False).ok
+
+
+def test_a_record_without_a_result_replays(records: list[MatchRecord]) -> None:
+    record = copy_of(records[0])
+    record.result = None
+    report = replay(GAME, record)
+    assert report.ok
+    assert report.outcome is not None
+
+
+@pytest.mark.parametrize("cut", [1, 2, 5])
+def test_a_truncated_record_is_reported(records: list[MatchRecord], cut: int) -> None:
+    for original in records:
+        record = copy_of(original)
+        record.actions = record.actions[:-cut]
+        n = len(record.actions)
+        report = replay(GAME, record)
+        assert not report.ok
+        assert report.bad_index == n
+        assert report.steps == n
+        assert report.bad_action is None
+        assert report.reason
+
+
+def test_actions_after_the_end_are_reported(records: list[MatchRecord]) -> None:
+    record = copy_of(records[0])
+    n = len(record.actions)
+    record.actions.append("pass")
+    report = replay(GAME, record)
+    assert (report.ok, report.bad_index, report.bad_action) == (False, n, "pass")
+    assert report.reason
+
+
+def test_an_empty_record_is_reported(records: list[MatchRecord]) -> None:
+    record = copy_of(records[0])
+    record.actions = []
+    report = replay(GAME, record)
+    assert (report.ok, report.bad_index, report.steps) == (False, 0, 0)
+
+
+def test_a_different_seed_breaks_the_replay(records: list[MatchRecord]) -> None:
+    """The seed decides the deal: the same actions with another seed are not a valid match."""
+    broken = 0
+    for original in records:
+        record = copy_of(original)
+        record.seed += 1000
+        report = replay(GAME, record)
+        broken += not report.ok
+    assert broken >= len(records) // 2
+
+
+# ------------------------------------------------------------------------------ records that do not fit
+
+
+def test_wrong_game_is_a_record_error(records: list[MatchRecord]) -> None:
+    record = copy_of(records[0])
+    record.game = "duals"
+    with pytest.raises(RecordError, match="duals"):
+        replay(GAME, record)
+
+
+def test_wrong_rules_version_is_a_record_error(records: list[MatchRecord]) -> None:
+    record = copy_of(records[0])
+    record.rules_version = "flame-duel/0"
+    with pytest.raises(RecordError, match="flame-duel/0"):
+        replay(GAME, record)
+
+
+def test_wrong_card_set_hash_is_a_record_error(records: list[MatchRecord]) -> None:
+    record = copy_of(records[0])
+    record.content = {"id": record.content["id"], "hash": "sha256:" + "0" * 64}
+    with pytest.raises(RecordError, match="sha256:0000"):
+        replay(GAME, record)
+
+
+def test_a_record_of_another_card_set_does_not_replay_with_the_builtin_one(records: list[MatchRecord]) -> None:
+    from importlib import resources
+
+    text = resources.files("flametable.data").joinpath(BUILTIN_SET).read_text(encoding="utf-8")
+    data = load_toml(BUILTIN_SET, text=text)
+    data["set"]["version"] = int(data["set"]["version"]) + 1
+    other = DuelGame(parse_card_set(data, "edited.toml"))
+    assert other.content_id()[1] != GAME.content_id()[1]
+    with pytest.raises(RecordError):
+        replay(other, records[0])
+    own = played_record(MODES[0], 4)
+    own_other = new_record(other, MODES[0], 4, ["a", "b"])
+    own_other.actions, own_other.result = own.actions, own.result
+    assert replay(other, own_other).ok
+    with pytest.raises(RecordError):
+        replay(GAME, own_other)
+
+
+@pytest.mark.parametrize("options", [{"mode": "chess"}, {"mode": "shared", "pick": "auction"}, {"colour": "red"},
+                                     {"mode": "decks", "pick": "draft"}])
+def test_bad_options_are_a_record_error(records: list[MatchRecord], options: dict[str, Any]) -> None:
+    record = copy_of(records[0])
+    record.options = options
+    with pytest.raises(RecordError):
+        replay(GAME, record)
+
+
+def test_bad_setup_is_a_record_error(records: list[MatchRecord]) -> None:
+    record = copy_of(records[0])
+    record.setup = {"lineups": [[1, 2, 3], [1, 5, 6]], "piles": [[7, 8]]}  # character 1 twice in shared mode
+    with pytest.raises(RecordError):
+        replay(GAME, record)
+
+
+# ------------------------------------------------------------------------------------- malformed files
+
+
+def test_malformed_json_file_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"format": "flametable-record/1", "game": ', encoding="utf-8")
+    with pytest.raises(RecordError, match=r"broken\.json"):
+        MatchRecord.load(path)
+
+
+def test_missing_file_names_the_file(tmp_path: Path) -> None:
+    with pytest.raises(RecordError, match=r"nowhere\.json"):
+        MatchRecord.load(tmp_path / "nowhere.json")
+
+
+def test_non_utf8_file_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes(b'{"game": "caf\xe9"}')
+    with pytest.raises(RecordError, match=r"latin1\.json"):
+        MatchRecord.load(path)
+
+
+def _valid_json(records: list[MatchRecord]) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(records[0].dumps())
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(format="flametable-record/0"), "format"),
+        (lambda d: d.pop("format"), "format"),
+        (lambda d: d.update(extra=1), "extra"),
+        (lambda d: d.pop("game"), "game"),
+        (lambda d: d.pop("actions"), "actions"),
+        (lambda d: d.update(seed="7"), "seed"),
+        (lambda d: d.update(seed=True), "seed"),
+        (lambda d: d.update(seed=1.5), "seed"),
+        (lambda d: d.update(actions="pass"), "actions"),
+        (lambda d: d.update(actions=["pass", 3]), r"actions\[1\]"),
+        (lambda d: d.update(options=[]), "options"),
+        (lambda d: d.update(content="x"), "content"),
+        (lambda d: d.update(setup=[1]), "setup"),
+        (lambda d: d.update(result="won"), "result"),
+        (lambda d: d.update(players="ab"), "players"),
+    ],
+)
+def test_malformed_record_fields_are_record_errors(tmp_path: Path, records: list[MatchRecord], change: Any,
+                                                   message: str) -> None:
+    data = _valid_json(records)
+    change(data)
+    with pytest.raises(RecordError, match=message):
+        MatchRecord.from_json(data, "mine.json")
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(RecordError, match=r"mine\.json"):
+        MatchRecord.load(path)
+
+
+@pytest.mark.parametrize("data", [[], "record", 3, None])
+def test_a_record_must_be_an_object(data: Any) -> None:
+    with pytest.raises(RecordError, match="object"):
+        MatchRecord.from_json(data, "x.json")
+
+
+def test_report_json_of_a_failed_replay() -> None:
+    report = ReplayReport(False, None, 3, 3, "play S4", "S4 is not in your hand.")
+    assert report.to_json() == {"ok": False, "steps": 3, "result": None, "index": 3, "action": "play S4",
+                                "reason": "S4 is not in your hand."}

@@ -1,0 +1,80 @@
+"""Golden recorded matches: any change in the engine's behaviour shows up here.
+
+The records in ``tests/duel/golden`` were made by ``tests/duel/golden/regen.py``; regenerating them is a
+deliberate rules change (see the README there).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from flametable.core.record import MatchRecord, replay, start
+from flametable.duel.game import DuelGame
+
+GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
+REGEN = "tests/duel/golden/regen.py"
+GAME = DuelGame()
+
+
+def _load_regen() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("golden_regen", GOLDEN_DIR / "regen.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+regen = _load_regen()
+FILES = sorted(p.name for p in GOLDEN_DIR.glob("*.json"))
+
+
+def test_the_golden_set_is_complete() -> None:
+    expected = sorted(f"{stem}.json" for stem, _options, _seed in regen.GOLDEN)
+    assert expected == FILES, f"run {REGEN}"
+    modes = [options.get("pick", "random") + "/" + options["mode"] for _stem, options, _seed in regen.GOLDEN]
+    assert sorted(set(modes)) == ["draft/shared", "random/decks", "random/shared"]
+    assert all(modes.count(m) == 2 for m in modes)
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_golden_record_replays_to_its_stored_result(name: str) -> None:
+    record = MatchRecord.load(GOLDEN_DIR / name)
+    assert record.result is not None, "a golden record stores its result"
+    assert record.content["hash"] == GAME.cards.hash, (
+        f"{name} was recorded with another card set ({record.content['hash']}); if the card data change was "
+        f"deliberate, run {REGEN}"
+    )
+    report = replay(GAME, record)
+    assert report.ok, f"{name}: {report.to_json()}"
+    assert report.steps == len(record.actions)
+    assert report.outcome is not None
+    assert report.outcome.to_json() == record.result
+    # and the stored result is exactly what the replayed final state says
+    state = start(GAME, record)
+    for text in record.actions:
+        state.apply(GAME.action_from_text(text))
+    assert state.outcome is not None
+    assert state.outcome.to_json() == record.result
+    assert list(state.outcome.scores) == list(state.wins)
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_golden_record_is_what_the_bots_play_today(name: str) -> None:
+    """Same seeds, same bots, same decisions: catches changes in the deal or in the order of legal actions
+    that a replay alone would not notice."""
+    fresh = regen.generate(GAME)[name]
+    stored = MatchRecord.load(GOLDEN_DIR / name)
+    assert fresh.actions == stored.actions, f"{name}: the match now plays differently; if deliberate, run {REGEN}"
+    assert fresh == stored
+    assert regen.render(fresh) == (GOLDEN_DIR / name).read_text(encoding="utf-8")
+
+
+def test_golden_set_covers_the_tie_break() -> None:
+    reasons = {(MatchRecord.load(GOLDEN_DIR / name).result or {}).get("reason") for name in FILES}
+    assert reasons & {"tiebreak_round", "tied_match"}, f"pick seeds in {REGEN} so a golden match has a tie-break"
+    assert "two_round_wins" in reasons
