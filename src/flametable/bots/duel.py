@@ -6,9 +6,8 @@ import math
 from typing import Any
 
 from flametable.core.protocol import GameState
-from flametable.core.rng import Rng
 from flametable.duel.cards import CardSet
-from flametable.duel.determinize import determinize
+from flametable.duel.determinize import Sampler
 from flametable.duel.rules import Phase
 from flametable.duel.state import DuelState
 from flametable.duel.view import DuelView
@@ -44,7 +43,7 @@ def evaluate(state: GameState[Any, Any], me: int) -> float:
 
 
 def duel_determinizer(cards: CardSet) -> Any:
-    def sample(view: DuelView, rng: Rng) -> DuelState:
-        return determinize(view, cards, rng)
+    def prepare(view: DuelView) -> Sampler:
+        return Sampler(view, cards)
 
-    return sample
+    return prepare

@@ -31,7 +31,7 @@ class GreedyBot:
         if self.noise and rng.below(1 << 20) < self.noise * (1 << 20):
             return legal[rng.below(len(legal))]
         me: int = view.seat
-        sample = self.determinize(view, rng)
+        sample = self.determinize(view)(rng)
         best: list[Action] = []
         best_score = -float("inf")
         for a in legal:

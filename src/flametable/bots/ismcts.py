@@ -16,7 +16,9 @@ from typing import Any
 from flametable.core.protocol import Action, GameState
 from flametable.core.rng import Rng
 
-Determinizer = Callable[[Any, Rng], GameState[Any, Any]]
+Sampler = Callable[[Rng], GameState[Any, Any]]
+Determinizer = Callable[[Any], Sampler]
+"""Given a seat's view, a sampler of full states consistent with it (prepared once per decision)."""
 
 
 class Node:
@@ -59,10 +61,11 @@ class IsmctsBot:
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         limit = self.iterations if self.iterations is not None else 1 << 62
         it = 0
+        sample = self.determinize(view)
         while it < limit:
             if it & 15 == 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(root, self.determinize(view, rng), rng)
+            self._iterate(root, sample(rng), rng)
             it += 1
         self.last_iterations = it
         by_id = {a.id: a for a in legal}
