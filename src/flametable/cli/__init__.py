@@ -1,0 +1,1 @@
+"""The terminal interface: Typer commands, rich rendering, translations (see ``locale/``)."""

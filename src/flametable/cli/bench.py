@@ -1,0 +1,65 @@
+"""``flametable bench``: uniformly random playouts on one core for a while; steps and matches per second."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from babel.numbers import format_decimal
+
+from flametable.cli.console import out, print_json
+from flametable.cli.i18n import _, language
+from flametable.core.protocol import Game
+from flametable.core.rng import Rng
+
+
+def playouts(game: Game[Any, Any], seconds: float, options: Mapping[str, Any] | None = None,
+             first_seed: int = 0) -> dict[str, Any]:
+    """Play random matches (seeds ``first_seed``, ``first_seed + 1``, ...) until ``seconds`` have passed.
+
+    Measures the engine: new_match, legal_actions and apply; the clock is read once per match.
+    """
+    opts = dict(options or {})
+    rng = Rng(first_seed ^ 0xBE4C)
+    below = rng.below
+    new_match = game.new_match
+    clock = time.perf_counter
+    steps = matches = 0
+    seed = first_seed
+    started = clock()
+    deadline = started + seconds
+    while True:
+        state = new_match(opts, seed)
+        seed += 1
+        legal_actions = state.legal_actions
+        apply = state.apply
+        while state.to_act is not None:
+            legal = legal_actions()
+            apply(legal[below(len(legal))])
+            steps += 1
+        matches += 1
+        now = clock()
+        if now >= deadline:
+            break
+    elapsed = max(now - started, 1e-9)
+    return {
+        "game": game.name,
+        "seconds": round(elapsed, 3),
+        "steps": steps,
+        "matches": matches,
+        "steps_per_second": round(steps / elapsed, 1),
+        "matches_per_second": round(matches / elapsed, 1),
+    }
+
+
+def run_bench(game: Game[Any, Any], seconds: float, as_json: bool) -> None:
+    result = playouts(game, seconds)
+    if as_json:
+        print_json(result)
+        return
+    shown = {key: format_decimal(value, locale=language()) if isinstance(value, int | float) else value
+             for key, value in result.items()}
+    shown["seconds"] = format_decimal(result["seconds"], format="0.00", locale=language())
+    out().print(_("{game}: {matches} matches, {steps} steps in {seconds} s on one core.").format(**shown))
+    out().print(_("{steps_per_second} steps per second, {matches_per_second} matches per second.").format(**shown))

@@ -1,0 +1,33 @@
+"""Where output goes: rich consoles for stdout and stderr, and clean error exits (never a traceback)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from flametable.cli.i18n import _
+
+
+def out(stderr: bool = False) -> Console:
+    """A console on stdout (or stderr). Made per command: test runners swap the streams."""
+    return Console(stderr=stderr, highlight=False)
+
+
+def err() -> Console:
+    return out(stderr=True)
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print ``Error: message`` on stderr and exit with ``code``."""
+    err().print(_("Error: {message}").format(message=message), markup=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def print_json(data: Any) -> None:
+    """One JSON object on stdout, nothing else (not through rich: no wrapping, no markup)."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    sys.stdout.flush()

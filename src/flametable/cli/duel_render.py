@@ -1,0 +1,212 @@
+"""Flame Duel on screen: rich renderables built from one seat's :class:`DuelView` and nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from flametable.cli.duel_text import CardWords, log_entry, round_title, round_winner
+from flametable.cli.i18n import _, ngettext
+from flametable.cli.words import phase_text, stat_name
+from flametable.duel.cards import Stat
+from flametable.duel.rules import MAX_PLAYS, Phase
+from flametable.duel.view import DuelView
+
+NONE = "—"
+
+
+def _cards(n: int) -> str:
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
+
+
+def _table(title: str | None = None) -> Table:
+    return Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, title_justify="left", title_style="bold",
+                 pad_edge=False)
+
+
+def header(view: DuelView, names: Sequence[str]) -> RenderableType:
+    if view.phase is Phase.DRAFT:
+        title = _("Flame Duel · Draft")
+    elif view.phase is Phase.LINEUP:
+        title = _("Flame Duel · Line-up")
+    else:
+        title = _("Flame Duel · {round}").format(round=round_title(view.round_number))
+    lines: list[str] = []
+    if view.stat >= 0:
+        lines.append(_("Stat: {stat}").format(stat=stat_name(view.stat)))
+    if view.chooser is not None:
+        lines.append(_("Chooser: {player}").format(player=names[view.chooser]))
+    if view.to_act is not None:
+        lines.append(_("Turn: {player} — {task}").format(player=names[view.to_act], task=phase_text(view.phase)))
+    return Group(Rule(title), Text(" · ".join(lines)))
+
+
+def place_line(view: DuelView, words: CardWords, names: Sequence[str]) -> Text:
+    if not view.place or view.place_owner is None:
+        return Text(_("Place on the table: none"))
+    return Text(_("Place on the table: {card} ({detail}), owned by {player}").format(
+        card=words.support(view.place), detail=words.support_detail(view.place), player=names[view.place_owner]))
+
+
+def seats_table(view: DuelView, words: CardWords, names: Sequence[str]) -> Table:
+    table = _table()
+    table.add_column("")
+    for name in names:
+        table.add_column(name, overflow="fold")
+    a, b = view.seats
+    chars = [s.character for s in view.seats]
+    table.add_row(_("Character"), *(words.character(c) if c else NONE for c in chars))
+    stats_label = " · ".join(stat_name(s) for s in Stat)
+    table.add_row(stats_label, *(" · ".join(str(words.cards.character(c).stat(s)) for s in Stat) if c else NONE
+                                 for c in chars))
+    if view.stat >= 0:
+        table.add_row(_("Total this round"), str(a.total), str(b.total))
+    if a.modifier or b.modifier:
+        table.add_row(_("Effect modifiers"), f"{a.modifier:+d}", f"{b.modifier:+d}")
+    table.add_row(_("Items this round"), *(", ".join(words.support(i) for i in s.items) or NONE for s in view.seats))
+    table.add_row(_("Plays left"), *(str(max(0, MAX_PLAYS - s.plays)) for s in view.seats))
+    table.add_row(_("Ability"), *(_("used") if s.ability_used else _("not used") for s in view.seats))
+    table.add_row(_("Hand"), _cards(a.hand_size), _cards(b.hand_size))
+    if a.revealed or b.revealed:
+        table.add_row(_("Known in hand"), *(", ".join(words.support(r) for r in s.revealed) or NONE
+                                            for s in view.seats))
+    pile = _("Draw pile (shared)") if view.shared_pile else _("Draw pile")
+    table.add_row(pile, _cards(a.pile_size), _cards(b.pile_size))
+    table.add_row(_("Discard pile"), *(", ".join(words.support(d) for d in s.discard) or NONE for s in view.seats))
+    table.add_row(_("Flipped so far"), *(", ".join(f"C{c}" for c in s.flipped) or NONE for s in view.seats))
+    table.add_row(_("Round wins"), str(a.wins), str(b.wins))
+    return table
+
+
+def abilities(view: DuelView, words: CardWords) -> RenderableType:
+    lines = [Text(f"{words.character(s.character)}: {words.ability(s.character)}")
+             for s in view.seats if s.character]
+    return Group(Text(_("Abilities in play:"), style="bold"), *lines) if lines else Group()
+
+
+def round_log(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableType:
+    if not view.log:
+        return Text(_("Nothing played yet this round."))
+    table = _table(_("This round"))
+    table.add_column(_("Player"))
+    table.add_column(_("What"), overflow="fold")
+    for entry in view.log:
+        table.add_row(names[entry.seat], log_entry(entry.action, words, entry.auto))
+    return table
+
+
+def hand_table(view: DuelView, words: CardWords) -> RenderableType:
+    if not view.hand:
+        return Text(_("Your hand is empty."))
+    table = _table(_("Your hand"))
+    table.add_column(_("Card"))
+    table.add_column(_("Kind"))
+    table.add_column(_("Equips to"))
+    table.add_column(_("Text"), overflow="fold")
+    for s in view.hand:
+        table.add_row(words.support(s), words.support_detail(s), words.equips_to(s) or NONE, words.support_text(s))
+    return table
+
+
+def characters_table(title: str, numbers: Sequence[int], words: CardWords, with_ability: bool = True,
+                     lineup: Sequence[int] = (), flipped: Sequence[int] = ()) -> Table:
+    table = _table(title)
+    if lineup:
+        table.add_column("#")
+    table.add_column(_("Character"))
+    for s in Stat:
+        table.add_column(stat_name(s), justify="right")
+    if lineup:
+        table.add_column(_("Status"))
+    if with_ability:
+        table.add_column(_("Ability"), overflow="fold")
+    for pos, c in enumerate(numbers, 1):
+        card = words.cards.character(c)
+        row = [words.character(c), str(card.spark), str(card.heat), str(card.charm)]
+        if lineup:
+            row = [str(pos), *row, _("flipped") if c in flipped else _("face down")]
+        if with_ability:
+            row.append(words.ability(c))
+        table.add_row(*row)
+    return table
+
+
+def my_pile(view: DuelView, words: CardWords) -> RenderableType:
+    """What I know of my draw pile: the top cards I looked at; in own decks, which cards are left."""
+    lines = []
+    if view.known_top:
+        lines.append(Text(_("Top of your draw pile (you looked, top first): {cards}").format(
+            cards=", ".join(words.support(s) for s in view.known_top))))
+    if view.my_pile:
+        lines.append(Text(_("Still in your draw pile (in some order): {cards}").format(
+            cards=", ".join(words.support(s) for s in view.my_pile))))
+    return Group(*lines)
+
+
+def results_table(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableType:
+    if not view.results:
+        return Group()
+    table = _table(_("Rounds so far"))
+    table.add_column(_("Round"))
+    table.add_column(_("Stat"))
+    table.add_column(names[0], overflow="fold")
+    table.add_column(names[1], overflow="fold")
+    table.add_column(_("Winner"))
+    for r in view.results:
+        table.add_row(round_title(r.number), stat_name(r.stat),
+                      f"{words.character(r.characters[0])}: {r.totals[0]}",
+                      f"{words.character(r.characters[1])}: {r.totals[1]}", round_winner(r, names))
+    return table
+
+
+def draft_parts(view: DuelView, words: CardWords, names: Sequence[str]) -> list[RenderableType]:
+    parts: list[RenderableType] = [characters_table(_("Characters still free"), view.draft_pool, words)]
+    for seat, info in enumerate(view.seats):
+        picks = ", ".join(words.character(c) for c in info.known_characters) or NONE
+        parts.append(Text(_("{player} has picked: {characters}").format(player=names[seat], characters=picks)))
+    return parts
+
+
+def board(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableType:
+    """Everything the seat of ``view`` sees at the table."""
+    parts: list[RenderableType] = [header(view, names)]
+    if view.phase is Phase.DRAFT:
+        parts += draft_parts(view, words, names)
+    elif view.phase is Phase.LINEUP:
+        parts.append(characters_table(_("Your characters"), view.my_characters, words))
+        if view.lineup:
+            parts.append(Text(_("Your line-up so far: {characters}").format(
+                characters=", ".join(words.character(c) for c in view.lineup))))
+        if view.draft and view.seat is not None:
+            other = view.seats[1 - view.seat].known_characters
+            parts.append(Text(_("{player} has: {characters}").format(
+                player=names[1 - view.seat], characters=", ".join(words.character(c) for c in other))))
+    else:
+        parts += [place_line(view, words, names), seats_table(view, words, names), abilities(view, words),
+                  round_log(view, words, names)]
+    if view.seat is not None:
+        if view.phase is not Phase.DRAFT and (view.hand or view.phase is not Phase.LINEUP):
+            parts.append(hand_table(view, words))
+        if len(view.lineup) == 3 and view.phase is not Phase.LINEUP:
+            parts.append(characters_table(_("Your line-up"), view.lineup, words, with_ability=False,
+                                          lineup=view.lineup, flipped=view.seats[view.seat].flipped))
+        parts.append(my_pile(view, words))
+        if view.champion:
+            parts.append(Text(_("Your tie-break character: {character}").format(
+                character=words.character(view.champion))))
+    parts.append(results_table(view, words, names))
+    return Group(*parts)
+
+
+def menu(options: Sequence[str]) -> RenderableType:
+    table = Table(box=None, show_header=False, pad_edge=False)
+    table.add_column(justify="right", style="bold")
+    table.add_column(overflow="fold")
+    for i, text in enumerate(options, 1):
+        table.add_row(f"{i}.", text)
+    return Group(Text(_("Your options:"), style="bold"), table)

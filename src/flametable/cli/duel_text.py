@@ -1,0 +1,181 @@
+"""Flame Duel words for the terminal: card labels, action descriptions, narration and outcomes.
+
+Everything here turns public facts (card numbers from a view, actions, results) into translated text;
+no rules are decided here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flametable.cli.i18n import _, language
+from flametable.cli.words import kind_name, reason_text, stat_name
+from flametable.core.i18n import pick
+from flametable.core.outcome import Outcome
+from flametable.duel.actions import DuelAction, Kind
+from flametable.duel.cards import CardSet, Stat
+from flametable.duel.state import DRAW, RoundResult
+
+
+def seat_name(seat: int) -> str:
+    return _("Player {n}").format(n=seat + 1)
+
+
+def seat_names(specs: Sequence[str], me: int | None) -> tuple[str, str]:
+    """``Player 1 (you)`` / ``Player 2 (bot:random)``; ``me`` None: no seat is "you" (hot-seat, spectator)."""
+    names = []
+    for seat, spec in enumerate(specs):
+        if seat == me:
+            names.append(_("{player} (you)").format(player=seat_name(seat)))
+        elif spec.startswith("bot:"):
+            names.append(f"{seat_name(seat)} ({spec})")
+        else:
+            names.append(seat_name(seat))
+    return names[0], names[1]
+
+
+class CardWords:
+    """Labels of one card set's cards in the current language."""
+
+    def __init__(self, cards: CardSet) -> None:
+        self.cards = cards
+        self.lang = language()
+
+    def character(self, number: int) -> str:
+        return f"C{number} {pick(self.cards.character(number).name, self.lang)}"
+
+    def character_stats(self, number: int) -> str:
+        c = self.cards.character(number)
+        return " · ".join(f"{stat_name(s)} {c.stat(s)}" for s in Stat)
+
+    def ability(self, number: int) -> str:
+        return pick(self.cards.character(number).ability, self.lang)
+
+    def support(self, number: int) -> str:
+        return f"S{number} {pick(self.cards.support(number).name, self.lang)}"
+
+    def support_detail(self, number: int) -> str:
+        s = self.cards.support(number)
+        return f"{kind_name(s.kind)} · {stat_name(s.stat)} {s.bonus:+d}"
+
+    def support_text(self, number: int) -> str:
+        return pick(self.cards.support(number).text, self.lang)
+
+    def equips_to(self, number: int) -> str:
+        return ", ".join(f"C{c}" for c in sorted(self.cards.support(number).equips_to))
+
+
+def describe_option(action: DuelAction, words: CardWords, current: int, lineup_len: int) -> str:
+    """A legal action as a menu line for the seat that takes it (``current``: its character this round)."""
+    kind, arg = action.kind, action.arg
+    if kind is Kind.PASS:
+        return _("Pass")
+    if kind is Kind.PLAY:
+        return _("Play {card} ({detail})").format(card=words.support(arg), detail=words.support_detail(arg))
+    if kind is Kind.ABILITY:
+        return _("Trigger {character}'s ability (+15), discarding {card}").format(
+            character=words.character(current), card=words.support(arg))
+    if kind is Kind.STAT:
+        return _("Compete on {stat}").format(stat=stat_name(arg))
+    if kind is Kind.PICK:
+        return _("Pick {character}").format(character=words.character(arg))
+    if kind is Kind.LINE:
+        return _("Put {character} in position {position} of your line-up").format(
+            character=words.character(arg), position=lineup_len + 1)
+    if kind is Kind.CHAMPION:
+        return _("Play {character} in the tie-break round").format(character=words.character(arg))
+    if kind is Kind.TAKE:
+        return _("Take {card} from your discard pile into your hand").format(card=words.support(arg))
+    return _("Put the place {card} from your discard pile on the table").format(card=words.support(arg))
+
+
+def describe_public(player: str, action: DuelAction, words: CardWords, character: int = 0,
+                    auto: bool = False) -> str:
+    """What everyone at the table sees of ``player``'s action (a line-up or tie-break pick stays secret)."""
+    kind, arg = action.kind, action.arg
+    if kind is Kind.PASS:
+        if auto:
+            return _("{player} passes (no plays left or no cards).").format(player=player)
+        return _("{player} passes.").format(player=player)
+    if kind is Kind.PLAY:
+        return _("{player} plays {card} ({detail}).").format(player=player, card=words.support(arg),
+                                                            detail=words.support_detail(arg))
+    if kind is Kind.ABILITY:
+        if character:
+            return _("{player} discards {card} to trigger {character}'s ability (+15).").format(
+                player=player, card=words.support(arg), character=words.character(character))
+        return _("{player} discards {card} to trigger their ability (+15).").format(
+            player=player, card=words.support(arg))
+    if kind is Kind.STAT:
+        return _("{player} chooses {stat} for this round.").format(player=player, stat=stat_name(arg))
+    if kind is Kind.PICK:
+        return _("{player} picks {character}.").format(player=player, character=words.character(arg))
+    if kind is Kind.LINE:
+        return _("{player} lines up a character.").format(player=player)
+    if kind is Kind.CHAMPION:
+        return _("{player} chooses a character for the tie-break round.").format(player=player)
+    if kind is Kind.TAKE:
+        return _("{player} takes {card} from their discard pile into their hand.").format(
+            player=player, card=words.support(arg))
+    return _("{player} puts the place {card} from their discard pile on the table.").format(
+        player=player, card=words.support(arg))
+
+
+def log_entry(action: DuelAction, words: CardWords, auto: bool) -> str:
+    """A short line for the round's log table (who did it is in another column)."""
+    kind, arg = action.kind, action.arg
+    if kind is Kind.PASS:
+        return _("Passed (automatically)") if auto else _("Passed")
+    if kind is Kind.PLAY:
+        return _("Played {card} ({detail})").format(card=words.support(arg), detail=words.support_detail(arg))
+    if kind is Kind.ABILITY:
+        return _("Triggered the ability (+15), discarding {card}").format(card=words.support(arg))
+    if kind is Kind.TAKE:
+        return _("Took {card} back from the discard pile").format(card=words.support(arg))
+    if kind is Kind.SWAP:
+        return _("Put the place {card} from the discard pile on the table").format(card=words.support(arg))
+    return action.text()
+
+
+def round_title(number: int) -> str:
+    if number > 3:
+        return _("Tie-break round")
+    return _("Round {n} of 3").format(n=number)
+
+
+def round_result(result: RoundResult, names: Sequence[str], words: CardWords) -> str:
+    """``Round 1 · Heat: C3 ... 55 – C4 ... 40. Player 1 wins the round.``"""
+    head = _("{round} · {stat}: {first} {total1} – {second} {total2}.").format(
+        round=round_title(result.number), stat=stat_name(result.stat),
+        first=words.character(result.characters[0]), total1=result.totals[0],
+        second=words.character(result.characters[1]), total2=result.totals[1])
+    if result.winner == DRAW:
+        return head + " " + _("The round is a draw: the two flames hug it out.")
+    tail = _("{player} wins the round.").format(player=names[result.winner])
+    if result.by_charm:
+        tail += " " + _("(Equal totals: the higher printed Charm wins.)")
+    return head + " " + tail
+
+
+def round_winner(result: RoundResult, names: Sequence[str]) -> str:
+    if result.winner == DRAW:
+        # Translators: the "winner" of a drawn round
+        return _("Draw")
+    text = names[result.winner]
+    return text + " " + _("(by Charm)") if result.by_charm else text
+
+
+def outcome_text(outcome: Outcome, names: Sequence[str]) -> str:
+    score = f"{outcome.scores[0]}–{outcome.scores[1]}"
+    if outcome.winner is None:
+        return _("The match is a tie ({reason}). Round wins: {score}.").format(
+            reason=reason_text(outcome.reason), score=score)
+    return _("{player} wins the match ({reason}). Round wins: {score}.").format(
+        player=names[outcome.winner], reason=reason_text(outcome.reason), score=score)
+
+
+def outcome_for(outcome: Outcome, seat: int) -> str:
+    """The line for the player at ``seat``."""
+    if outcome.winner is None:
+        return _("Nobody wins this time.")
+    return _("You win!") if outcome.winner == seat else _("You lose.")

@@ -1,0 +1,58 @@
+"""The games the interface knows, looked up by name (a record's ``game``, a subcommand).
+
+Each entry says how to make the game from an optional data file and how to check such a file.
+Flamecraft Duals joins by adding one :class:`GameEntry` to :data:`GAMES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flametable.cli.i18n import _
+from flametable.core.protocol import Game
+from flametable.duel.cards import load_card_set
+from flametable.duel.game import DuelGame
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    name: str
+    make: Callable[[Path | None], Game[Any, Any]]
+    """The game playing with the data file given (``None``: the built-in data); raises DataError."""
+    check: Callable[[Path], str]
+    """Validate a data file: a one-line translated summary, or a DataError naming file, entry and field."""
+    claims: Callable[[Mapping[str, Any]], bool]
+    """Whether parsed TOML content looks like this game's data (``cards check`` without ``--game``)."""
+
+
+def _make_duel(path: Path | None) -> Game[Any, Any]:
+    return DuelGame(load_card_set(path) if path is not None else None)
+
+
+def _check_duel(path: Path) -> str:
+    cards = load_card_set(path)
+    return _("{file}: card set {id} (version {version}): {characters} characters and {supports} support cards.").format(
+        file=path, id=cards.id, version=cards.version, characters=len(cards.characters),
+        supports=len(cards.supports))
+
+
+def _claims_duel(data: Mapping[str, Any]) -> bool:
+    return "character" in data or "support" in data
+
+
+GAMES: dict[str, GameEntry] = {
+    "duel": GameEntry("duel", _make_duel, _check_duel, _claims_duel),
+}
+
+
+def lookup(name: str) -> GameEntry | None:
+    return GAMES.get(name)
+
+
+def detect(data: Mapping[str, Any]) -> GameEntry:
+    """The game whose data ``data`` looks like (Flame Duel when none or several claim it)."""
+    found = [entry for entry in GAMES.values() if entry.claims(data)]
+    return found[0] if len(found) == 1 else GAMES["duel"]

@@ -1,0 +1,82 @@
+"""``flametable replay FILE``: replay a match record, checking every action (and, with --verify, the result)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.text import Text
+
+from flametable.cli.console import fail, out, print_json
+from flametable.cli.games import GameEntry, lookup
+from flametable.cli.i18n import _
+from flametable.cli.words import illegal_text, reason_text
+from flametable.core.errors import DataError, IllegalAction, RecordError
+from flametable.core.protocol import Game
+from flametable.core.record import MatchRecord, ReplayReport, replay, start
+
+
+def run_replay(file: Path, verify: bool, as_json: bool, cards: Path | None) -> None:
+    try:
+        record = MatchRecord.load(file)
+    except RecordError as exc:
+        fail(_("Cannot read the record: {error}").format(error=exc))
+    entry = lookup(record.game)
+    if entry is None:
+        fail(_("{file}: unknown game {game!r}.").format(file=file, game=record.game))
+    game = _game(entry, cards)
+    try:
+        report = replay(game, record, verify_result=verify)
+    except RecordError as exc:
+        fail(_("Cannot replay {file}: {error}").format(file=file, error=exc))
+    if as_json:
+        print_json({"game": record.game, "file": str(file), **report.to_json()})
+    else:
+        _print(report, record, game)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def _game(entry: GameEntry, cards: Path | None) -> Game[Any, Any]:
+    try:
+        return entry.make(cards)
+    except DataError as exc:
+        fail(_("Bad card file: {error}").format(error=exc))
+
+
+def bad_reason(game: Game[Any, Any], record: MatchRecord, report: ReplayReport) -> str:
+    """Why the replay failed, in the player's language."""
+    if report.bad_index is None:
+        return _("the stored result {stored} differs from the replayed one {replayed}").format(
+            stored=record.result, replayed=report.outcome.to_json() if report.outcome else None)
+    if report.bad_action is None:
+        return _("the record ends before the match does")
+    state = start(game, record)
+    for text in record.actions[: report.bad_index]:
+        state.apply(game.action_from_text(text))
+    if state.to_act is None:
+        return _("the match was already over")
+    try:
+        state.apply(game.action_from_text(report.bad_action))
+    except IllegalAction as exc:
+        return illegal_text(exc)
+    return report.reason or ""  # pragma: no cover - replay() said this action was bad
+
+
+def _print(report: ReplayReport, record: MatchRecord, game: Game[Any, Any]) -> None:
+    console = out()
+    console.soft_wrap = True  # one line per message, whatever the width
+    if report.ok:
+        console.print(Text(_("OK: {n} actions replayed, every one legal.").format(n=report.steps)))
+    elif report.bad_action is not None:
+        console.print(Text(_("Bad action at index {index} ({action}): {reason}").format(
+            index=report.bad_index, action=report.bad_action or "—", reason=bad_reason(game, record, report))))
+    else:
+        console.print(Text(_("Bad record: {reason}").format(reason=bad_reason(game, record, report))))
+    if report.outcome is not None:
+        winner = report.outcome.winner
+        who = _("a tie") if winner is None else _("Player {n}").format(n=winner + 1)
+        console.print(Text(_("Result: {winner} ({reason}), score {score}.").format(
+            winner=who, reason=reason_text(report.outcome.reason),
+            score="–".join(str(s) for s in report.outcome.scores))))

@@ -1,0 +1,66 @@
+"""The board of a seat is built from its view: it renders in every phase and shows no hidden card."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from flametable.cli import duel_render
+from flametable.cli.duel_text import CardWords, describe_option, seat_names
+from flametable.cli.duel_tui import DuelTable, Narrator
+from flametable.cli.i18n import set_language
+from flametable.core.i18n import pick
+from flametable.core.rng import Rng
+from flametable.duel.game import DuelGame
+from flametable.duel.rules import Phase
+
+
+def _render(renderable: object) -> str:
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    console.print(renderable)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert isinstance(out, str)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("lang", "options"),
+    [("en", {"mode": "shared"}), ("es", {"mode": "shared", "pick": "draft"}), ("en", {"mode": "decks"})],
+)
+def test_every_board_renders_and_hides_what_it_must(lang: str, options: dict[str, str]) -> None:
+    set_language(lang)
+    game = DuelGame()
+    words = CardWords(game.cards)
+    names = seat_names(["human", "bot:random"], 0)
+    table = DuelTable(Console(file=io.StringIO(), width=100), game, ["bot:random", "bot:random"])
+    phases = set()
+    try:
+        for seed in range(2):
+            state = game.new_match(options, seed)
+            narrator = Narrator(table, None, state.view(None))
+            rng = Rng(seed)
+            while state.to_act is not None:
+                seat = state.to_act
+                view = state.view(seat)
+                phases.add(view.phase)
+                text = _render(duel_render.board(view, words, names))
+                for a in view.legal:
+                    assert describe_option(a, words, view.seats[seat].character, len(view.lineup))
+                other = 1 - seat
+                if options["mode"] == "shared":  # in own decks both players may hold the same card number
+                    for s in state.hands[other]:
+                        if s not in view.seats[other].revealed:
+                            assert pick(game.cards.support(s).name, lang) not in text
+                if not view.draft:
+                    hidden = set(state.chars[other]) - set(view.seats[other].flipped) - set(view.my_characters)
+                    for c in hidden:
+                        assert words.character(c) not in text
+                action = view.legal[rng.below(len(view.legal))]
+                state.apply(action)
+                narrator.step(state, seat, action)
+            _render(duel_render.board(state.view(0), words, names))
+    finally:
+        set_language("en")
+    assert {Phase.LINEUP, Phase.STAT, Phase.PLAY} <= phases
