@@ -12,9 +12,9 @@ from flametable.cli.console import fail, out, print_json
 from flametable.cli.games import GameEntry, lookup
 from flametable.cli.i18n import _
 from flametable.cli.words import illegal_text, reason_text
-from flametable.core.errors import DataError, IllegalAction, RecordError
+from flametable.core.errors import DataError, RecordError
 from flametable.core.protocol import Game
-from flametable.core.record import MatchRecord, ReplayReport, replay, start
+from flametable.core.record import MatchRecord, ReplayReport, replay
 
 
 def run_replay(file: Path, verify: bool, as_json: bool, cards: Path | None) -> None:
@@ -52,16 +52,9 @@ def bad_reason(game: Game[Any, Any], record: MatchRecord, report: ReplayReport) 
             stored=record.result, replayed=report.outcome.to_json() if report.outcome else None)
     if report.bad_action is None:
         return _("the record ends before the match does")
-    state = start(game, record)
-    for text in record.actions[: report.bad_index]:
-        state.apply(game.action_from_text(text))
-    if state.to_act is None:
-        return _("the match was already over")
-    try:
-        state.apply(game.action_from_text(report.bad_action))
-    except IllegalAction as exc:
-        return illegal_text(exc)
-    return report.reason or ""  # pragma: no cover - replay() said this action was bad
+    if report.error is not None:
+        return illegal_text(report.error)
+    return _("the match was already over")
 
 
 def _print(report: ReplayReport, record: MatchRecord, game: Game[Any, Any]) -> None:

@@ -7,7 +7,7 @@ from flametable.core.errors import IllegalAction
 from flametable.core.i18n import N_
 from flametable.duel.cards import Stat, SupportKind
 from flametable.duel.rules import Phase, Reason
-from flametable.duel.state import _CHOICE_EXPECTED, _EXPECTED
+from flametable.duel.state import PHASE_TEXT
 
 STAT_NAMES = {Stat.SPARK: N_("Spark"), Stat.HEAT: N_("Heat"), Stat.CHARM: N_("Charm")}
 KIND_NAMES = {SupportKind.ITEM: N_("Item"), SupportKind.PLACE: N_("Place"), SupportKind.EVENT: N_("Event")}
@@ -36,15 +36,11 @@ def reason_text(reason: object) -> str:
 
 
 # Engine phrases (N_-marked) that reach an IllegalAction as a parameter, e.g. ``{expected}``.
-ENGINE_PHRASES = frozenset({*_EXPECTED.values(), *_CHOICE_EXPECTED.values()})
-
-
 def illegal_text(exc: IllegalAction) -> str:
     """The engine's reason in the player's language, its N_-marked phrase parameters translated too."""
-    params = {k: translate(v) if isinstance(v, str) and v in ENGINE_PHRASES else v for k, v in exc.params.items()}
-    return translate(exc.reason).format(**params) if params else translate(exc.reason)
+    return exc.translated(translate)
 
 
 def phase_text(phase: Phase) -> str:
     """What the seat to act is expected to do, from the engine's own (N_-marked) phase texts."""
-    return translate(_EXPECTED[phase])
+    return translate(PHASE_TEXT[phase])

@@ -23,8 +23,13 @@ class IllegalAction(FlametableError):
 
     def translated(self, gettext: Any) -> str:
         """The message in the language of ``gettext`` (a ``str -> str`` translator)."""
+        from flametable.core.i18n import Phrase
+
         text: str = gettext(self.reason)
-        return text.format(**self.params) if self.params else text
+        if not self.params:
+            return text
+        params = {k: gettext(v) if isinstance(v, Phrase) else v for k, v in self.params.items()}
+        return text.format(**params)
 
 
 class DataError(FlametableError):

@@ -17,6 +17,12 @@ def N_(message: str) -> str:
     return message
 
 
+class Phrase(str):
+    """A message parameter that is itself a translatable phrase (translated before it is filled in)."""
+
+    __slots__ = ()
+
+
 def pick(text: Mapping[str, str], lang: str) -> str:
     """The text of a bilingual mapping in ``lang`` (falling back to English)."""
     return text.get(lang) or text["en"]

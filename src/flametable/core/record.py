@@ -120,6 +120,7 @@ class ReplayReport:
     bad_index: int | None = None
     bad_action: str | None = None
     reason: str | None = None
+    error: IllegalAction | None = None  # the engine's own reason, translatable
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ok": self.ok, "steps": self.steps,
@@ -158,7 +159,7 @@ def replay(game: Game[Any, Any], record: MatchRecord, verify_result: bool = True
             action = game.action_from_text(text)
             state.apply(action)
         except IllegalAction as exc:
-            return ReplayReport(False, None, i, i, text, str(exc))
+            return ReplayReport(False, None, i, i, text, str(exc), exc)
     outcome = state.outcome
     n = len(record.actions)
     if outcome is None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from flametable.core.errors import IllegalAction
-from flametable.core.i18n import N_
+from flametable.core.i18n import N_, Phrase
 from flametable.core.outcome import Outcome
 from flametable.core.rng import Rng
 from flametable.duel.actions import (
@@ -253,7 +253,7 @@ class DuelState:
         if phase is Phase.OVER:
             raise IllegalAction(N_("The match is over."))
         raise IllegalAction(
-            N_("{action} is not possible now: {expected}."), action=action.text(), expected=_EXPECTED[phase]
+            N_("{action} is not possible now: {expected}."), action=action.text(), expected=PHASE_TEXT[phase]
         )
 
     def view(self, seat: int | None) -> DuelView:
@@ -466,7 +466,7 @@ class DuelState:
         wanted = Kind.TAKE if kind == EffectKind.RECOVER else Kind.SWAP
         if action.kind is not wanted:
             raise IllegalAction(N_("{action} is not possible now: {expected}."), action=action.text(),
-                                expected=_CHOICE_EXPECTED[wanted])
+                                expected=CHOICE_TEXT[wanted])
         if action.arg not in self._options():
             raise IllegalAction(N_("{card} is not a card you can choose from your discard pile."),
                                 card=f"S{action.arg}")
@@ -595,16 +595,16 @@ class DuelState:
         self._start_round()
 
 
-_EXPECTED = {
-    Phase.DRAFT: N_("pick a character"),
-    Phase.LINEUP: N_("line up your characters"),
-    Phase.CHAMPION: N_("choose your tie-break character"),
-    Phase.STAT: N_("choose the round's stat"),
-    Phase.PLAY: N_("play a card, trigger your ability or pass"),
-    Phase.CHOICE: N_("choose a card for the effect"),
-    Phase.OVER: N_("the match is over"),
+PHASE_TEXT = {
+    Phase.DRAFT: Phrase(N_("pick a character")),
+    Phase.LINEUP: Phrase(N_("line up your characters")),
+    Phase.CHAMPION: Phrase(N_("choose your tie-break character")),
+    Phase.STAT: Phrase(N_("choose the round's stat")),
+    Phase.PLAY: Phrase(N_("play a card, trigger your ability or pass")),
+    Phase.CHOICE: Phrase(N_("choose a card for the effect")),
+    Phase.OVER: Phrase(N_("the match is over")),
 }
-_CHOICE_EXPECTED = {
-    Kind.TAKE: N_("take a card from your discard pile"),
-    Kind.SWAP: N_("put a place from your discard pile on the table"),
+CHOICE_TEXT = {
+    Kind.TAKE: Phrase(N_("take a card from your discard pile")),
+    Kind.SWAP: Phrase(N_("put a place from your discard pile on the table")),
 }
