@@ -124,5 +124,63 @@ def bench_duel(
     run_bench(DuelGame(), seconds, as_json)
 
 
+GAME_ARG = typer.Argument(metavar="GAME", help=_("duel or duals."), show_default=False)
+
+
+@app.command("sim", help=_("Simulate seeded matches between two bots, in parallel; win/draw/loss with 95% intervals."))
+def sim_cmd(
+    game: Annotated[str, GAME_ARG],
+    p1: Annotated[str, typer.Option("--p1", metavar="SEAT", help=_("The first bot."))] = "bot:greedy",
+    p2: Annotated[str, typer.Option("--p2", metavar="SEAT", help=_("The second bot."))] = "bot:random",
+    games: Annotated[int, typer.Option("--games", help=_("How many matches."))] = 100,
+    jobs: Annotated[int, typer.Option("--jobs", help=_("Parallel processes."))] = 1,
+    seed: Annotated[int, typer.Option("--seed", help=_("The run's seed: same seed, same results."))] = 0,
+    out_file: Annotated[Path | None, typer.Option("--out", metavar="FILE", help=_(
+        "Write every match's result: JSON lines, or CSV when FILE ends in .csv."))] = None,
+    options: Annotated[str | None, typer.Option("--options", metavar="JSON", help=_(
+        "Game options as a JSON object, e.g. '{\"mode\": \"decks\"}'."))] = None,
+    data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help=_(
+        "Play with this card set or board data file."))] = None,
+    records: Annotated[bool, typer.Option("--records", help=_("Keep each match's record in the results."))] = False,
+    as_json: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
+    from flametable.cli.lab import run_sim
+
+    _lang(lang)
+    run_sim(game, p1, p2, games, jobs, seed, out_file, options, data, records, as_json)
+
+
+@app.command("report", help=_("Turn sim results into a self-contained HTML balance report with plots."))
+def report_cmd(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help=_("Results of flametable sim --out."),
+                                         show_default=False)],
+    html_out: Annotated[Path, typer.Option("--html", metavar="OUT", help=_("The HTML file to write."))],
+    cards: CardsOption = None,
+    lang: LangOption = None,
+) -> None:
+    from flametable.cli.lab import run_report
+
+    _lang(lang)
+    run_report(file, html_out, cards)
+
+
+@app.command("ladder", help=_("Play the bots round-robin and print Elo ratings with 95% intervals."))
+def ladder_cmd(
+    game: Annotated[str, GAME_ARG],
+    bots: Annotated[str, typer.Option("--bots", help=_("Comma-separated bots."))] = "bot:random,bot:easy,"
+    "bot:medium,bot:hard",
+    games: Annotated[int, typer.Option("--games", help=_("Matches per pair."))] = 20,
+    jobs: Annotated[int, typer.Option("--jobs", help=_("Parallel processes."))] = 1,
+    seed: Annotated[int, typer.Option("--seed", help=_("The run's seed."))] = 0,
+    as_json: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
+    from flametable.cli.lab import run_ladder
+
+    _lang(lang)
+    run_ladder(game, [b.strip() for b in bots.split(",") if b.strip()], games, jobs, seed, as_json)
+
+
 def main() -> None:
     app()

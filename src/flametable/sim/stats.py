@@ -51,23 +51,60 @@ def elo_diff(score: float) -> float:
     return -400.0 * math.log10(1 / s - 1)
 
 
-def fit_elo(names: list[str], games: list[tuple[int, int, float]], iterations: int = 2000) -> list[float]:
-    """Maximum-likelihood Elo ratings (Bradley-Terry, draws as half points), mean 1500.
+def fit_elo(k: int, pairs: list[tuple[int, int, float, int]], iterations: int = 500) -> list[float]:
+    """Maximum-likelihood Elo ratings (Bradley-Terry, a draw as half a point), mean 1500.
 
-    ``games`` are (i, j, score of i) with i, j indexes into ``names``.
+    ``pairs`` are (i, j, points of i, games) between players ``i`` and ``j`` of ``0..k-1``. Solved with
+    Newton steps on each rating in turn (pairs are few even when games are many, so this is fast).
     """
-    k = len(names)
     r = [0.0] * k
-    if not games:
-        return [1500.0] * k
+    scale = math.log(10) / 400
     for _ in range(iterations):
-        grad = [0.0] * k
-        for i, j, s in games:
-            e = 1 / (1 + 10 ** ((r[j] - r[i]) / 400))
-            grad[i] += s - e
-            grad[j] -= s - e
-        step = 20.0
-        r = [x + step * g / max(1, len(games)) * k for x, g in zip(r, grad, strict=True)]
+        moved = 0.0
+        for p in range(k):
+            grad = hess = 0.0
+            for i, j, pts, n in pairs:
+                if p not in (i, j) or n == 0:
+                    continue
+                other, mine = (j, pts) if p == i else (i, n - pts)
+                e = 1 / (1 + 10 ** ((r[other] - r[p]) / 400))
+                grad += mine - n * e
+                hess += n * e * (1 - e) * scale
+            if hess > 0:
+                step = max(-100.0, min(100.0, grad / hess))
+                r[p] += step
+                moved = max(moved, abs(step))
         mean = sum(r) / k
         r = [x - mean for x in r]
+        if moved < 1e-6:
+            break
     return [1500.0 + x for x in r]
+
+
+def bootstrap_elo(k: int, pairs: list[tuple[int, int, list[float]]], samples: int = 200,
+                  seed: int = 1) -> list[Interval]:
+    """Ratings with 95% intervals from resampling each pair's games (``pairs``: (i, j, i's points per game))."""
+    from flametable.core.rng import Rng
+
+    rng = Rng(seed)
+
+    def clamp(p: float, n: int) -> float:  # a perfect score would make a rating infinite
+        return min(max(p, 0.25), n - 0.25) if n else 0.0
+
+    point = fit_elo(k, [(i, j, clamp(sum(p), len(p)), len(p)) for i, j, p in pairs])
+    draws: list[list[float]] = [[] for _ in range(k)]
+    for _ in range(samples):
+        resampled = []
+        for i, j, pts in pairs:
+            n = len(pts)
+            resampled.append((i, j, sum(pts[rng.below(n)] for _ in range(n)) if n else 0.0, n))
+        # Clamp perfect scores so that a rating stays finite.
+        fitted = fit_elo(k, [(i, j, clamp(p, n), n) for i, j, p, n in resampled], iterations=100)
+        for p in range(k):
+            draws[p].append(fitted[p])
+    out = []
+    for p in range(k):
+        d = sorted(draws[p])
+        low, high = d[int(0.025 * (len(d) - 1))], d[int(0.975 * (len(d) - 1))]
+        out.append(Interval(point[p], min(low, point[p]), max(high, point[p])))
+    return out

@@ -1,0 +1,190 @@
+"""``flametable sim``, ``report`` and ``ladder``: the simulation lab at the terminal."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from flametable.cli.console import err, fail, out, print_json
+from flametable.cli.i18n import _
+from flametable.core.errors import DataError
+from flametable.sim.games import GAMES, make_game
+from flametable.sim.report import build_report
+from flametable.sim.results import ResultsError, ResultWriter, is_csv, read_results, summarize_points
+from flametable.sim.runner import SimSpec, run
+from flametable.sim.stats import Interval, bootstrap_elo, mean_interval, wilson
+
+
+def _check_game(game: str) -> None:
+    if game not in GAMES:
+        fail(_("Unknown game {game!r}: choose one of {games}.").format(game=game, games=", ".join(GAMES)), 2)
+
+
+def _options(text: str | None) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(_("--options must be a JSON object: {error}").format(error=exc), 2)
+    if not isinstance(data, dict):
+        fail(_("--options must be a JSON object, got {value}").format(value=text), 2)
+    return data
+
+
+@contextlib.contextmanager
+def _progress(total: int, label: str) -> Iterator[Any]:
+    """A progress bar on stderr when it is a terminal; otherwise nothing."""
+    if not sys.stderr.isatty() or total < 2:
+        yield None
+        return
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err(), transient=True) as progress:
+        yield (progress, progress.add_task(label, total=total))
+
+
+def _interval(i: Interval) -> str:
+    return f"{100 * i.value:.1f}% [{100 * i.low:.1f}, {100 * i.high:.1f}]"
+
+
+def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_file: Path | None,
+            options: str | None, data: Path | None, records: bool, as_json: bool) -> None:
+    _check_game(game)
+    if games < 1:
+        fail(_("--games must be at least 1."), 2)
+    if jobs < 1:
+        fail(_("--jobs must be at least 1."), 2)
+    spec = SimSpec(game, p1, p2, games, seed, _options(options), str(data) if data else None, records)
+    try:
+        make_game(game, spec.data).new_match(spec.options or {}, 0)
+    except DataError as exc:
+        fail(_("Bad data file: {error}").format(error=exc))
+    except Exception as exc:  # a bad option value: the engine names it
+        fail(_("Bad options: {error}").format(error=exc), 2)
+    stream: TextIO | None = None
+    if out_file is not None:
+        try:
+            stream = out_file.open("w", encoding="utf-8", newline="")
+        except OSError as exc:
+            fail(_("Cannot write {file}: {error}").format(file=out_file, error=exc.strerror or exc))
+    writer = ResultWriter(stream, is_csv(out_file)) if stream is not None and out_file is not None else None
+    lines: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    try:
+        with _progress(games, _("Simulating")) as bar:
+            for line in run(spec, jobs):
+                lines.append(line)
+                if writer is not None:
+                    writer.write(line)
+                if bar is not None:
+                    bar[0].advance(bar[1])
+    except ValueError as exc:
+        fail(str(exc), 2)
+    finally:
+        if stream is not None:
+            stream.close()
+    took = time.perf_counter() - started
+    w, d, loss, n = summarize_points(lines)
+    score = mean_interval([float(x["p1_points"]) for x in lines])
+    summary = {
+        "game": game, "p1": p1, "p2": p2, "games": n, "jobs": jobs, "seed": seed, "seconds": round(took, 3),
+        "matches_per_second": round(n / took, 2) if took > 0 else None,
+        "p1_wins": wilson(w, n).to_json(), "draws": wilson(d, n).to_json(), "p2_wins": wilson(loss, n).to_json(),
+        "p1_score": score.to_json(),
+    }
+    if as_json:
+        print_json(summary)
+        return
+    console = out()
+    console.print(_("{n} matches of {game}, {p1} against {p2} (seats swapped every other match), in {s:.1f} s.")
+                  .format(n=n, game=game, p1=p1, p2=p2, s=took))
+    table = Table(_("result"), _("share (95% interval)"))
+    table.add_row(_("{p1} wins").format(p1=p1), _interval(wilson(w, n)))
+    table.add_row(_("draws"), _interval(wilson(d, n)))
+    table.add_row(_("{p2} wins").format(p2=p2), _interval(wilson(loss, n)))
+    table.add_row(_("{p1} score (win 1, draw ½)").format(p1=p1), _interval(score))
+    console.print(table)
+    if out_file is not None:
+        console.print(_("Results written to {file}.").format(file=out_file))
+
+
+def run_report(file: Path, html_out: Path, cards: Path | None) -> None:
+    try:
+        lines = read_results(file)
+    except ResultsError as exc:
+        fail(str(exc))
+    if not lines:
+        fail(_("{file} holds no results.").format(file=file))
+    card_set = None
+    if lines[0]["game"] == "duel":
+        from flametable.duel.cards import load_card_set
+
+        try:
+            card_set = load_card_set(cards)
+        except DataError as exc:
+            fail(_("Bad card file: {error}").format(error=exc))
+    try:
+        page, _figures = build_report(lines, card_set)
+    except (ValueError, KeyError) as exc:
+        fail(_("Cannot build the report from {file}: {error}").format(file=file, error=exc))
+    try:
+        html_out.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        fail(_("Cannot write {file}: {error}").format(file=html_out, error=exc.strerror or exc))
+    out().print(_("Report of {n} matches written to {file}.").format(n=len(lines), file=html_out))
+
+
+LADDER_BOTS = ("bot:random", "bot:easy", "bot:medium", "bot:hard")
+
+
+def run_ladder(game: str, bots: list[str], games: int, jobs: int, seed: int, as_json: bool) -> None:
+    _check_game(game)
+    if len(bots) < 2:
+        fail(_("A ladder needs at least two bots."), 2)
+    if games < 1:
+        fail(_("--games must be at least 1."), 2)
+    pairs: list[tuple[int, int, list[float]]] = []
+    total = len(bots) * (len(bots) - 1) // 2 * games
+    try:
+        with _progress(total, _("Ladder")) as bar:
+            for i in range(len(bots)):
+                for j in range(i + 1, len(bots)):
+                    spec = SimSpec(game, bots[i], bots[j], games, seed + 7919 * (i * len(bots) + j))
+                    pts = []
+                    for line in run(spec, jobs):
+                        pts.append(float(line["p1_points"]))
+                        if bar is not None:
+                            bar[0].advance(bar[1])
+                    pairs.append((i, j, pts))
+    except ValueError as exc:
+        fail(str(exc), 2)
+    ratings = bootstrap_elo(len(bots), pairs)
+    order = sorted(range(len(bots)), key=lambda p: -ratings[p].value)
+    if as_json:
+        print_json({
+            "game": game, "games_per_pair": games,
+            "ratings": [{"bot": bots[p], "elo": round(ratings[p].value, 1), "low": round(ratings[p].low, 1),
+                         "high": round(ratings[p].high, 1)} for p in order],
+            "pairs": [{"p1": bots[i], "p2": bots[j], "p1_score": sum(pts) / len(pts), "games": len(pts)}
+                      for i, j, pts in pairs],
+        })
+        return
+    console = out()
+    table = Table(_("bot"), _("Elo"), _("95% interval"))
+    for p in order:
+        r = ratings[p]
+        table.add_row(bots[p], f"{r.value:.0f}", f"[{r.low:.0f}, {r.high:.0f}]")
+    console.print(_("Round-robin ladder of {game}, {n} matches per pair:").format(game=game, n=games))
+    console.print(table)
+    scores = Table(_("pairing"), _("score of the first (95% interval)"))
+    for i, j, pts in pairs:
+        scores.add_row(f"{bots[i]} – {bots[j]}", _interval(mean_interval(pts)))
+    console.print(scores)

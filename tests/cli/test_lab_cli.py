@@ -1,0 +1,64 @@
+"""``flametable sim``, ``report`` and ``ladder`` at the terminal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from flametable.cli.main import app
+
+runner = CliRunner()
+
+
+def test_sim_prints_rates_with_intervals_and_writes_results(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    res = runner.invoke(app, ["sim", "duel", "--p1", "bot:greedy", "--p2", "bot:random", "--games", "10",
+                              "--seed", "3", "--out", str(out), "--lang", "en"])
+    assert res.exit_code == 0, res.output
+    assert "bot:greedy wins" in res.output
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 10
+    html = tmp_path / "r.html"
+    res = runner.invoke(app, ["report", str(out), "--html", str(html), "--lang", "en"])
+    assert res.exit_code == 0, res.output
+    assert "<svg" in html.read_text(encoding="utf-8")
+
+
+def test_sim_json_is_the_same_whatever_the_jobs() -> None:
+    results = []
+    for jobs in ("1", "2"):
+        res = runner.invoke(app, ["sim", "duel", "--games", "8", "--jobs", jobs, "--seed", "9", "--json"])
+        assert res.exit_code == 0, res.output
+        data = json.loads(res.output)
+        results.append({k: v for k, v in data.items() if k not in ("seconds", "matches_per_second", "jobs")})
+    assert results[0] == results[1]
+
+
+def test_sim_rejects_bad_input_clearly(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["sim", "chess", "--lang", "en"])
+    assert res.exit_code == 2
+    assert "chess" in res.output
+    res = runner.invoke(app, ["sim", "duel", "--p1", "bot:nobody", "--games", "2", "--lang", "en"])
+    assert res.exit_code == 2
+    assert "bot:nobody" in res.output
+    res = runner.invoke(app, ["sim", "duel", "--options", "[1]", "--lang", "en"])
+    assert res.exit_code == 2
+    res = runner.invoke(app, ["report", str(tmp_path / "none.jsonl"), "--html", str(tmp_path / "x.html")])
+    assert res.exit_code == 1
+    assert "none.jsonl" in res.output
+
+
+def test_sim_speaks_spanish() -> None:
+    res = runner.invoke(app, ["sim", "duel", "--games", "2", "--lang", "es"])
+    assert res.exit_code == 0, res.output
+    assert "partidas" in res.output
+
+
+def test_ladder_prints_elo_with_intervals() -> None:
+    res = runner.invoke(app, ["ladder", "duel", "--bots", "bot:random,bot:greedy", "--games", "6", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["ratings"][0]["bot"] == "bot:greedy"
+    for r in data["ratings"]:
+        assert r["low"] <= r["elo"] <= r["high"]

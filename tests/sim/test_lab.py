@@ -1,0 +1,116 @@
+"""The simulation lab: reproducible whatever the jobs, result files, intervals, Elo, report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from flametable.sim.report import build_report
+from flametable.sim.results import ResultsError, ResultWriter, read_results
+from flametable.sim.runner import SimSpec, derive, run
+from flametable.sim.stats import bootstrap_elo, elo_diff, fit_elo, mean_interval, wilson
+
+
+def strip(lines: list[dict[str, object]]) -> list[dict[str, object]]:
+    return [{k: v for k, v in line.items() if k != "seconds"} for line in lines]
+
+
+def test_same_seed_same_results_whatever_the_jobs() -> None:
+    spec = SimSpec("duel", "bot:greedy", "bot:random", 24, seed=5)
+    one = strip(list(run(spec, 1)))
+    two = strip(list(run(spec, 2, chunk=3)))
+    assert one == two
+    assert [line["index"] for line in one] == list(range(24))
+
+
+def test_seats_swap_every_other_match() -> None:
+    lines = list(run(SimSpec("duel", "bot:greedy", "bot:random", 4, seed=1), 1))
+    assert [line["p1_seat"] for line in lines] == [0, 1, 0, 1]
+    assert lines[1]["seats"] == ["bot:random", "bot:greedy"]
+    for line in lines:
+        assert line["p1_points"] == (0.5 if line["winner"] is None else 1.0 if line["winner"] == "p1" else 0.0)
+
+
+def test_match_seeds_differ_and_depend_on_the_run_seed() -> None:
+    assert len({derive(1, i) for i in range(1000)}) == 1000
+    assert derive(1, 0) != derive(2, 0)
+
+
+def test_a_bad_seat_is_named() -> None:
+    with pytest.raises(ValueError, match="bot:nobody"):
+        list(run(SimSpec("duel", "bot:nobody", "bot:random", 2), 1))
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_results_round_trip_through_files(tmp_path: Path, suffix: str) -> None:
+    lines = list(run(SimSpec("duel", "bot:greedy", "bot:random", 6, seed=2), 1))
+    path = tmp_path / f"r{suffix}"
+    with path.open("w", encoding="utf-8", newline="") as f:
+        writer = ResultWriter(f, suffix == ".csv")
+        for line in lines:
+            writer.write(line)
+    back = read_results(path)
+    for a, b in zip(back, lines, strict=True):
+        for key in ("index", "seed", "seats", "p1_seat", "winner", "winner_seat", "reason", "scores", "p1_points",
+                    "summary"):
+            assert a[key] == b[key], key
+
+
+def test_bad_result_files_name_the_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"game": "duel"}\nnot json\n', encoding="utf-8")
+    with pytest.raises(ResultsError, match=r"bad.jsonl: line 1: field 'seats' is missing"):
+        read_results(path)
+    with pytest.raises(ResultsError, match="no such file"):
+        read_results(tmp_path / "missing.jsonl")
+
+
+def test_wilson_interval_known_values() -> None:
+    i = wilson(50, 100)
+    assert i.value == 0.5
+    assert i.low == pytest.approx(0.4038, abs=1e-3)
+    assert i.high == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10).low == 0.0
+    assert wilson(10, 10).high == pytest.approx(1.0)
+
+
+def test_mean_interval_shrinks_with_more_games() -> None:
+    small = mean_interval([1.0, 0.0] * 10)
+    large = mean_interval([1.0, 0.0] * 1000)
+    assert small.value == large.value == 0.5
+    assert large.high - large.low < small.high - small.low
+
+
+def test_elo_fit_recovers_the_score_of_a_pair() -> None:
+    r = fit_elo(2, [(0, 1, 75.0, 100)])
+    assert r[0] - r[1] == pytest.approx(elo_diff(0.75), abs=0.5)
+    assert sum(r) / 2 == pytest.approx(1500)
+
+
+def test_bootstrap_intervals_contain_the_ratings() -> None:
+    pts = [1.0] * 70 + [0.0] * 30
+    ratings = bootstrap_elo(2, [(0, 1, pts)], samples=50)
+    for r in ratings:
+        assert r.low <= r.value <= r.high
+    assert ratings[0].low > ratings[1].high
+
+
+def test_report_is_one_self_contained_page_with_plots() -> None:
+    from flametable.duel.cards import builtin_card_set
+
+    lines = list(run(SimSpec("duel", "bot:greedy", "bot:greedy", 30, seed=4), 1))
+    page, figures = build_report(lines, builtin_card_set())
+    assert page.startswith("<!doctype html>")
+    assert page.count("<svg") >= 4
+    assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # nothing to fetch
+    assert figures["games"] == 30
+    assert 0 <= figures["first_chooser_score"]["value"] <= 1
+    assert set(figures["characters"]) <= {str(c) for c in range(1, 34)}
+    json.dumps(figures)
+
+
+def test_report_refuses_empty_or_mixed_results() -> None:
+    with pytest.raises(ValueError, match="no results"):
+        build_report([])
