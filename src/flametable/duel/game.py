@@ -8,7 +8,7 @@ from typing import Any
 from flametable.core.errors import RecordError
 from flametable.core.rng import Rng
 from flametable.duel.actions import NUM_ACTIONS, DuelAction
-from flametable.duel.cards import NUM_CHARACTERS, NUM_SUPPORTS, CardSet, Deck, builtin_card_set
+from flametable.duel.cards import NUM_CHARACTERS, NUM_SUPPORTS, CardSet, Deck, SupportKind, builtin_card_set
 from flametable.duel.rules import HAND_SIZE, RULES_VERSION, DuelOptions, Mode, Phase, Pick
 from flametable.duel.state import DuelState
 
@@ -76,8 +76,8 @@ class DuelGame:
         st._outcome = None
         st.pile_of = (0, 0) if st.shared else (0, 1)
         if setup is not None:
-            _apply_setup(st, opts, setup)
             st.rng = Rng(seed ^ 0x5EED)
+            _apply_setup(st, opts, setup)
             return st
         st.first_picker = rng.coin()
         if st.shared:
@@ -152,6 +152,8 @@ def _apply_setup(st: DuelState, opts: DuelOptions, setup: Mapping[str, Any]) -> 
     if first_picker not in (0, 1):
         raise RecordError(f"setup.first_picker must be 0 or 1, got {first_picker!r}")
     st.first_picker = first_picker
+    st.phase = Phase.LINEUP
+    st.seat = 0
     if who is None:
         if not (st.shared and st.draft):
             raise RecordError("setup needs lineups or characters (unless drafting)")
@@ -174,6 +176,8 @@ def _apply_setup(st: DuelState, opts: DuelOptions, setup: Mapping[str, Any]) -> 
         place_card, owner = place["card"], place["owner"]
         if not isinstance(place_card, int) or not 1 <= place_card <= NUM_SUPPORTS or owner not in (0, 1):
             raise RecordError(f"setup.place: bad card or owner in {place!r}")
+        if st.cards.support_kind[place_card] is not SupportKind.PLACE:
+            raise RecordError(f"setup.place: S{place_card} is not a place card (R8)")
         st.place, st.place_owner = place_card, owner
     # No support card twice within one deck (R2): shared mode has one deck, own decks one each.
     groups = [[*hands_given[0], *hands_given[1], *piles[0], *disc[0], *disc[1]]] if st.shared else [
@@ -198,7 +202,4 @@ def _apply_setup(st: DuelState, opts: DuelOptions, setup: Mapping[str, Any]) -> 
         st._start_round()
     else:
         st.hands = [list(h) for h in hands_given]
-        if st.phase is not Phase.DRAFT:
-            st.phase = Phase.LINEUP
-            st.seat = 0
         # Given hands are topped up to 3 cards once the line-ups are done (R4).
