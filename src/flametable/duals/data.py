@@ -1,0 +1,291 @@
+"""Flamecraft Duals data (D1-D4): board, tokens and shop deck, shipped as TOML, validated on load.
+
+The built-in file is ``src/flametable/data/duals.toml``; :func:`load_duals_data` reads it or any other path.
+A bad file raises :class:`~flametable.core.errors.DataError` naming the file, the entry and the field.
+
+File layout::
+
+    [set]       id, version, name = { en, es }
+    [board]     spaces = [ { name = "c3", q = 0, r = 0 }, ... ]  (axial coordinates, D1)
+                inner = [ six space names ]                       (the starting spaces, one token of each type)
+    [tokens]    fire_up_order = [ the six types, highest first ]  (D3)
+                artisans_per_type = 6                             (D2; one goes to the inner ring, one to the
+                                                                   reserve, the rest to the bag)
+                duals = [ ["bread", "crystal"], ... ]             (D2: one dual token per pair)
+                buddy = 1                                         (D11: how many Buddy tokens exist, 0 or 1)
+    [[card]]    number = 1..N (all of them, once), vp = 3, starburst = false (D9: coins worth 0),
+                name = { en, es } (optional),
+                cells = [ { at = [dq, dr], type = "bread" } or { at = [dq, dr], var = "A" }, ... ]
+
+Cells are hex offsets in axial coordinates (``[1, 0]`` is the neighbour to the right, ``[0, 1]`` the one
+down-right). A cell asks for a type, or names a variable: cells with the same variable show one common
+type, different variables different types (see :mod:`flametable.duals.pattern`). Every pattern must fit on
+the board in at least one rotation.
+
+Token kinds are integer-coded: the six artisans first (by :class:`~flametable.duals.rules.TokenType`), then
+the duals in file order, then Buddy.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from flametable.core.data import Reader, content_hash, load_toml
+from flametable.core.errors import DataError
+from flametable.duals.board import Board
+from flametable.duals.pattern import Cell, Matcher
+from flametable.duals.rules import ALL_TYPES_MASK, NUM_TYPES, STACK_LIMIT, TYPE_KEYS
+
+BUILTIN_DATA = "duals.toml"
+_SPACE_NAME = re.compile(r"^[a-z]+[0-9]+$")
+_VAR_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class ShopCard:
+    number: int
+    vp: int
+    cells: tuple[Cell, ...]
+    starburst: bool = False  # its owner's unspent coins are worth 0 (D9)
+    name: dict[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class DualsData:
+    """Everything a match of Flamecraft Duals plays with, integer-coded for the engine."""
+
+    id: str
+    version: int
+    name: dict[str, str]
+    board: Board
+    fire_up_order: tuple[int, ...]  # token types, highest first (D3)
+    artisans_per_type: int
+    duals: tuple[tuple[int, int], ...]
+    buddy_tokens: int
+    cards: tuple[ShopCard, ...]  # index = number - 1
+    hash: str
+    source: str
+    # Token kinds: 0..5 artisans, then duals, then Buddy.
+    kind_names: tuple[str, ...] = field(repr=False)
+    kind_mask: tuple[int, ...] = field(repr=False)  # the types each kind shows (D5)
+    kind_abilities: tuple[tuple[int, ...], ...] = field(repr=False)  # the abilities each has (D6)
+    supply: tuple[int, ...] = field(repr=False)  # how many tokens of each kind exist
+    vp: tuple[int, ...] = field(repr=False)  # index = card number (slot 0 unused)
+    starburst: frozenset[int] = field(repr=False)
+    matcher: Matcher = field(repr=False)
+
+    @property
+    def buddy(self) -> int:
+        """The Buddy token's kind."""
+        return NUM_TYPES + len(self.duals)
+
+    @property
+    def num_kinds(self) -> int:
+        return NUM_TYPES + len(self.duals) + 1
+
+    def kind_of(self, name: str) -> int:
+        """The token kind named ``name`` (``bread``, ``bread+crystal`` in either order, ``buddy``); -1 if none."""
+        key = name.strip().lower()
+        if key in self.kind_names:
+            return self.kind_names.index(key)
+        if "+" in key:
+            a, _, b = key.partition("+")
+            flipped = f"{b}+{a}"
+            if flipped in self.kind_names:
+                return self.kind_names.index(flipped)
+        return -1
+
+    def rank_key(self, kind: int) -> tuple[int, int]:
+        """D3: the FIRE UP order of a drawn token; higher wins, equal keys redraw. A dual counts as its higher
+        type and beats an artisan of that type; Buddy ranks below every dragon."""
+        if kind == self.buddy:
+            return (-1, 0)
+        order = self.fire_up_order
+        n = len(order)
+        best = min(order.index(t) for t in self.kind_abilities[kind])
+        return (n - best, 1 if kind >= NUM_TYPES else 0)
+
+    def card(self, number: int) -> ShopCard:
+        return self.cards[number - 1]
+
+
+def _board(root: Reader) -> Board:
+    r = root.sub("board")
+    r.entry = "board"
+    r.check_keys({"spaces", "inner"})
+    names: list[str] = []
+    coords: list[tuple[int, int]] = []
+    raw = r.items("spaces")
+    if not raw:
+        r.fail("spaces", "the board needs spaces")
+    for i in range(len(raw)):
+        sp = r.sub("spaces", i)
+        sp.check_keys({"name", "q", "r"})
+        name = sp.string("name")
+        if not _SPACE_NAME.match(name):
+            sp.fail("name", f"a space name is lowercase letters then digits (like c3), got {name!r}")
+        if name in names:
+            sp.fail("name", f"space {name!r} is listed twice")
+        q, rr = sp.integer("q", -99, 99), sp.integer("r", -99, 99)
+        if (q, rr) in coords:
+            sp.fail("q", f"two spaces at q={q}, r={rr}")
+        names.append(name)
+        coords.append((q, rr))
+    inner_names = r.items("inner")
+    inner: list[int] = []
+    for v in inner_names:
+        if not isinstance(v, str) or v not in names:
+            r.fail("inner", f"{v!r} is not a space of the board")
+        if names.index(v) in inner:
+            r.fail("inner", f"space {v!r} is listed twice")
+        inner.append(names.index(v))
+    if len(inner) != NUM_TYPES:
+        r.fail("inner", f"the inner ring holds one token of each type: {NUM_TYPES} spaces, got {len(inner)}")
+    return Board.build(tuple(names), tuple(coords), tuple(inner))
+
+
+def _type(r: Reader, fieldname: str, value: Any) -> int:
+    if not isinstance(value, str) or value not in TYPE_KEYS:
+        r.fail(fieldname, f"must be one of {', '.join(TYPE_KEYS)}, got {value!r}")
+    return TYPE_KEYS.index(value)
+
+
+def _tokens(root: Reader) -> tuple[tuple[int, ...], int, tuple[tuple[int, int], ...], int]:
+    r = root.sub("tokens")
+    r.entry = "tokens"
+    r.check_keys({"fire_up_order", "artisans_per_type", "duals", "buddy"})
+    order = [_type(r, "fire_up_order", v) for v in r.items("fire_up_order")]
+    if sorted(order) != list(range(NUM_TYPES)):
+        r.fail("fire_up_order", f"must list each of the {NUM_TYPES} types once")
+    per_type = r.integer("artisans_per_type", 2, 99)  # one for the inner ring, one for the reserve
+    duals: list[tuple[int, int]] = []
+    for i, pair in enumerate(r.items("duals")):
+        where = f"duals[{i}]"
+        if not isinstance(pair, list) or len(pair) != 2:
+            r.fail(where, f"a dual is a pair of two types, got {pair!r}")
+        a, b = _type(r, where, pair[0]), _type(r, where, pair[1])
+        if a == b:
+            r.fail(where, "a dual has two different types")
+        if (a, b) in duals or (b, a) in duals:
+            r.fail(where, f"the pair {pair[0]}+{pair[1]} is listed twice")
+        duals.append((a, b))
+    buddy = r.integer("buddy", 0, 1)
+    return tuple(order), per_type, tuple(duals), buddy
+
+
+def _card(source: str, index: int, data: Any) -> ShopCard:
+    r = Reader(source, f"card[{index}]", data)
+    number = r.integer("number", 1, 999)
+    r = Reader(source, f"card {number}", data)
+    r.check_keys({"number", "vp", "cells", "starburst", "name"})
+    vp = r.integer("vp", 0, 99)
+    starburst = r.data.get("starburst", False)
+    if not isinstance(starburst, bool):
+        r.fail("starburst", f"must be true or false, got {starburst!r}")
+    name = r.text("name") if r.has("name") else None
+    raw = r.items("cells")
+    if not raw:
+        r.fail("cells", "a pattern needs at least one cell")
+    cells: list[Cell] = []
+    for i in range(len(raw)):
+        c = r.sub("cells", i)
+        c.check_keys({"at", "type", "var"})
+        at = c.items("at")
+        if len(at) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in at):
+            c.fail("at", f"must be two integers [dq, dr], got {at!r}")
+        if any(cell.dq == at[0] and cell.dr == at[1] for cell in cells):
+            c.fail("at", f"two cells at {at!r}")
+        if c.has("type") == c.has("var"):
+            c.fail("type", "a cell has exactly one of type (a required type) or var (a variable)")
+        if c.has("type"):
+            cells.append(Cell(at[0], at[1], _type(c, "type", c.data["type"])))
+        else:
+            var = c.string("var")
+            if not _VAR_NAME.match(var):
+                c.fail("var", f"a variable is a name like A or X1, got {var!r}")
+            cells.append(Cell(at[0], at[1], -1, var))
+    return ShopCard(number, vp, tuple(cells), starburst, name)
+
+
+def parse_duals_data(data: Any, source: str) -> DualsData:
+    """Validate parsed TOML content and build the data set. Raises :class:`DataError`."""
+    root = Reader(source, "file", data)
+    root.check_keys({"set", "board", "tokens", "card"})
+    for section in ("set", "board", "tokens"):
+        if not root.has(section):
+            root.fail(section, "missing section")
+    meta = root.sub("set")
+    meta.entry = "set"
+    meta.check_keys({"id", "version", "name"})
+    set_id = meta.string("id")
+    version = meta.integer("version", 0)
+    set_name = meta.text("name")
+    board = _board(root)
+    order, per_type, duals, buddy = _tokens(root)
+    cards = [_card(source, i, d) for i, d in enumerate(root.items("card"))]
+    if not cards:
+        raise DataError(source, "card", "(count)", "the shop deck needs cards")
+    numbers = [c.number for c in cards]
+    for n in sorted(set(numbers)):
+        if numbers.count(n) > 1:
+            raise DataError(source, f"card {n}", "number", "used by more than one card")
+    for n in range(1, len(cards) + 1):
+        if n not in numbers:
+            raise DataError(source, "card", "number", f"card number {n} is missing (need 1..{len(cards)})")
+    cards.sort(key=lambda c: c.number)
+
+    kind_names = [*TYPE_KEYS, *(f"{TYPE_KEYS[a]}+{TYPE_KEYS[b]}" for a, b in duals), "buddy"]
+    kind_mask = [*(1 << t for t in range(NUM_TYPES)), *((1 << a) | (1 << b) for a, b in duals), ALL_TYPES_MASK]
+    kind_abilities = [*((t,) for t in range(NUM_TYPES)), *duals, ()]
+    supply = [*(per_type for _ in range(NUM_TYPES)), *(1 for _ in duals), buddy]
+    total = sum(supply)
+    if total >= STACK_LIMIT * board.size:
+        raise DataError(source, "tokens", "(count)",
+                        f"{total} tokens do not leave room on {board.size} spaces of {STACK_LIMIT} tokens")
+
+    matcher = Matcher(board, tuple(kind_mask), [card.cells for card in cards])
+    for card, pattern in zip(cards, matcher.patterns, strict=True):
+        if not pattern.placements:
+            raise DataError(source, f"card {card.number}", "cells", "the pattern fits nowhere on the board")
+    return DualsData(
+        id=set_id,
+        version=version,
+        name=set_name,
+        board=board,
+        fire_up_order=order,
+        artisans_per_type=per_type,
+        duals=duals,
+        buddy_tokens=buddy,
+        cards=tuple(cards),
+        hash=content_hash(data),
+        source=source,
+        kind_names=tuple(kind_names),
+        kind_mask=tuple(kind_mask),
+        kind_abilities=tuple(kind_abilities),
+        supply=tuple(supply),
+        vp=(0, *(c.vp for c in cards)),
+        starburst=frozenset(c.number for c in cards if c.starburst),
+        matcher=matcher,
+    )
+
+
+def load_duals_data(path: Path | str | None = None) -> DualsData:
+    """The data in ``path``, or the built-in data."""
+    if path is None:
+        text = resources.files("flametable.data").joinpath(BUILTIN_DATA).read_text(encoding="utf-8")
+        return parse_duals_data(load_toml(BUILTIN_DATA, text=text), f"<built-in {BUILTIN_DATA}>")
+    return parse_duals_data(load_toml(path), str(path))
+
+
+_BUILTIN: DualsData | None = None
+
+
+def builtin_duals_data() -> DualsData:
+    global _BUILTIN
+    if _BUILTIN is None:
+        _BUILTIN = load_duals_data()
+    return _BUILTIN

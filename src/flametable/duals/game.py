@@ -1,0 +1,249 @@
+"""Flamecraft Duals behind the common protocol: the game's facts and the factory of matches (with setups).
+
+The seeded setup follows the rules text in order: shuffle the shop deck, each player draws 2 cards (seat 0
+first) and has 3 coins; the first player is drawn per D3; then one artisan of each type goes at random on
+the inner ring, one of each type to the reserve and the rest (24 artisans, 6 duals, and Buddy in the Buddy
+variant, D11) into the bag, shuffled. The first player's turn starts with their token draw.
+
+D3 extension: the first-player draw happens at setup step 5, before step 7 takes Buddy out of the bag and
+before steps 8-9 take the inner-ring and reserve tokens: each player draws from every token (Buddy
+included, in either mode); all drawn tokens go back.
+
+Explicit setup (tests, records, puzzles); every key is optional::
+
+    setup = {
+      "board": {"c3": ["bread", "meat+bread"]},   # stacks per space, bottom first; other spaces empty
+      "bag": ["meat", "potion+plant"],            # the bag, first drawn first (returned tokens go in at random)
+      "reserve": ["bread", "crystal"],            # default: empty
+      "deck": [12, 5, 30],                        # shop cards, top first
+      "hands": [[1, 2], [3, 4]],
+      "coins": [3, 3],                            # default 3 each
+      "first": 0,                                 # whose turn starts the match (no D3 draw)
+      "scores": [[7], []],                        # score piles
+    }
+
+Tokens and cards an explicit setup does not list are out of the match; none may appear more often than the
+data has them (Buddy only in the Buddy variant), no card twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flametable.core.errors import RecordError
+from flametable.core.rng import Rng
+from flametable.duals.actions import ActionSpace, DualsAction
+from flametable.duals.data import DualsData, builtin_duals_data, load_duals_data
+from flametable.duals.rules import HAND_SIZE, NUM_TYPES, RULES_VERSION, STACK_LIMIT, START_COINS, DualsOptions
+from flametable.duals.state import DualsState
+
+
+class DualsGame:
+    """Flamecraft Duals with one data set (board, tokens, shop deck)."""
+
+    name = "duals"
+    rules_version = RULES_VERSION
+
+    def __init__(self, data: DualsData | Path | str | None = None) -> None:
+        """``data``: a loaded data set, the path of a data file, or None for the built-in data."""
+        if data is None:
+            data = builtin_duals_data()
+        elif not isinstance(data, DualsData):
+            data = load_duals_data(data)
+        self.data = data
+        self.actions = ActionSpace(self.data)
+        self.num_actions = self.actions.num_actions
+        self._abil = tuple(tuple(sorted(a)) for a in self.data.kind_abilities)
+        self._ocache: dict[int, tuple[list[int], list[DualsAction]]] = {}
+        data = self.data
+        # The seeded deal's fixed parts: every token (D3's draw), the bag's contents (D2), the draw's ranks.
+        self._pool = [k for k in range(data.num_kinds) for _ in range(data.supply[k])]
+        self._bag = [t for t in range(NUM_TYPES) for _ in range(data.artisans_per_type - 2)]
+        self._bag += range(NUM_TYPES, NUM_TYPES + len(data.duals))
+        self._ranks = tuple(data.rank_key(k) for k in range(data.num_kinds))
+
+    def content_id(self) -> tuple[str, str]:
+        return self.data.id, self.data.hash
+
+    def action_from_text(self, text: str) -> DualsAction:
+        return self.actions.from_text(text)
+
+    def action_from_id(self, action_id: int) -> DualsAction:
+        return self.actions.from_id(action_id)
+
+    def options(self, data: Mapping[str, Any] | DualsOptions | None) -> DualsOptions:
+        return DualsOptions.from_json(data)
+
+    def new_match(
+        self,
+        options: Mapping[str, Any] | DualsOptions | None = None,
+        seed: int = 0,
+        setup: Mapping[str, Any] | None = None,
+    ) -> DualsState:
+        opts = DualsOptions.from_json(dict(options) if isinstance(options, Mapping) else options)
+        data = self.data
+        if opts.buddy and not data.buddy_tokens:
+            raise RecordError(f"the data {data.id!r} has no Buddy token for the Buddy variant (D11)")
+        st = DualsState.__new__(DualsState)
+        st.data = data
+        st.A = self.actions
+        st.adj = data.board.adj
+        st.abil = self._abil
+        st.buddy = opts.buddy
+        st.stacks = [() for _ in range(data.board.size)]
+        st.bag = []
+        st.reserve = []
+        st.deck = []
+        st.hands = [[], []]
+        st.piles = [[], []]
+        st.coins = [START_COINS, START_COINS]
+        st.known_bottom = [[], []]
+        st.rng = Rng(seed)
+        st.first = 0
+        st.first_draws = ()
+        st.turn = 0
+        st.turn_no = 0
+        st.step = 0
+        st.src = -1
+        st.held = -1
+        st.drawn = []
+        st.fire_after = True
+        st.fire_optional = True
+        st.fired = 0
+        st.iron_dest = -1
+        st.coin_used = False
+        st.bottom_left = 0
+        st.ended = False
+        st.last = False
+        st._legal = []
+        st.full = 0
+        st.has = []
+        st.kinds = data.matcher.kind_types
+        st.ocache = self._ocache
+        st._mc = {}
+        st._outcome = None
+        if setup is not None:
+            _apply_setup(st, setup)
+        else:
+            self._deal(st)
+        st.full = sum(1 << s for s, stack in enumerate(st.stacks) if len(stack) >= STACK_LIMIT)
+        st.has = data.matcher.tops(st.stacks).has
+        st._start_turn(st.first)
+        st._settle()
+        return st
+
+    def _deal(self, st: DualsState) -> None:
+        data = self.data
+        rng = st.rng
+        deck = list(range(1, len(data.cards) + 1))
+        rng.shuffle(deck)
+        for p in (0, 1):
+            for _ in range(HAND_SIZE):
+                if deck:
+                    st.hands[p].append(deck.pop())
+        st.deck = deck
+        # D3: each player draws a token; the higher FIRE UP rank starts; equal: both go back, draw again.
+        pool = self._pool
+        ranks = self._ranks
+        draws: list[tuple[int, int]] = []
+        while True:
+            i = rng.below(len(pool))
+            j = rng.below(len(pool) - 1)
+            if j >= i:
+                j += 1
+            t0, t1 = pool[i], pool[j]
+            draws.append((t0, t1))
+            r0, r1 = ranks[t0], ranks[t1]
+            if r0 != r1:
+                st.first = 0 if r0 > r1 else 1
+                break
+        st.first_draws = tuple(draws)
+        # D2: one artisan of each type at random on the inner ring, one of each as the reserve, the rest in
+        # the bag.
+        types = list(range(NUM_TYPES))
+        rng.shuffle(types)
+        for s, t in zip(data.board.inner, types, strict=True):
+            st.stacks[s] = (t,)
+        st.reserve = list(range(NUM_TYPES))
+        bag = self._bag[:]
+        if st.buddy:
+            bag += [data.buddy] * data.buddy_tokens
+        rng.shuffle(bag)
+        st.bag = bag
+
+
+def _int_list(value: Any, what: str) -> list[int]:
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise RecordError(f"setup.{what} must be a list of integers, got {value!r}")
+    return list(value)
+
+
+def _apply_setup(st: DualsState, setup: Mapping[str, Any]) -> None:
+    known = {"board", "bag", "reserve", "deck", "hands", "coins", "first", "scores"}
+    unknown = set(setup) - known
+    if unknown:
+        raise RecordError(f"setup: unknown field(s) {', '.join(sorted(unknown))}")
+    data = st.data
+    counts = [0] * data.num_kinds
+
+    def tokens(value: Any, what: str) -> list[int]:
+        if not isinstance(value, list):
+            raise RecordError(f"setup.{what} must be a list of token names, got {value!r}")
+        out = []
+        for name in value:
+            k = data.kind_of(name) if isinstance(name, str) else -1
+            if k < 0:
+                raise RecordError(f"setup.{what}: unknown token {name!r} (known: {', '.join(data.kind_names)})")
+            if k == data.buddy and not st.buddy:
+                raise RecordError(f"setup.{what}: Buddy plays only in the Buddy variant (D11)")
+            counts[k] += 1
+            out.append(k)
+        return out
+
+    board = setup.get("board") or {}
+    if not isinstance(board, Mapping):
+        raise RecordError('setup.board must be an object like {"c3": ["bread", "meat"]}')
+    for name, stack in board.items():
+        s = data.board.index.get(name, -1)
+        if s < 0:
+            raise RecordError(f"setup.board: no space {name!r} on the board")
+        kinds = tokens(stack, f"board.{name}")
+        if len(kinds) > STACK_LIMIT:
+            raise RecordError(f"setup.board.{name}: at most {STACK_LIMIT} tokens per space, got {len(kinds)}")
+        st.stacks[s] = tuple(kinds)
+    st.bag = list(reversed(tokens(setup.get("bag", []), "bag")))  # the engine draws from the end
+    st.reserve = tokens(setup.get("reserve", []), "reserve")
+    for k, n in enumerate(counts):
+        if n > data.supply[k]:
+            raise RecordError(f"setup: {n} {data.kind_names[k]} tokens, the data has {data.supply[k]}")
+
+    m = len(data.cards)
+    deck = _int_list(setup.get("deck", []), "deck")
+    hands = setup.get("hands", [[], []])
+    scores = setup.get("scores", [[], []])
+    for key, rows in (("hands", hands), ("scores", scores)):
+        if not isinstance(rows, list) or len(rows) != 2:
+            raise RecordError(f"setup.{key} needs one list per player (2), got {rows!r}")
+    hand_rows = [_int_list(hands[p], f"hands[{p}]") for p in (0, 1)]
+    score_rows = [_int_list(scores[p], f"scores[{p}]") for p in (0, 1)]
+    every = [*deck, *hand_rows[0], *hand_rows[1], *score_rows[0], *score_rows[1]]
+    for c in every:
+        if not 1 <= c <= m:
+            raise RecordError(f"setup: card numbers are 1..{m}, got {c}")
+    dup = sorted({c for c in every if every.count(c) > 1})
+    if dup:
+        raise RecordError(f"setup: card(s) {dup} appear more than once")
+    st.deck = list(reversed(deck))  # top first in the setup, top last in the engine
+    st.hands = hand_rows
+    st.piles = score_rows
+    coins = setup.get("coins", [START_COINS, START_COINS])
+    if (not isinstance(coins, list) or len(coins) != 2
+            or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in coins)):
+        raise RecordError(f"setup.coins must be two non-negative integers, got {coins!r}")
+    st.coins = list(coins)
+    first = setup.get("first", 0)
+    if first not in (0, 1) or isinstance(first, bool):
+        raise RecordError(f"setup.first must be 0 or 1, got {first!r}")
+    st.first = first

@@ -1,0 +1,766 @@
+"""The Flamecraft Duals rules engine: one match in progress (no I/O, no clock, no global randomness).
+
+Spaces, token kinds and cards are integer-coded (see :mod:`flametable.duals.data`). A stack is a tuple of
+token kinds, bottom first; the bag is a list drawn from its end; the shop deck is a list whose top is its
+end. Chance (bag draws, the deck, tokens returned to the bag) comes from the :class:`Rng` kept in the state.
+Every rule is cited by its number (D1-D11 in ``shared/rules/RULINGS.md``) or as "FAQ" for the rules text.
+
+A turn (PLAY, SCORE, REFRESH) is a sequence of decisions (:class:`~flametable.duals.rules.Step`):
+
+* PLAY: the engine draws a token (D7 if the bag is empty) and the player places it (``place``), then fires it
+  (``fire T``, one ability of a dual, D6) or not (``skip``). An ability's choices follow: bread draws a token
+  to place and maybe fire; crystal draws 3, the player keeps one (``take``) and places it, the others go back
+  into the bag at random places; meat and iron ``move``, potion ``swap``; a plant picks an adjacent token (``use``)
+  whose ability is then fired where it stands (``fire T``, no ``skip``).
+* SCORE: ``score`` matching cards one at a time, in any order and rotation (D5), then ``done``.
+* REFRESH: the engine draws the player's hand up to 2 cards.
+* ``coin`` may be spent once per turn at any decision of the turn before the refresh (FAQ); it draws 2
+  cards and asks for 2 ``bottom`` decisions, then the interrupted decision resumes.
+
+For speed the state is a handful of small lists and ints (``clone`` copies them, no deepcopy); the lane bits
+of the top tokens (:mod:`flametable.duals.pattern`) and the set of full spaces are kept up to date on every
+placement, move and swap, and legal actions come from tables (the place actions per set of full spaces,
+shared by every state of the game; which cards match, once per board position).
+
+Decisions the engine makes where the rules leave room (each extends the ruling named):
+
+* D6: ``fire T`` is offered only when that ability can do something now ("an ability with nothing legal to
+  do does nothing", so firing it would be the same as ``skip``); once fired, an ability must do its part
+  (meat one move, iron at least one move, potion one swap, plant one ``use``; iron's second move is optional,
+  ``done`` keeps it). Swapping two tokens of the same kind changes nothing and is not offered.
+* D6 (chains): within one FIRE UP chain each token fires at most once: a plant cannot use a token that
+  already fired in the chain (its position is remembered; nothing moves existing tokens until the chain's
+  last ability). So plant chains end, and a dual never gives both abilities in a turn (FAQ).
+* D6 (iron): the second token may be the one the first uncovered, but not the first token again.
+* D7: crystal draws its 3 tokens one at a time, so the reserve enters in the middle when the bag runs out;
+  with bag and reserve both empty it draws what there is. Tokens returned to the bag go in at random places.
+* D8: the end is triggered by any draw during the match (the turn's token, bread, crystal, the refresh, the
+  coin) that leaves the bag or the deck empty, and stays triggered even if crystal returns tokens. The
+  setup's draws do not trigger it. A turn that finds bag and reserve empty places nothing and triggers it.
+  The last chance is a SCORE phase for the other player with the coin and no refresh.
+* A decision with a single legal action is made by the engine (a forced ``skip`` or ``done``, the only kind
+  crystal drew, the last card to put back): records and agents only see real choices.
+* Coin: each ``bottom`` puts the card under the deck, so the second card chosen ends at the very bottom; the
+  player knows where they are (D10). A coin with an empty deck draws nothing but still puts cards back.
+"""
+
+from __future__ import annotations
+
+from flametable.core.errors import IllegalAction
+from flametable.core.i18n import N_
+from flametable.core.outcome import Outcome
+from flametable.core.rng import Rng
+from flametable.duals.actions import ActionSpace, DualsAction, Kind
+from flametable.duals.data import DualsData
+from flametable.duals.rules import (
+    COIN_BOTTOM,
+    COIN_DRAW,
+    CRYSTAL_DRAW,
+    HAND_SIZE,
+    STACK_LIMIT,
+    TYPE_KEYS,
+    Reason,
+    Step,
+    TokenType,
+)
+from flametable.duals.view import DualsView, observe
+
+# Plain ints for the hot paths.
+PLACE, FIRE, TAKE, MEAT, IRON, POTION, PLANT, SCORE, BOTTOM, OVER = (int(s) for s in Step)
+BREAD_T, CRYSTAL_T, MEAT_T, IRON_T, POTION_T, PLANT_T = (int(t) for t in TokenType)
+K_DONE, K_SKIP, K_COIN, K_PLACE, K_FIRE, K_TAKE, K_USE, K_MOVE, K_SWAP, K_SCORE, K_BOTTOM = (int(k) for k in Kind)
+_STEP_FOR_TYPE = (PLACE, TAKE, MEAT, IRON, POTION, PLANT)  # bread draws a token to place
+LIMIT = STACK_LIMIT
+
+
+class DualsState:
+    """A Flamecraft Duals match. Mutates in place; :meth:`clone` copies a few small lists."""
+
+    __slots__ = (
+        "A",
+        "_legal",
+        "_mc",
+        "_outcome",
+        "abil",
+        "adj",
+        "bag",
+        "bottom_left",
+        "buddy",
+        "coin_used",
+        "coins",
+        "data",
+        "deck",
+        "drawn",
+        "ended",
+        "fire_after",
+        "fire_optional",
+        "fired",
+        "first",
+        "first_draws",
+        "full",
+        "hands",
+        "has",
+        "held",
+        "iron_dest",
+        "kinds",
+        "known_bottom",
+        "last",
+        "ocache",
+        "piles",
+        "reserve",
+        "rng",
+        "src",
+        "stacks",
+        "step",
+        "turn",
+        "turn_no",
+    )
+
+    data: DualsData
+    A: ActionSpace
+    adj: tuple[tuple[int, ...], ...]
+    abil: tuple[tuple[int, ...], ...]  # each kind's abilities, ascending
+    buddy: bool  # the Buddy variant (D11)
+    stacks: list[tuple[int, ...]]  # per space, bottom first (at most 3, D6)
+    bag: list[int]  # token kinds; the next draw is the last one
+    reserve: list[int]  # one artisan of each type until it enters the bag (D7)
+    deck: list[int]  # shop cards, top at the end
+    hands: list[list[int]]
+    piles: list[list[int]]  # score piles
+    coins: list[int]
+    known_bottom: list[list[int]]  # cards each seat put at the bottom and still in the deck (D10)
+    rng: Rng
+    first: int  # the first player (D3)
+    first_draws: tuple[tuple[int, int], ...]  # the D3 draws, public
+    turn: int  # the seat whose turn it is (and who acts)
+    turn_no: int  # 1-based, the last chance included
+    step: int  # a Step
+    src: int  # the space of the token firing (FIRE and the ability steps), -1 otherwise
+    held: int  # the token kind to place (PLACE), -1 otherwise
+    drawn: list[int]  # crystal: the drawn tokens not (yet) kept
+    fire_after: bool  # the placed token may FIRE UP (the turn's token, bread's), not crystal's
+    fire_optional: bool  # ``skip`` allowed: false when a plant uses the token
+    fired: int  # bits (space * 3 + height) of the tokens fired in this chain (D6)
+    iron_dest: int  # where the iron's first move went, -1 before it
+    coin_used: bool
+    bottom_left: int  # cards still to put at the bottom after ``coin``
+    ended: bool  # the end is triggered (D8)
+    last: bool  # this turn is the opponent's last chance (D8)
+    full: int  # bit s set: space s holds 3 tokens
+    has: list[int]  # per type, the lane bits of the spaces whose top token shows it (pattern.Lanes)
+    kinds: tuple[tuple[int, ...], ...]  # the types each token kind shows (D5)
+    ocache: dict[int, tuple[list[int], list[DualsAction]]]  # full -> (open spaces, place actions), shared
+    _mc: dict[int, bool]  # card -> matches the current board; replaced whenever the board changes
+    _legal: list[DualsAction]
+    _outcome: Outcome | None
+
+    # ------------------------------------------------------------------ protocol
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.step == OVER else self.turn
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def is_over(self) -> bool:
+        return self.step == OVER
+
+    @property
+    def phase(self) -> Step:
+        """The decision pending (``BOTTOM`` while the coin's cards are put back)."""
+        return Step.BOTTOM if self.bottom_left else Step(self.step)
+
+    def clone(self) -> DualsState:
+        c = DualsState.__new__(DualsState)
+        c.data = self.data
+        c.A = self.A
+        c.adj = self.adj
+        c.abil = self.abil
+        c.buddy = self.buddy
+        c.stacks = self.stacks[:]
+        c.bag = self.bag[:]
+        c.reserve = self.reserve[:]
+        c.deck = self.deck[:]
+        c.hands = [self.hands[0][:], self.hands[1][:]]
+        c.piles = [self.piles[0][:], self.piles[1][:]]
+        c.coins = self.coins[:]
+        c.known_bottom = [self.known_bottom[0][:], self.known_bottom[1][:]]
+        c.rng = self.rng.clone()
+        c.first = self.first
+        c.first_draws = self.first_draws
+        c.turn = self.turn
+        c.turn_no = self.turn_no
+        c.step = self.step
+        c.src = self.src
+        c.held = self.held
+        c.drawn = self.drawn[:]
+        c.fire_after = self.fire_after
+        c.fire_optional = self.fire_optional
+        c.fired = self.fired
+        c.iron_dest = self.iron_dest
+        c.coin_used = self.coin_used
+        c.bottom_left = self.bottom_left
+        c.ended = self.ended
+        c.last = self.last
+        c.full = self.full
+        c.has = self.has[:]
+        c.kinds = self.kinds
+        c.ocache = self.ocache
+        c._mc = self._mc  # facts about the (same) board: valid for both until either board changes
+        c._legal = self._legal  # never mutated in place: replaced after every action
+        c._outcome = self._outcome
+        return c
+
+    def legal_actions(self) -> list[DualsAction]:
+        """The seat to act's legal actions, in id order (empty once over)."""
+        return self._legal[:]
+
+    def apply(self, action: DualsAction) -> None:
+        """Play ``action`` for the seat to act; raises :class:`IllegalAction` (changing nothing) if not legal."""
+        self._do(action, True)
+        self._settle()
+
+    def view(self, seat: int | None) -> DualsView:
+        return observe(self, seat)
+
+    # ------------------------------------------------------------------ facts
+
+    def points(self, seat: int) -> int:
+        """Victory points now: scored cards plus 1 per unspent coin, 0 per coin with STARBURST (D9)."""
+        vp = self.data.vp
+        pile = self.piles[seat]
+        total = sum(vp[c] for c in pile)
+        if not self.data.starburst.intersection(pile):
+            total += self.coins[seat]
+        return total
+
+    def matching(self, seat: int) -> list[int]:
+        """The cards of ``seat``'s hand that match the board now (D5), ascending."""
+        return [c for c in sorted(self.hands[seat]) if self._matches(c)]
+
+    def _matches(self, card: int) -> bool:
+        mc = self._mc
+        found = mc.get(card)
+        if found is None:
+            pat = self.data.matcher.patterns[card - 1]
+            if pat.anchor >= 0:
+                found = pat.matches_has(self.has)
+            else:
+                mask = self.data.kind_mask
+                found = pat.matches_masks([mask[st[-1]] if st else 0 for st in self.stacks])
+            mc[card] = found
+        return found
+
+    def _opens(self) -> tuple[list[int], list[DualsAction]]:
+        """The spaces with room for a token, and their ``place`` actions (cached by the full spaces)."""
+        full = self.full
+        found = self.ocache.get(full)
+        if found is None:
+            opens = [s for s in range(len(self.stacks)) if not full >> s & 1]
+            place = self.A.PLACE
+            found = self.ocache[full] = (opens, [place[s] for s in opens])
+        return found
+
+    # ------------------------------------------------------------------ the board
+
+    def _push(self, s: int, k: int) -> None:
+        """Put token ``k`` on top of space ``s`` (which has room)."""
+        st = self.stacks[s]
+        has = self.has
+        if st:
+            wb = ~self.data.matcher.lanes.wbit[s]
+            for t in self.kinds[st[-1]]:
+                has[t] &= wb
+            if len(st) == LIMIT - 1:
+                self.full |= 1 << s
+        wb = self.data.matcher.lanes.wbit[s]
+        for t in self.kinds[k]:
+            has[t] |= wb
+        self.stacks[s] = (*st, k)
+        self._mc = {}
+
+    def _pop(self, s: int) -> int:
+        """Take the top token off space ``s`` (which has one)."""
+        st = self.stacks[s]
+        k = st[-1]
+        has = self.has
+        wb = self.data.matcher.lanes.wbit[s]
+        nb = ~wb
+        for t in self.kinds[k]:
+            has[t] &= nb
+        if len(st) == LIMIT:
+            self.full &= ~(1 << s)
+        if len(st) > 1:
+            for t in self.kinds[st[-2]]:
+                has[t] |= wb
+        self.stacks[s] = st[:-1]
+        self._mc = {}
+        return k
+
+    def can_fire(self, t: int, space: int) -> bool:
+        """Whether the top token of ``space`` firing ability ``t`` now would do something (D6)."""
+        return self._can(t, space, self.fired)
+
+    def token_count(self) -> list[int]:
+        """How many tokens of each kind are in play (board, bag, reserve, held, drawn): conserved."""
+        counts = [0] * self.data.num_kinds
+        for st in self.stacks:
+            for k in st:
+                counts[k] += 1
+        for k in (*self.bag, *self.reserve, *self.drawn):
+            counts[k] += 1
+        if self.held >= 0:
+            counts[self.held] += 1
+        return counts
+
+    # ------------------------------------------------------------------ draws (D7, D8)
+
+    def _draw_token(self) -> int:
+        """Draw a token from the bag; an empty bag first takes the reserve, shuffled (D7). -1 if none."""
+        bag = self.bag
+        if not bag:
+            if not self.reserve:
+                return -1
+            bag.extend(self.reserve)
+            self.reserve.clear()
+            self.rng.shuffle(bag)
+        k = bag.pop()
+        if not bag:
+            self.ended = True  # D8: a draw emptied the bag
+        return k
+
+    def _to_bag(self, k: int) -> None:
+        bag = self.bag
+        bag.insert(self.rng.below(len(bag) + 1), k)
+
+    def _draw_card(self, p: int) -> None:
+        deck = self.deck
+        if not deck:
+            return  # D8: a draw from an empty deck draws nothing
+        c = deck.pop()
+        self.hands[p].append(c)
+        for kb in self.known_bottom:
+            if c in kb:
+                kb.remove(c)
+        if not deck:
+            self.ended = True  # D8: a draw emptied the shop deck
+
+    # ------------------------------------------------------------------ turn flow
+
+    def _start_turn(self, p: int) -> None:
+        self.turn = p
+        self.turn_no += 1
+        self.coin_used = False
+        self.fired = 0
+        self.iron_dest = -1
+        self.src = -1
+        k = self._draw_token()
+        if k < 0:  # nothing left to draw anywhere (explicit setups only)
+            self.ended = True
+            self.step = SCORE
+            return
+        self.held = k
+        self.fire_after = True
+        self.step = PLACE
+
+    def _end_chain(self) -> None:
+        """The FIRE UP chain is over: the SCORE phase."""
+        self.step = SCORE
+        self.src = -1
+        self.fired = 0
+        self.iron_dest = -1
+
+    def _end_score(self) -> None:
+        p = self.turn
+        if self.last:
+            self._finish()
+            return
+        hand = self.hands[p]
+        while len(hand) < HAND_SIZE and self.deck:  # REFRESH
+            self._draw_card(p)
+        if self.ended:  # D8: the opponent's last chance: score and coin only
+            self.turn = 1 - p
+            self.turn_no += 1
+            self.last = True
+            self.coin_used = False
+            self.step = SCORE
+            return
+        self._start_turn(1 - p)
+
+    def _finish(self) -> None:
+        """D9: most VP; equal, more scored cards; equal again, a shared victory."""
+        v0, v1 = self.points(0), self.points(1)
+        n0, n1 = len(self.piles[0]), len(self.piles[1])
+        if v0 != v1:
+            winner: int | None = 0 if v0 > v1 else 1
+            reason = Reason.MOST_VP
+        elif n0 != n1:
+            winner = 0 if n0 > n1 else 1
+            reason = Reason.MORE_CARDS
+        else:
+            winner = None
+            reason = Reason.SHARED
+        self.step = OVER
+        self.bottom_left = 0
+        self._outcome = Outcome(winner, reason, (v0, v1))
+
+    def _settle(self) -> None:
+        """Compute the next decision's legal actions; make single-option decisions for the player."""
+        while self.step != OVER:
+            acts = self._compute_legal()
+            if len(acts) != 1:
+                if not acts:  # pragma: no cover - every step keeps at least one option
+                    raise RuntimeError(f"no legal action at step {Step(self.step).name}")
+                self._legal = acts
+                return
+            self._do(acts[0], False)
+        self._legal = []
+
+    # ------------------------------------------------------------------ abilities (D6)
+
+    def _can(self, t: int, s: int, fired: int) -> bool:
+        """Whether ability ``t`` fired from space ``s`` has anything legal to do."""
+        if t <= CRYSTAL_T:
+            return bool(self.bag) or bool(self.reserve)
+        stacks = self.stacks
+        adj = self.adj
+        if t == MEAT_T:
+            opens = self._opens()[0]
+            if not opens:
+                return False
+            only = opens[0] if len(opens) == 1 else -1  # the token cannot move onto its own space
+            return any(stacks[a] and a != only for a in adj[s])
+        if t == IRON_T:
+            for a in adj[s]:
+                if stacks[a]:
+                    for b in adj[a]:
+                        if len(stacks[b]) < LIMIT:
+                            return True
+            return False
+        if t == POTION_T:
+            first = -1
+            for st in stacks:
+                if st:
+                    k = st[-1]
+                    if first < 0:
+                        first = k
+                    elif k != first:
+                        return True
+            return False
+        # PLANT: an adjacent top token not yet fired in this chain whose ability can do something.
+        f = fired | (1 << (s * 3 + len(stacks[s]) - 1))
+        abil = self.abil
+        for a in adj[s]:
+            st = stacks[a]
+            if st and not (f >> (a * 3 + len(st) - 1)) & 1:
+                for t2 in abil[st[-1]]:
+                    if self._can(t2, a, f):
+                        return True
+        return False
+
+    def _iron_options(self) -> list[DualsAction]:
+        stacks = self.stacks
+        adj = self.adj
+        moved = self.iron_dest
+        move = self.A.MOVE
+        out: list[DualsAction] = []
+        for a in adj[self.src]:
+            if stacks[a] and a != moved:
+                row = move[a]
+                out += [row[b] for b in adj[a] if len(stacks[b]) < LIMIT]
+        return out
+
+    def _fire(self, t: int) -> None:
+        src = self.src
+        self.fired |= 1 << (src * 3 + len(self.stacks[src]) - 1)
+        if t == BREAD_T:
+            k = self._draw_token()
+            if k < 0:  # pragma: no cover - fire bread is offered only with tokens to draw
+                self._end_chain()
+                return
+            self.held = k
+            self.fire_after = True
+            self.step = PLACE
+        elif t == CRYSTAL_T:
+            drawn = []
+            for _ in range(CRYSTAL_DRAW):
+                k = self._draw_token()
+                if k < 0:
+                    break
+                drawn.append(k)
+            self.drawn = drawn
+            self.step = TAKE
+        else:
+            self.step = _STEP_FOR_TYPE[t]
+
+    def _move(self, a: int, b: int) -> None:
+        self._push(b, self._pop(a))
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _compute_legal(self) -> list[DualsAction]:
+        A = self.A
+        p = self.turn
+        if self.bottom_left:
+            bottom = A.BOTTOM
+            return [bottom[c] for c in sorted(self.hands[p])]
+        coin = not self.coin_used and self.coins[p] > 0
+        step = self.step
+        stacks = self.stacks
+        out: list[DualsAction]
+        if step == SCORE:
+            out = [A.DONE, A.COIN] if coin else [A.DONE]
+            hand = self.hands[p]
+            if hand:
+                score = A.SCORE
+                mc = self._mc
+                for c in sorted(hand):
+                    found = mc.get(c)
+                    if found is None:
+                        found = self._matches(c)
+                    if found:
+                        out.append(score[c])
+            return out
+        if step == PLACE:
+            place = self._opens()[1]
+            return [A.COIN, *place] if coin else place  # shared with the facts: never mutated
+        if step == FIRE:
+            src = self.src
+            out = [A.SKIP] if self.fire_optional else []
+            if coin:
+                out.append(A.COIN)
+            fire = A.FIRE
+            fired = self.fired
+            for t in self.abil[stacks[src][-1]]:
+                if (self.bag or self.reserve) if t <= CRYSTAL_T else self._can(t, src, fired):
+                    out.append(fire[t])
+            return out
+        out = [A.COIN] if coin else []
+        if step == MEAT:
+            opens = self._opens()[0]
+            move = A.MOVE
+            for a in self.adj[self.src]:
+                if stacks[a]:
+                    row = move[a]
+                    out += [row[b] for b in opens if b != a]
+        elif step == IRON:
+            if self.iron_dest >= 0:
+                out.insert(0, A.DONE)
+            out += self._iron_options()
+        elif step == POTION:
+            tops = [(s, st[-1]) for s, st in enumerate(stacks) if st]
+            swap = A.SWAP
+            for i, (a, ka) in enumerate(tops):
+                row = swap[a]
+                out += [row[b] for b, kb in tops[i + 1 :] if kb != ka]
+        elif step == PLANT:
+            src = self.src
+            fired = self.fired
+            abil = self.abil
+            use = A.USE
+            for a in self.adj[src]:
+                st = stacks[a]
+                if st and not (fired >> (a * 3 + len(st) - 1)) & 1:
+                    for t in abil[st[-1]]:
+                        if self._can(t, a, fired):
+                            out.append(use[a])
+                            break
+        elif step == TAKE:
+            take = A.TAKE
+            out += [take[k] for k in sorted(set(self.drawn))]
+        return out
+
+    # ------------------------------------------------------------------ applying actions
+
+    def _do(self, action: DualsAction, check: bool) -> None:
+        """Play ``action``; with ``check``, raise :class:`IllegalAction` before changing anything."""
+        step = self.step
+        kind = action.kind
+        p = self.turn
+        if step == OVER:
+            raise IllegalAction(N_("The match is over."))
+        if self.bottom_left:
+            if kind != K_BOTTOM:
+                self._not_now(action)
+            c = action.a
+            hand = self.hands[p]
+            if check and c not in hand:
+                raise IllegalAction(N_("{card} is not in your hand."), card=f"K{c}")
+            hand.remove(c)
+            self.deck.insert(0, c)
+            self.known_bottom[p].append(c)
+            self.bottom_left -= 1
+            return
+        if kind == K_COIN:
+            if check:
+                if self.coin_used:
+                    raise IllegalAction(N_("You can spend a coin only once per turn."))
+                if self.coins[p] <= 0:
+                    raise IllegalAction(N_("You have no coins left."))
+            self.coins[p] -= 1
+            self.coin_used = True
+            for _ in range(COIN_DRAW):
+                self._draw_card(p)
+            self.bottom_left = min(COIN_BOTTOM, len(self.hands[p]))
+            return
+        stacks = self.stacks
+        if step == SCORE:
+            if kind == K_SCORE:
+                c = action.a
+                hand = self.hands[p]
+                if check:
+                    if c not in hand:
+                        raise IllegalAction(N_("{card} is not in your hand."), card=f"K{c}")
+                    if not self._matches(c):
+                        raise IllegalAction(N_("{card} does not match the board in any rotation."), card=f"K{c}")
+                hand.remove(c)
+                self.piles[p].append(c)
+                return
+            if kind == K_DONE:
+                self._end_score()
+                return
+        elif step == PLACE:
+            if kind == K_PLACE:
+                s = action.a
+                if check and len(stacks[s]) >= LIMIT:
+                    raise IllegalAction(N_("Space {space} already holds 3 tokens."), space=self._name(s))
+                self._push(s, self.held)
+                self.held = -1
+                if self.fire_after:
+                    self.src = s
+                    self.fire_optional = True
+                    self.step = FIRE
+                else:  # crystal: the other drawn tokens go back into the bag; no FIRE UP (FAQ)
+                    for k in self.drawn:
+                        self._to_bag(k)
+                    self.drawn = []
+                    self._end_chain()
+                return
+        elif step == FIRE:
+            if kind == K_FIRE:
+                t = action.a
+                if check:
+                    src = self.src
+                    k = stacks[src][-1]
+                    if t not in self.abil[k]:
+                        raise IllegalAction(N_("The {token} token has no {ability} ability."),
+                                            token=self.data.kind_names[k], ability=TYPE_KEYS[t])
+                    if not self._can(t, src, self.fired):
+                        raise IllegalAction(N_("The {ability} ability has nothing to do here."),
+                                            ability=TYPE_KEYS[t])
+                self._fire(t)
+                return
+            if kind == K_SKIP and self.fire_optional:
+                self._end_chain()
+                return
+            if kind == K_SKIP:
+                raise IllegalAction(N_("The plant uses this token: choose one of its abilities."))
+        elif step == TAKE:
+            if kind == K_TAKE:
+                k = action.a
+                if check and k not in self.drawn:
+                    raise IllegalAction(N_("No {token} token was drawn."), token=self.data.kind_names[k])
+                self.drawn.remove(k)
+                self.held = k
+                self.fire_after = False
+                self.step = PLACE
+                return
+        elif step == MEAT:
+            if kind == K_MOVE:
+                a, b = action.a, action.b
+                if check:
+                    self._check_from(a)
+                    self._check_room(b)
+                self._move(a, b)
+                self._end_chain()
+                return
+        elif step == IRON:
+            if kind == K_MOVE:
+                a, b = action.a, action.b
+                if check:
+                    self._check_from(a)
+                    if a == self.iron_dest:
+                        raise IllegalAction(N_("The iron moves two different tokens: this one has moved."))
+                    if b not in self.data.board.adjacent[a]:
+                        raise IllegalAction(N_("The iron moves a token by one space: {to} is not next to {space}."),
+                                            to=self._name(b), space=self._name(a))
+                    self._check_room(b)
+                self._move(a, b)
+                if self.iron_dest >= 0:
+                    self._end_chain()
+                else:
+                    self.iron_dest = b
+                    if not self._iron_options():
+                        self._end_chain()
+                return
+            if kind == K_DONE and self.iron_dest >= 0:
+                self._end_chain()
+                return
+        elif step == POTION:
+            if kind == K_SWAP:
+                a, b = action.a, action.b
+                if check:
+                    if not stacks[a] or not stacks[b]:
+                        raise IllegalAction(N_("There is no token on {space}."),
+                                            space=self._name(a if not stacks[a] else b))
+                    if stacks[a][-1] == stacks[b][-1]:
+                        raise IllegalAction(N_("Swapping two {token} tokens changes nothing."),
+                                            token=self.data.kind_names[stacks[a][-1]])
+                ka, kb = self._pop(a), self._pop(b)
+                self._push(a, kb)
+                self._push(b, ka)
+                self._end_chain()
+                return
+        elif step == PLANT and kind == K_USE:
+            a = action.a
+            if check:
+                self._check_from(a)
+                st = stacks[a]
+                if (self.fired >> (a * 3 + len(st) - 1)) & 1:
+                    raise IllegalAction(N_("The token on {space} has already fired in this chain."),
+                                        space=self._name(a))
+                if not any(self._can(t, a, self.fired) for t in self.abil[st[-1]]):
+                    raise IllegalAction(N_("The token on {space} has no ability that can do something."),
+                                        space=self._name(a))
+            self.src = a
+            self.fire_optional = False
+            self.step = FIRE
+            return
+        self._not_now(action)
+
+    def _name(self, s: int) -> str:
+        return self.data.board.names[s]
+
+    def _check_from(self, a: int) -> None:
+        """A token the firing token's ability may take: the top token of an adjacent space (D6, FAQ)."""
+        if a not in self.data.board.adjacent[self.src]:
+            raise IllegalAction(N_("{space} is not next to the firing token on {src}."), space=self._name(a),
+                                src=self._name(self.src))
+        if not self.stacks[a]:
+            raise IllegalAction(N_("There is no token on {space}."), space=self._name(a))
+
+    def _check_room(self, b: int) -> None:
+        if len(self.stacks[b]) >= LIMIT:
+            raise IllegalAction(N_("Space {space} already holds 3 tokens: no stack ever exceeds 3 (FAQ)."),
+                                space=self._name(b))
+
+    def _not_now(self, action: DualsAction) -> None:
+        raise IllegalAction(N_("{action} is not possible now: {expected}."), action=action.text(),
+                            expected=EXPECTED[self.phase])
+
+
+EXPECTED = {
+    Step.PLACE: N_("place the token on a space"),
+    Step.FIRE: N_("fire up the token or skip"),
+    Step.TAKE: N_("keep one of the tokens the crystal drew"),
+    Step.MEAT: N_("move a token next to the meat"),
+    Step.IRON: N_("move a token next to the iron by one space"),
+    Step.POTION: N_("swap two top tokens"),
+    Step.PLANT: N_("use the ability of a token next to the plant"),
+    Step.SCORE: N_("score a card, spend a coin or finish"),
+    Step.BOTTOM: N_("put a card of your hand at the bottom of the deck"),
+    Step.OVER: N_("the match is over"),
+}

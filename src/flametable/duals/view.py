@@ -1,0 +1,121 @@
+"""What one seat may see of a Flamecraft Duals match (D10), decided here and nowhere else.
+
+Public: the board, the reserve, coins, score piles and points, deck and hand sizes, the bag's contents as
+a multiset (never its order), the tokens in play (the held token, crystal's drawn tokens), the decision
+pending and the first-player draws (D3). Private to a seat: its hand, the cards of it that match now, the
+cards it put at the bottom of the deck with their places there (positions count from the bottom, 0 = the
+very bottom; cards put back by the opponent since then are counted, as the seat saw them go), and its
+legal actions when it is to act. Hidden from everyone: the deck order and the bag's draw order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from flametable.core.outcome import Outcome
+from flametable.duals.actions import DualsAction
+from flametable.duals.rules import Step
+
+if TYPE_CHECKING:
+    from flametable.duals.state import DualsState
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Public facts about one seat."""
+
+    coins: int
+    hand_size: int
+    pile: tuple[int, ...]  # scored cards, in the order scored
+    points: int  # VP now: scored cards plus coins (0 per coin with STARBURST, D9)
+
+
+@dataclass(frozen=True, slots=True)
+class DualsView:
+    """One seat's view (``seat`` None: a spectator)."""
+
+    seat: int | None
+    to_act: int | None
+    turn: int  # whose turn it is
+    turn_number: int
+    phase: Step  # the decision pending
+    last_chance: bool  # the turn is the opponent's last chance (D8)
+    end_triggered: bool  # D8
+    board: tuple[tuple[int, ...], ...]  # token kinds per space, bottom first
+    bag: tuple[int, ...]  # how many tokens of each kind are in the bag (D10: a multiset)
+    bag_size: int
+    reserve: tuple[int, ...]  # token kinds, sorted
+    held: int  # the token to place, -1 if none
+    drawn: tuple[int, ...]  # crystal: the drawn tokens not kept, sorted
+    src: int  # the space of the token firing, -1 if none
+    fired: int  # bits (space * 3 + height) of the tokens fired in this chain
+    iron_dest: int  # where the iron's first move went, -1 if none
+    coin_used: bool  # this turn
+    bottom_left: int  # cards still to put back after the coin
+    deck_size: int
+    first_player: int
+    first_draws: tuple[tuple[int, int], ...]  # D3: (seat 0's token, seat 1's token) per draw
+    seats: tuple[SeatInfo, SeatInfo]
+    # private to ``seat``
+    hand: tuple[int, ...]
+    matching: tuple[int, ...]  # the hand cards that match the board now (D5)
+    bottom_known: tuple[tuple[int, int], ...]  # (card, position from the bottom of the deck)
+    legal: tuple[DualsAction, ...]  # my legal actions when I am to act, else empty
+    outcome: Outcome | None
+
+
+def observe(st: DualsState, seat: int | None) -> DualsView:
+    if seat is not None and seat != 0 and seat != 1:
+        raise ValueError(f"seat must be 0, 1 or None, got {seat!r}")
+    bag = [0] * st.data.num_kinds
+    for k in st.bag:
+        bag[k] += 1
+    piles = st.piles
+    hands = st.hands
+    coins = st.coins
+    info0 = SeatInfo(coins[0], len(hands[0]), tuple(piles[0]), st.points(0))
+    info1 = SeatInfo(coins[1], len(hands[1]), tuple(piles[1]), st.points(1))
+    hand: tuple[int, ...] = ()
+    matching: tuple[int, ...] = ()
+    bottom_known: tuple[tuple[int, int], ...] = ()
+    legal: tuple[DualsAction, ...] = ()
+    to_act = st.to_act
+    if seat is not None:
+        hand = tuple(sorted(hands[seat]))
+        matching = tuple(st.matching(seat))
+        known = st.known_bottom[seat]
+        if known:
+            deck = st.deck
+            bottom_known = tuple(sorted(((c, deck.index(c)) for c in known), key=lambda x: x[1]))
+        if to_act == seat:
+            legal = tuple(st._legal)
+    return DualsView(
+        seat,
+        to_act,
+        st.turn,
+        st.turn_no,
+        st.phase,
+        st.last,
+        st.ended,
+        tuple(st.stacks),
+        tuple(bag),
+        len(st.bag),
+        tuple(sorted(st.reserve)),
+        st.held,
+        tuple(sorted(st.drawn)),
+        st.src,
+        st.fired,
+        st.iron_dest,
+        st.coin_used,
+        st.bottom_left,
+        len(st.deck),
+        st.first,
+        st.first_draws,
+        (info0, info1),
+        hand,
+        matching,
+        bottom_known,
+        legal,
+        st.outcome,
+    )
