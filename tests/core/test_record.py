@@ -110,12 +110,16 @@ def test_played_records_replay(records: list[MatchRecord]) -> None:
 
 
 def test_record_with_an_explicit_setup_replays() -> None:
+    from flametable.duel.cards import SupportKind
+
+    place = next(s.number for s in GAME.cards.supports if s.kind is SupportKind.PLACE)
+    rest = [n for n in range(1, 22) if n != place]
     setup = {
         "lineups": [[3, 7, 12], [5, 9, 20]],
-        "hands": [[1, 2, 3], [4, 5, 6]],
-        "piles": [[7, 8, 9, 10, 11, 12, 13, 14, 15]],
-        "discards": [[16], [17]],
-        "place": {"card": 18, "owner": 1},
+        "hands": [rest[0:3], rest[3:6]],
+        "piles": [rest[6:15]],
+        "discards": [[rest[15]], [rest[16]]],
+        "place": {"card": place, "owner": 1},
     }
     for seed in range(5):
         record = played_record(MODES[0], seed, setup)

@@ -37,7 +37,8 @@ class IsmctsBot:
     def __init__(self, determinize: Determinizer, seed: int = 0, iterations: int | None = 1000,
                  seconds: float | None = None, exploration: float = 0.7,
                  playout: Callable[[GameState[Any, Any], Rng], None] | None = None,
-                 name: str = "ismcts") -> None:
+                 name: str = "ismcts", playout_depth: int | None = None,
+                 value: Callable[[GameState[Any, Any]], float] | None = None) -> None:
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs a budget: iterations, seconds or both")
         if iterations is not None and iterations < 1:
@@ -49,6 +50,10 @@ class IsmctsBot:
         self.c = exploration
         self.playout = playout or random_playout
         self.name = name
+        if (playout_depth is None) != (value is None):
+            raise ValueError("a playout depth goes with a value function, and the other way round")
+        self.depth = playout_depth
+        self.value = value  # seat 0's chance of winning a state, for playouts cut at ``playout_depth``
         self.last_iterations = 0
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
@@ -119,13 +124,25 @@ class IsmctsBot:
             state.apply(best)
             node = children[best.id]
             path.append((node, seat))
-        self.playout(state, rng)
+        if self.depth is None:
+            self.playout(state, rng)
+        else:
+            depth = self.depth
+            while depth and state.to_act is not None:
+                legal = state.legal_actions()
+                state.apply(legal[rng.below(len(legal))])
+                depth -= 1
         outcome = state.outcome
-        if outcome is None:  # pragma: no cover
+        if outcome is not None:
+            won = (outcome.points(0), outcome.points(1))
+        elif self.value is not None:
+            v = self.value(state)
+            won = (v, 1.0 - v)
+        else:  # pragma: no cover - random_playout always finishes the match
             return
         for n, seat in path:
             n.visits += 1
-            n.reward += outcome.points(seat)
+            n.reward += won[seat]
 
 
 def random_playout(state: GameState[Any, Any], rng: Rng) -> None:

@@ -24,6 +24,10 @@ def _knowledge(game: Any) -> tuple[Any, Any]:
         from flametable.bots import duel
 
         return duel.duel_determinizer(game.cards), duel.evaluate
+    if game.name == "duals":
+        from flametable.bots import duals
+
+        return duals.duals_determinizer(game), duals.evaluate
     raise ValueError(f"no bots know the game {game.name!r}")
 
 

@@ -1,7 +1,6 @@
 """The games the interface knows, looked up by name (a record's ``game``, a subcommand).
 
 Each entry says how to make the game from an optional data file and how to check such a file.
-Flamecraft Duals joins by adding one :class:`GameEntry` to :data:`GAMES`.
 """
 
 from __future__ import annotations
@@ -13,6 +12,8 @@ from typing import Any
 
 from flametable.cli.i18n import _
 from flametable.core.protocol import Game
+from flametable.duals.data import load_duals_data
+from flametable.duals.game import DualsGame
 from flametable.duel.cards import load_card_set
 from flametable.duel.game import DuelGame
 
@@ -43,8 +44,24 @@ def _claims_duel(data: Mapping[str, Any]) -> bool:
     return "character" in data or "support" in data
 
 
+def _make_duals(path: Path | None) -> Game[Any, Any]:
+    return DualsGame(path)
+
+
+def _check_duals(path: Path) -> str:
+    data = load_duals_data(path)
+    return _("{file}: Flamecraft Duals data {id} (version {version}): {spaces} spaces, {tokens} tokens, {cards} shop "
+             "cards.").format(file=path, id=data.id, version=data.version, spaces=data.board.size,
+                              tokens=sum(data.supply), cards=len(data.cards))
+
+
+def _claims_duals(data: Mapping[str, Any]) -> bool:
+    return "board" in data or "tokens" in data or "card" in data
+
+
 GAMES: dict[str, GameEntry] = {
     "duel": GameEntry("duel", _make_duel, _check_duel, _claims_duel),
+    "duals": GameEntry("duals", _make_duals, _check_duals, _claims_duals),
 }
 
 

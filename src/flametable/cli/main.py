@@ -35,7 +35,7 @@ def _lang(lang: Lang | None) -> None:
     set_language(str(lang) if lang is not None else None)
 
 
-app = typer.Typer(help=_("Flame Duel (and soon Flamecraft Duals) at your terminal."), no_args_is_help=True,
+app = typer.Typer(help=_("Flame Duel and Flamecraft Duals at your terminal."), no_args_is_help=True,
                   add_completion=False, pretty_exceptions_show_locals=False)
 play_app = typer.Typer(help=_("Play a match."), no_args_is_help=True)
 cards_app = typer.Typer(help=_("Show a game's cards or check a card file."), no_args_is_help=True)
@@ -54,6 +54,11 @@ PICK = typer.Option("--pick", help=_("random: characters dealt; draft: players p
 DECK1 = typer.Option("--deck1", metavar="FILE", help=_("Player 1's deck (TOML), with --mode decks."))
 DECK2 = typer.Option("--deck2", metavar="FILE", help=_("Player 2's deck (TOML), with --mode decks."))
 RECORD = typer.Option("--record", metavar="FILE", help=_("Save the match record (JSON)."))
+BUDDY = typer.Option("--buddy", help=_("The Buddy variant: the Buddy token joins the bag (D11)."))
+DataOption = Annotated[
+    Path | None, typer.Option("--cards", metavar="FILE", help=_("Play with this data file (TOML: board, tokens, "
+                                                                "shop deck) instead of the built-in one."))
+]
 
 
 @play_app.command("duel", help=_("Play Flame Duel: humans at this terminal (hot-seat for two) or bots."))
@@ -76,6 +81,23 @@ def play_duel(
     run_duel(DuelRequest((p1, p2), seed, mode, pick, cards, (deck1, deck2), record, as_json))
 
 
+@play_app.command("duals", help=_("Play Flamecraft Duals: humans at this terminal (hot-seat for two) or bots."))
+def play_duals(
+    p1: Annotated[str, P1] = "human",
+    p2: Annotated[str, P2] = "bot:random",
+    seed: Annotated[int | None, SEED] = None,
+    lang: LangOption = None,
+    buddy: Annotated[bool, BUDDY] = False,
+    cards: DataOption = None,
+    record: Annotated[Path | None, RECORD] = None,
+    as_json: JsonOption = False,
+) -> None:
+    from flametable.cli.duals_play import DualsRequest, run_duals
+
+    _lang(lang)
+    run_duals(DualsRequest((p1, p2), seed, buddy, cards, record, as_json))
+
+
 @app.command("replay", help=_("Replay a match record, checking every action."))
 def replay_cmd(
     file: Annotated[Path, typer.Argument(metavar="FILE", help=_("The match record (JSON)."), show_default=False)],
@@ -96,6 +118,14 @@ def cards_duel(lang: LangOption = None, as_json: JsonOption = False, cards: Card
 
     _lang(lang)
     show_duel(cards, as_json)
+
+
+@cards_app.command("duals", help=_("Show the Flamecraft Duals shop deck, tokens and board."))
+def cards_duals(lang: LangOption = None, as_json: JsonOption = False, cards: DataOption = None) -> None:
+    from flametable.cli.duals_cards import show_duals
+
+    _lang(lang)
+    show_duals(cards, as_json)
 
 
 @cards_app.command("check", help=_("Check a card file: every problem names the file, the entry and the field."))
@@ -122,6 +152,19 @@ def bench_duel(
 
     _lang(lang)
     run_bench(DuelGame(), seconds, as_json)
+
+
+@bench_app.command("duals", help=_("Random Flamecraft Duals playouts on one core: steps and matches per second."))
+def bench_duals(
+    seconds: Annotated[float, typer.Option("--seconds", min=0.0, help=_("How long to run."))] = 5.0,
+    as_json: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
+    from flametable.cli.bench import run_bench
+    from flametable.duals.game import DualsGame
+
+    _lang(lang)
+    run_bench(DualsGame(), seconds, as_json)
 
 
 GAME_ARG = typer.Argument(metavar="GAME", help=_("duel or duals."), show_default=False)

@@ -32,7 +32,9 @@ def reason_text(reason: object) -> str:
     try:
         return translate(REASONS[Reason(str(reason))])
     except ValueError:
-        return str(reason)
+        from flametable.cli import duals_text
+
+        return duals_text.reason_text(reason)
 
 
 # Engine phrases (N_-marked) that reach an IllegalAction as a parameter, e.g. ``{expected}``.

@@ -47,7 +47,7 @@ Decisions the engine makes where the rules leave room (each extends the ruling n
 from __future__ import annotations
 
 from flametable.core.errors import IllegalAction
-from flametable.core.i18n import N_
+from flametable.core.i18n import N_, Phrase
 from flametable.core.outcome import Outcome
 from flametable.core.rng import Rng
 from flametable.duals.actions import ActionSpace, DualsAction, Kind
@@ -753,14 +753,14 @@ class DualsState:
 
 
 EXPECTED = {
-    Step.PLACE: N_("place the token on a space"),
-    Step.FIRE: N_("fire up the token or skip"),
-    Step.TAKE: N_("keep one of the tokens the crystal drew"),
-    Step.MEAT: N_("move a token next to the meat"),
-    Step.IRON: N_("move a token next to the iron by one space"),
-    Step.POTION: N_("swap two top tokens"),
-    Step.PLANT: N_("use the ability of a token next to the plant"),
-    Step.SCORE: N_("score a card, spend a coin or finish"),
-    Step.BOTTOM: N_("put a card of your hand at the bottom of the deck"),
-    Step.OVER: N_("the match is over"),
+    Step.PLACE: Phrase(N_("place the token on a space")),
+    Step.FIRE: Phrase(N_("fire up the token or skip")),
+    Step.TAKE: Phrase(N_("keep one of the tokens the crystal drew")),
+    Step.MEAT: Phrase(N_("move a token next to the meat")),
+    Step.IRON: Phrase(N_("move a token next to the iron by one space")),
+    Step.POTION: Phrase(N_("swap two top tokens")),
+    Step.PLANT: Phrase(N_("use the ability of a token next to the plant")),
+    Step.SCORE: Phrase(N_("score a card, spend a coin or finish")),
+    Step.BOTTOM: Phrase(N_("put a card of your hand at the bottom of the deck")),
+    Step.OVER: Phrase(N_("the match is over")),
 }

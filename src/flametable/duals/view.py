@@ -63,6 +63,11 @@ class DualsView:
     bottom_known: tuple[tuple[int, int], ...]  # (card, position from the bottom of the deck)
     legal: tuple[DualsAction, ...]  # my legal actions when I am to act, else empty
     outcome: Outcome | None
+    # public facts about the decision pending, so that a view determines the rest of the turn
+    step: Step = Step.PLACE  # the turn's decision (the one the coin's cards interrupt, when putting back)
+    fire_after: bool = True  # the token placed may FIRE UP (not crystal's, D6)
+    fire_optional: bool = True  # ``skip`` is allowed (not when a plant uses the token, D6)
+    buddy: bool = False  # the Buddy variant (D11)
 
 
 def observe(st: DualsState, seat: int | None) -> DualsView:
@@ -118,4 +123,8 @@ def observe(st: DualsState, seat: int | None) -> DualsView:
         bottom_known,
         legal,
         st.outcome,
+        Step(st.step),
+        st.fire_after,
+        st.fire_optional,
+        st.buddy,
     )

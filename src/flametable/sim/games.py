@@ -15,7 +15,7 @@ def make_game(name: str, data: str | None = None) -> Any:
 
         return DuelGame(load_card_set(data) if data else None)
     if name == "duals":
-        from flametable.duals.game import DualsGame  # type: ignore[import-not-found,unused-ignore]
+        from flametable.duals.game import DualsGame
 
         return DualsGame(data)
     raise ValueError(f"unknown game {name!r} (known: {', '.join(GAMES)})")

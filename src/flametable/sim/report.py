@@ -180,7 +180,7 @@ def build_report(
     if game == "duel":
         more, extra = duel_sections(lines, cards)
     else:
-        from flametable.sim import duals_summary  # type: ignore[attr-defined,unused-ignore]
+        from flametable.sim import duals_summary
 
         more, extra = duals_summary.report_sections(lines)
     sections += more

@@ -21,10 +21,9 @@ def collector(game: str) -> Collector | None:
     if game == "duel":
         return _duel_collect
     if game == "duals":
-        from flametable.sim import duals_summary  # type: ignore[attr-defined,unused-ignore]
+        from flametable.sim import duals_summary
 
-        fn: Collector | None = getattr(duals_summary, "collect", None)
-        return fn
+        return duals_summary.collect
     return None
 
 
@@ -54,8 +53,7 @@ def summarize(game: str, state: GameState[Any, Any], trace: list[tuple[int, Acti
     if game == "duel":
         return _duel_summary(state, trace)
     if game == "duals":
-        from flametable.sim import duals_summary  # type: ignore[attr-defined,unused-ignore]
+        from flametable.sim import duals_summary
 
-        out: dict[str, Any] = duals_summary.summarize(state, trace)
-        return out
+        return duals_summary.summarize(state, trace)
     return {}

@@ -1,0 +1,386 @@
+"""Flamecraft Duals on screen: rich renderables built from one seat's :class:`DualsView` and the game's
+public data (board geometry, card patterns), nothing else.
+
+The board is drawn as the hex grid it is (rows offset by half a space, so the six neighbours of a space are
+the two beside it and the two above and below it on either side); each space shows its name and its stack,
+bottom first, the top token in upper case and bold, the covered ones in lower case. Each token type has a
+colour and a letter (:data:`~flametable.cli.duals_text.TYPE_LETTERS`); a dual shows both letters, Buddy a
+star.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from flametable.cli.duals_text import (
+    DualsWords,
+    describe_option,
+    fmt,
+    phase_text,
+    short_option,
+    type_name,
+)
+from flametable.cli.i18n import _, ngettext
+from flametable.duals.actions import DualsAction, Kind
+from flametable.duals.pattern import Cell
+from flametable.duals.rules import NUM_TYPES, STACK_LIMIT, Step
+from flametable.duals.view import DualsView
+
+NONE = "—"
+FIRING_MARK = "»"
+
+
+def _table(title: str | None = None) -> Table:
+    return Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, title_justify="left", title_style="bold",
+                 pad_edge=False)
+
+
+# ------------------------------------------------------------------ the board
+
+
+def stack_text(stack: Sequence[int], words: DualsWords) -> Text:
+    """``b·ip·ML``: the stack bottom first, the top token upper case (the only one that counts)."""
+    if not stack:
+        return Text("·", style="dim")
+    out = Text()
+    for i, kind in enumerate(stack):
+        if i:
+            out.append("·", style="dim")
+        out.append_text(words.glyph(kind, top=i == len(stack) - 1))
+    return out
+
+
+def _cell_width(words: DualsWords) -> int:
+    longest = 0
+    for k in range(words.data.num_kinds):
+        longest = max(longest, len(words.letters(k)))
+    stack = STACK_LIMIT * longest + STACK_LIMIT - 1
+    return 1 + max(len(n) for n in words.names) + 1 + stack
+
+
+def hex_board(view: DualsView, words: DualsWords) -> Text:
+    """The board of a view, the firing token's space marked."""
+    firing = view.src if view.phase not in (Step.PLACE, Step.SCORE, Step.OVER) else -1
+    return hex_grid(view.board, words, firing)
+
+
+def hex_grid(stacks: Sequence[Sequence[int]], words: DualsWords, firing: int = -1) -> Text:
+    """The board as a hex grid: one line per row of spaces, rows offset by half a space."""
+    board = words.data.board
+    width = _cell_width(words)
+    half = (width + 3) // 2  # a space and its neighbour in the next row are half a space apart
+    xs = [2 * q + r for q, r in board.coords]
+    xmin = min(xs)
+    rows: dict[int, list[tuple[int, int]]] = {}
+    for s, (q, r) in enumerate(board.coords):
+        rows.setdefault(r, []).append((2 * q + r, s))
+    lines: list[Text] = []
+    for i, r in enumerate(sorted(rows)):
+        if i:
+            lines.append(Text())
+        line = Text()
+        col = 0
+        for x, s in sorted(rows[r]):
+            target = (x - xmin) * half
+            line.append(" " * max(0, target - col))
+            cell = _cell(stacks[s], words.names[s], s == firing, words)
+            line.append_text(cell)
+            col = max(target, col) + cell.cell_len
+        lines.append(line)
+    return Text("\n").join(lines)
+
+
+def _cell(stack: Sequence[int], name: str, firing: bool, words: DualsWords) -> Text:
+    out = Text()
+    out.append(FIRING_MARK if firing else " ", style="bold")
+    out.append(name, style="bold underline" if firing else ("bold" if stack else "dim"))
+    out.append(" ")
+    out.append_text(stack_text(stack, words))
+    return out
+
+
+def legend(words: DualsWords) -> Text:
+    parts = [fmt("{glyph} {name}", glyph=words.glyph(t), name=type_name(t)) for t in range(NUM_TYPES)]
+    out = Text()
+    out.append(_("Tokens:") + " ", style="bold")
+    out.append_text(Text(" · ").join(parts))
+    out.append(" · ")
+    out.append_text(words.glyph(words.data.buddy))
+    out.append(" " + _("Buddy (any type)"))
+    out.append("\n")
+    out.append(_("Stacks bottom first: the top token (the only one that counts) in CAPITALS, the ones under it in "
+                 "small letters; a dual shows both letters."), style="dim")
+    return out
+
+
+def supply(view: DualsView, words: DualsWords) -> Text:
+    """The bag (a multiset, D10), the reserve and the shop deck."""
+    bag = Text(" ").join(fmt("{glyph}{n}", glyph=words.glyph(k), n=n) for k, n in enumerate(view.bag) if n)
+    reserve = Text(" ").join(words.glyph(k) for k in view.reserve) if view.reserve else Text(NONE)
+    out = fmt(ngettext("Bag: {n} token", "Bag: {n} tokens", view.bag_size), n=view.bag_size)
+    if view.bag_size:
+        out.append(" (")
+        out.append_text(bag)
+        out.append(")")
+    out.append(" · ")
+    out.append_text(fmt(_("Reserve: {tokens}"), tokens=reserve))
+    out.append(" · ")
+    out.append(ngettext("Shop deck: {n} card", "Shop deck: {n} cards", view.deck_size).format(n=view.deck_size))
+    return out
+
+
+# ------------------------------------------------------------------ players and cards
+
+
+def pattern_sketch(cells: Sequence[Cell], words: DualsWords) -> Text:
+    """A card's pattern laid out like the board (rows offset by half a cell), one letter per cell; a digit
+    stands for a variable (same digit, same type; different digits, different types)."""
+    variables: list[str] = []
+    for c in cells:
+        if c.var and c.var not in variables:
+            variables.append(c.var)
+    placed = {(2 * c.dq + c.dr, c.dr): c for c in cells}
+    xmin = min(x for x, _ in placed)
+    ymin = min(y for _, y in placed)
+    xmax = max(x for x, _ in placed)
+    ymax = max(y for _, y in placed)
+    lines: list[Text] = []
+    for y in range(ymin, ymax + 1):
+        line = Text()
+        for x in range(xmin, xmax + 1):
+            cell = placed.get((x, y))
+            if cell is None:
+                line.append(" ")
+            elif cell.var:
+                line.append(str(variables.index(cell.var) + 1), style="bold")
+            else:
+                line.append_text(words.glyph(cell.type))
+        line.rstrip()
+        lines.append(line)
+    return Text("\n").join(lines)
+
+
+def card_panel(number: int, words: DualsWords, matches: bool | None, where: str = "",
+               note: str = "") -> Panel:
+    card = words.data.card(number)
+    body = Text()
+    body.append_text(pattern_sketch(card.cells, words))
+    if card.starburst:
+        body.append("\n")
+        body.append(_("1 2 3: three different types"), style="italic")
+        body.append("\n")
+        body.append(_("STARBURST: your coins are worth 0"), style="italic")
+    if matches is not None:
+        body.append("\n")
+        if matches:
+            body.append(_("✓ matches now"), style="bold green")
+            if where:
+                body.append("\n" + _("on {spaces}").format(spaces=where))
+        else:
+            body.append(_("does not match now"), style="dim")
+    if note:
+        body.append("\n" + note, style="dim")
+    title = Text(words.card(number), style="bold")
+    return Panel(body, title=title, subtitle=_("{vp} VP").format(vp=card.vp), box=box.ROUNDED, expand=False,
+                 title_align="left", subtitle_align="right", width=38 if card.starburst else 24)
+
+
+def where_matches(view: DualsView, number: int, words: DualsWords) -> str:
+    """The spaces of one placement where the card matches the board now (public: board and pattern)."""
+    found = words.data.matcher.find(number, view.board)
+    if found is None:
+        return ""
+    return " ".join(words.names[s] for s in found.spaces)
+
+
+def hand(view: DualsView, words: DualsWords) -> RenderableType:
+    if view.seat is None:
+        return Group()
+    if not view.hand:
+        return Text(_("Your hand is empty."))
+    known = dict(view.bottom_known)
+    panels = []
+    for c in view.hand:
+        ok = c in view.matching
+        panels.append(card_panel(c, words, ok, where_matches(view, c, words) if ok else ""))
+    parts: list[RenderableType] = [Text(_("Your hand (cards are turned as you like, never flipped):"),
+                                        style="bold"), Columns(panels)]
+    if known:
+        cards = ", ".join(_("{card} ({pos} from the bottom)").format(card=words.card(c), pos=p + 1)
+                          for c, p in sorted(known.items(), key=lambda x: x[1]))
+        parts.append(Text(_("You put under the deck: {cards}").format(cards=cards), style="dim"))
+    return Group(*parts)
+
+
+def seats_table(view: DualsView, words: DualsWords, names: Sequence[str]) -> Table:
+    table = _table()
+    table.add_column("")
+    for seat, name in enumerate(names):
+        head = Text(name, style="bold" if seat == view.turn and view.outcome is None else "")
+        table.add_column(head, overflow="fold")
+    table.add_row(_("Coins"), *(str(s.coins) for s in view.seats))
+    table.add_row(_("Cards in hand"), *(str(s.hand_size) for s in view.seats))
+    table.add_row(_("Scored cards"), *(", ".join(words.card_vp(c) for c in s.pile) or NONE for s in view.seats))
+    table.add_row(_("VP now (cards + coins)"), *(str(s.points) for s in view.seats))
+    return table
+
+
+def header(view: DualsView, names: Sequence[str], buddy: bool = False) -> RenderableType:
+    title = _("Flamecraft Duals · Turn {n}").format(n=view.turn_number)
+    if buddy:
+        title += " · " + _("Buddy variant")
+    lines: list[Text] = [Text(_("First player: {player}").format(player=names[view.first_player]), style="dim")]
+    if view.to_act is not None:
+        lines.append(Text(_("Turn: {player} — {task}").format(player=names[view.to_act], task=phase_text(view.phase))))
+    return Group(Rule(title), *lines)
+
+
+def notices(view: DualsView, names: Sequence[str]) -> RenderableType:
+    """D8: the end is triggered; the last chance."""
+    out: list[Text] = []
+    if view.outcome is not None:
+        return Group()
+    if view.last_chance:
+        out.append(Text(_("LAST CHANCE for {player}: score cards and spend a coin, nothing else; then the match "
+                          "ends.").format(player=names[view.turn]), style="bold yellow"))
+    elif view.end_triggered:
+        out.append(Text(_("The end is triggered (the bag or the shop deck ran out): {player} finishes this turn, "
+                          "then {other} gets a last chance.").format(player=names[view.turn],
+                                                                      other=names[1 - view.turn]),
+                        style="bold yellow"))
+    return Group(*out)
+
+
+def decision(view: DualsView, words: DualsWords, names: Sequence[str]) -> Text:
+    """The decision pending, in words."""
+    if view.outcome is not None or view.to_act is None:
+        return Text(_("The match is over."))
+    player = names[view.to_act]
+    src = view.src
+    phase = view.phase
+    if phase is Step.BOTTOM:
+        return Text(ngettext("{player}: put {n} card of your hand at the bottom of the deck (the coin).",
+                             "{player}: put {n} cards of your hand at the bottom of the deck (the coin).",
+                             view.bottom_left).format(player=player, n=view.bottom_left))
+    if phase is Step.PLACE:
+        text = fmt(_("{player} holds {token}: place it on a space with fewer than 3 tokens."), player=player,
+                   token=words.token(view.held))
+        if view.drawn:
+            text.append(" " + _("(The crystal's token: it does not FIRE UP.)"))
+        return text
+    if phase is Step.FIRE:
+        return fmt(_("{player}: FIRE UP {token} on {space}, or not."), player=player, token=words.top(view, src),
+                   space=words.space(src))
+    if phase is Step.TAKE:
+        return fmt(_("{player}: the crystal drew {tokens}; keep one to place, the others go back into the bag."),
+                   player=player, tokens=words.tokens(view.drawn))
+    if phase is Step.MEAT:
+        return fmt(_("{player}: meat on {space}: move a top token next to it to any space with room."),
+                   player=player, space=words.space(src))
+    if phase is Step.IRON:
+        if view.iron_dest >= 0:
+            return fmt(_("{player}: iron on {space}: move a second top token next to it by one space, or stop."),
+                       player=player, space=words.space(src))
+        return fmt(_("{player}: iron on {space}: move a top token next to it by one space."), player=player,
+                   space=words.space(src))
+    if phase is Step.POTION:
+        return fmt(_("{player}: potion on {space}: swap two top tokens anywhere on the board."), player=player,
+                   space=words.space(src))
+    if phase is Step.PLANT:
+        return fmt(_("{player}: plant on {space}: use the ability of a top token next to it."), player=player,
+                   space=words.space(src))
+    if view.last_chance:
+        return Text(_("{player}: last chance: score matching cards, spend a coin, or finish.").format(player=player))
+    return Text(_("{player}: SCORE: score matching cards, spend a coin, or finish.").format(player=player))
+
+
+def board(view: DualsView, words: DualsWords, names: Sequence[str], buddy: bool = False) -> RenderableType:
+    """Everything the seat of ``view`` sees at the table."""
+    parts: list[RenderableType] = [
+        header(view, names, buddy),
+        notices(view, names),
+        Text(),
+        hex_board(view, words),
+        Text(),
+        legend(words),
+        supply(view, words),
+        seats_table(view, words, names),
+        hand(view, words),
+    ]
+    if view.outcome is None:
+        parts.append(Text.assemble(Text("▶ ", style="bold"), decision(view, words, names)))
+    return Group(*parts)
+
+
+GRID_KINDS = (Kind.PLACE, Kind.MOVE, Kind.SWAP)
+GRID_AFTER = 8  # more options of one of these kinds than this: shown in columns
+
+
+def menu(view: DualsView, words: DualsWords) -> RenderableType:
+    """The legal actions, numbered in ``view.legal`` order; many places, moves or swaps go in columns."""
+    legal = view.legal
+    parts: list[RenderableType] = [Text(_("Your options:"), style="bold")]
+    table: Table | None = None
+    i = 0
+    while i < len(legal):
+        kind = legal[i].kind
+        j = i
+        while j < len(legal) and legal[j].kind is kind:
+            j += 1
+        if kind in GRID_KINDS and j - i > GRID_AFTER:
+            table = None
+            parts.append(Text.assemble("     ", grid_heading(legal[i], view, words)))
+            entries = [Text.assemble(Text(f"{n:>3}. ", style="bold"), short_option(a, view, words))
+                       for n, a in enumerate(legal[i:j], i + 1)]
+            parts.append(Columns(entries, padding=(0, 2), column_first=True))
+        else:
+            if table is None:
+                table = Table(box=None, show_header=False, pad_edge=False)
+                table.add_column(justify="right", style="bold", min_width=4)
+                table.add_column(overflow="fold")
+                table.add_column(style="dim")
+                parts.append(table)
+            for n in range(i, j):
+                table.add_row(f"{n + 1}.", describe_option(legal[n], view, words), legal[n].text())
+        i = j
+    return Group(*parts)
+
+
+def grid_heading(action: DualsAction, view: DualsView, words: DualsWords) -> Text:
+    if action.kind is Kind.PLACE:
+        return fmt(_("Place {token} on (type the number or the space, like {example}):"), token=words.token(view.held),
+                   example=words.names[action.a])
+    example = f"{words.names[action.a]} {words.names[action.b]}"
+    if action.kind is Kind.MOVE:
+        return Text(_("Move a top token from one space to another (type the number, or both spaces like {example}):"
+                      ).format(example=example))
+    return Text(_("Swap two top tokens (type the number, or both spaces like {example}):").format(example=example))
+
+
+def final_table(view: DualsView, words: DualsWords, names: Sequence[str]) -> Table:
+    """D9: each player's cards, coins and victory points."""
+    table = _table(_("Final count"))
+    table.add_column("")
+    for name in names:
+        table.add_column(name, overflow="fold")
+    data = words.data
+    table.add_row(_("Scored cards"), *(", ".join(words.card_vp(c) for c in s.pile) or NONE for s in view.seats))
+    table.add_row(_("VP of cards"), *(str(sum(data.card(c).vp for c in s.pile)) for s in view.seats))
+    coin_rows = []
+    for s in view.seats:
+        if data.starburst.intersection(s.pile):
+            coin_rows.append(_("{coins} × 0 (STARBURST)").format(coins=s.coins))
+        else:
+            coin_rows.append(_("{coins} × 1").format(coins=s.coins))
+    table.add_row(_("Unspent coins"), *coin_rows)
+    table.add_row(_("Victory points"), *(str(s.points) for s in view.seats))
+    table.add_row(_("Scored cards (tie-break)"), *(str(len(s.pile)) for s in view.seats))
+    return table

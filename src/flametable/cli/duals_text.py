@@ -1,0 +1,327 @@
+"""Flamecraft Duals words for the terminal: tokens (a colour and a letter each), cards, actions, outcomes.
+
+Everything here turns public facts (a :class:`~flametable.duals.view.DualsView`, actions, the game's data)
+into translated text; no rules are decided here. Texts are rich :class:`~rich.text.Text` so tokens keep
+their colour inside translated sentences (:func:`fmt`); ``.plain`` gives the bare words.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from flametable.cli.i18n import _, language, ngettext, translate
+from flametable.core.i18n import N_, pick
+from flametable.core.outcome import Outcome
+from flametable.duals.actions import DualsAction, Kind
+from flametable.duals.data import DualsData
+from flametable.duals.rules import Reason, Step, TokenType
+from flametable.duals.view import DualsView
+
+# One letter per type (the same in every language, like the notation) and one colour; Buddy is a star.
+TYPE_LETTERS = ("B", "C", "M", "I", "P", "L")
+TYPE_STYLES = ("bright_yellow", "bright_cyan", "bright_red", "bright_blue", "bright_magenta", "bright_green")
+BUDDY_LETTER = "*"
+BUDDY_STYLE = "bright_white"
+
+TYPE_NAMES = {
+    TokenType.BREAD: N_("bread"),
+    TokenType.CRYSTAL: N_("crystal"),
+    TokenType.MEAT: N_("meat"),
+    TokenType.IRON: N_("iron"),
+    TokenType.POTION: N_("potion"),
+    TokenType.PLANT: N_("plant"),
+}
+ABILITIES = {
+    TokenType.BREAD: N_("draw a token and place it; you may FIRE UP that token too"),
+    TokenType.CRYSTAL: N_("draw 3 tokens, place 1 (it does not FIRE UP), the others go back into the bag"),
+    TokenType.MEAT: N_("move one top token next to it to any space with room"),
+    TokenType.IRON: N_("move one or two top tokens next to it, each by one space"),
+    TokenType.POTION: N_("swap two top tokens anywhere on the board"),
+    TokenType.PLANT: N_("use the ability of a top token next to it, where that token stands"),
+}
+BUDDY_TEXT = N_("no ability; when scoring it counts as any type, chosen for each card on its own")
+REASONS = {
+    Reason.MOST_VP: N_("most victory points"),
+    Reason.MORE_CARDS: N_("equal victory points, more scored cards"),
+    Reason.SHARED: N_("equal victory points and scored cards: a shared victory"),
+}
+PHASES = {
+    Step.PLACE: N_("PLAY: place the token"),
+    Step.FIRE: N_("PLAY: FIRE UP the token or not"),
+    Step.TAKE: N_("crystal: keep one of the drawn tokens"),
+    Step.MEAT: N_("meat: move a token"),
+    Step.IRON: N_("iron: move tokens by one space"),
+    Step.POTION: N_("potion: swap two tokens"),
+    Step.PLANT: N_("plant: use a neighbour's ability"),
+    Step.SCORE: N_("SCORE: score cards, spend a coin or finish"),
+    Step.BOTTOM: N_("coin: put cards back under the deck"),
+    Step.OVER: N_("the match is over"),
+}
+
+
+def fmt(template: str, **values: object) -> Text:
+    """``template.format(**values)`` as a :class:`Text`, keeping the style of every value that is a Text."""
+    out = Text()
+    for literal, name, spec, conversion in string.Formatter().parse(template):
+        if literal:
+            out.append(literal)
+        if name is None:
+            continue
+        value = values[name]
+        if isinstance(value, Text):
+            out.append_text(value)
+        elif conversion == "r":
+            out.append(repr(value))
+        else:
+            out.append(format(value, spec or ""))
+    return out
+
+
+def reason_text(reason: object) -> str:
+    try:
+        return translate(REASONS[Reason(str(reason))])
+    except ValueError:
+        return str(reason)
+
+
+def phase_text(phase: Step) -> str:
+    return translate(PHASES[phase])
+
+
+def type_name(t: int) -> str:
+    return translate(TYPE_NAMES[TokenType(t)])
+
+
+def ability_text(t: int) -> str:
+    return translate(ABILITIES[TokenType(t)])
+
+
+class DualsWords:
+    """Labels of one data set's tokens, spaces and cards in the current language."""
+
+    def __init__(self, data: DualsData) -> None:
+        self.data = data
+        self.lang = language()
+        self.names = data.board.names
+
+    # ------------------------------------------------------------------ tokens
+
+    def types_of(self, kind: int) -> tuple[int, ...]:
+        """The types a token kind shows (one for an artisan, two for a dual, none listed for Buddy)."""
+        if kind == self.data.buddy:
+            return ()
+        return tuple(self.data.kind_abilities[kind])
+
+    def letters(self, kind: int) -> str:
+        if kind == self.data.buddy:
+            return BUDDY_LETTER
+        return "".join(TYPE_LETTERS[t] for t in self.types_of(kind))
+
+    def glyph(self, kind: int, top: bool = True) -> Text:
+        """The token's letters in its colours: upper case and bold on top of a stack, lower case and dim under it."""
+        out = Text()
+        if kind == self.data.buddy:
+            out.append(BUDDY_LETTER, style=BUDDY_STYLE + (" bold" if top else " dim"))
+            return out
+        for t in self.types_of(kind):
+            letter = TYPE_LETTERS[t]
+            out.append(letter if top else letter.lower(), style=TYPE_STYLES[t] + (" bold" if top else " dim"))
+        return out
+
+    def kind_name(self, kind: int) -> str:
+        if kind == self.data.buddy:
+            # Translators: the wild token of the Buddy variant
+            return _("Buddy")
+        return "+".join(type_name(t) for t in self.types_of(kind))
+
+    def token(self, kind: int) -> Text:
+        """``M meat`` with the letter in colour."""
+        out = self.glyph(kind)
+        out.append(" " + self.kind_name(kind))
+        return out
+
+    def type_token(self, t: int) -> Text:
+        return self.token(t)
+
+    def tokens(self, kinds: Sequence[int]) -> Text:
+        return Text(", ").join(self.token(k) for k in kinds)
+
+    # ------------------------------------------------------------------ spaces and cards
+
+    def space(self, s: int) -> Text:
+        return Text(self.names[s], style="bold")
+
+    def top(self, view: DualsView, s: int) -> Text:
+        """The top token of space ``s`` (empty: a dash)."""
+        stack = view.board[s]
+        return self.token(stack[-1]) if stack else Text("—")
+
+    def card(self, number: int) -> str:
+        card = self.data.card(number)
+        label = f"K{number}"
+        if card.name:
+            label += " " + pick(card.name, self.lang)
+        return label
+
+    def card_vp(self, number: int) -> str:
+        return _("{card} ({vp} VP)").format(card=self.card(number), vp=self.data.card(number).vp)
+
+
+# ------------------------------------------------------------------ seats
+
+
+def seat_name(seat: int) -> str:
+    return _("Player {n}").format(n=seat + 1)
+
+
+# ------------------------------------------------------------------ the menu
+
+
+def describe_option(action: DualsAction, view: DualsView, words: DualsWords) -> Text:
+    """A legal action as a menu line for the seat to act."""
+    kind, a, b = action.kind, action.a, action.b
+    me = view.seat if view.seat is not None else view.to_act or 0
+    if kind is Kind.DONE:
+        if view.phase is Step.IRON:
+            return Text(_("Stop: the iron moves only one token"))
+        if view.last_chance:
+            return Text(_("Finish: the match ends"))
+        return Text(_("Finish scoring (REFRESH: draw up to 2 cards; then the other player's turn)"))
+    if kind is Kind.SKIP:
+        return fmt(_("Do not FIRE UP {token}"), token=words.top(view, view.src) if view.src >= 0 else Text(""))
+    if kind is Kind.COIN:
+        coins = view.seats[me].coins
+        return fmt(_("Spend a coin (you have {n}): draw 2 cards, then put 2 of your hand at the bottom of the deck"),
+                   n=coins)
+    if kind is Kind.PLACE:
+        stack = view.board[a]
+        if not stack:
+            return fmt(_("Place {token} on {space}"), token=words.token(view.held), space=words.space(a))
+        return fmt(_("Place {token} on {space}, on top of {top} (stack of {height})"), token=words.token(view.held),
+                   space=words.space(a), top=words.token(stack[-1]), height=len(stack) + 1)
+    if kind is Kind.FIRE:
+        return fmt(_("FIRE UP {ability}: {text}"), ability=words.type_token(a), text=ability_text(a))
+    if kind is Kind.TAKE:
+        return fmt(_("Keep {token} and place it"), token=words.token(a))
+    if kind is Kind.USE:
+        return fmt(_("Use {token} on {space}"), token=words.top(view, a), space=words.space(a))
+    if kind is Kind.MOVE:
+        return fmt(_("Move {token} from {start} to {end}"), token=words.top(view, a), start=words.space(a),
+                   end=words.space(b))
+    if kind is Kind.SWAP:
+        return fmt(_("Swap {first} on {space1} with {second} on {space2}"), first=words.top(view, a),
+                   space1=words.space(a), second=words.top(view, b), space2=words.space(b))
+    if kind is Kind.SCORE:
+        return fmt(_("Score {card}"), card=words.card_vp(a))
+    return fmt(_("Put {card} at the bottom of the deck"), card=words.card(a))
+
+
+def short_option(action: DualsAction, view: DualsView, words: DualsWords) -> Text:
+    """A compact menu entry for long menus (potion swaps, meat moves): spaces and tokens only."""
+    kind, a, b = action.kind, action.a, action.b
+    if kind is Kind.MOVE:
+        return fmt("{token} {start}→{end}", token=words.glyph(view.board[a][-1]), start=words.names[a],
+                   end=words.names[b])
+    if kind is Kind.SWAP:
+        return fmt("{first} {space1}⇄{space2} {second}", first=words.glyph(view.board[a][-1]),
+                   space1=words.names[a], space2=words.names[b], second=words.glyph(view.board[b][-1]))
+    if kind is Kind.PLACE:
+        return fmt("{space}", space=words.names[a])
+    return describe_option(action, view, words)
+
+
+# ------------------------------------------------------------------ narration
+
+
+def describe_public(player: str, action: DualsAction, before: DualsView, words: DualsWords,
+                    own: bool = False) -> Text:
+    """What everyone at the table sees of ``player``'s action (``before``: a view from just before it).
+
+    The card put back under the deck stays private (D10) unless ``own``."""
+    kind, a, b = action.kind, action.a, action.b
+    if kind is Kind.DONE:
+        if before.phase is Step.IRON:
+            return fmt(_("{player} stops the iron after one move."), player=player)
+        return fmt(_("{player} finishes scoring."), player=player)
+    if kind is Kind.SKIP:
+        return fmt(_("{player} does not FIRE UP {token}."), player=player,
+                   token=words.top(before, before.src) if before.src >= 0 else Text(""))
+    if kind is Kind.COIN:
+        return fmt(_("{player} spends a coin: draws 2 cards, then puts 2 at the bottom of the deck."), player=player)
+    if kind is Kind.PLACE:
+        return fmt(_("{player} places {token} on {space}."), player=player, token=words.token(before.held),
+                   space=words.space(a))
+    if kind is Kind.FIRE:
+        src = before.src
+        if src < 0:  # pragma: no cover - a FIRE decision always has its token
+            return fmt(_("{player} fires up {ability}."), player=player, ability=type_name(a))
+        top = before.board[src][-1]
+        if len(words.types_of(top)) > 1:
+            return fmt(_("{player} fires up {token} on {space}, with its {ability} ability."), player=player,
+                       token=words.token(top), space=words.space(src), ability=type_name(a))
+        return fmt(_("{player} fires up {token} on {space}."), player=player, token=words.token(top),
+                   space=words.space(src))
+    if kind is Kind.TAKE:
+        rest = list(before.drawn)
+        if a in rest:
+            rest.remove(a)
+        if rest:
+            return fmt(_("{player} keeps {token} from the crystal's draw; {others} go back into the bag."),
+                       player=player, token=words.token(a), others=words.tokens(rest))
+        return fmt(_("{player} keeps {token} from the crystal's draw."), player=player, token=words.token(a))
+    if kind is Kind.USE:
+        return fmt(_("{player}'s plant uses {token} on {space}."), player=player, token=words.top(before, a),
+                   space=words.space(a))
+    if kind is Kind.MOVE:
+        return fmt(_("{player} moves {token} from {start} to {end}."), player=player, token=words.top(before, a),
+                   start=words.space(a), end=words.space(b))
+    if kind is Kind.SWAP:
+        return fmt(_("{player} swaps {first} on {space1} with {second} on {space2}."), player=player,
+                   first=words.top(before, a), space1=words.space(a), second=words.top(before, b),
+                   space2=words.space(b))
+    if kind is Kind.SCORE:
+        return fmt(_("{player} scores {card}."), player=player, card=words.card_vp(a))
+    if own:
+        return fmt(_("{player} puts {card} at the bottom of the deck."), player=player, card=words.card(a))
+    return fmt(_("{player} puts a card at the bottom of the deck."), player=player)
+
+
+def first_player_text(view: DualsView, words: DualsWords, names: Sequence[str]) -> Text:
+    """D3: the first-player draws, public."""
+    out = Text()
+    for i, (t0, t1) in enumerate(view.first_draws):
+        if i:
+            out.append(" ")
+        out.append_text(fmt(_("{first} draws {token1}, {second} draws {token2}."), first=names[0],
+                            token1=words.token(t0), second=names[1], token2=words.token(t1)))
+        if i + 1 < len(view.first_draws):
+            out.append(" " + _("Equal on the FIRE UP order: both draw again."))
+    out.append(" ")
+    out.append(_("{player} starts (higher on the FIRE UP order); the tokens go back into the bag.").format(
+        player=names[view.first_player]))
+    return out
+
+
+def outcome_text(outcome: Outcome, view: DualsView, names: Sequence[str]) -> str:
+    """The result with its tie-breaks (D9)."""
+    v0 = outcome.scores[0]
+    n0, n1 = (len(s.pile) for s in view.seats)
+    if outcome.winner is None:
+        return ngettext("Shared victory: {vp} VP and {n} scored card each.",
+                        "Shared victory: {vp} VP and {n} scored cards each.", n0).format(vp=v0, n=n0)
+    w = outcome.winner
+    vp, other_vp = outcome.scores[w], outcome.scores[1 - w]
+    if outcome.reason == Reason.MORE_CARDS:
+        cards, other = (n0, n1) if w == 0 else (n1, n0)
+        return _("Equal on {vp} VP: {player} wins with more scored cards ({cards} against {other}).").format(
+            vp=vp, player=names[w], cards=cards, other=other)
+    return _("{player} wins with {vp} VP against {other_vp}.").format(player=names[w], vp=vp, other_vp=other_vp)
+
+
+def outcome_for(outcome: Outcome, seat: int) -> str:
+    if outcome.winner is None:
+        return _("You share the victory.")
+    return _("You win!") if outcome.winner == seat else _("You lose.")

@@ -1,0 +1,88 @@
+"""What the lab keeps of a Flamecraft Duals match, and the report's Duals sections."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from flametable.core.protocol import Action, GameState
+from flametable.sim.report import Bar, _section, bar_chart, count_chart
+from flametable.sim.stats import mean_interval, wilson
+
+
+def collect(state: GameState[Any, Any], seat: int, action: Action) -> Any:
+    """After a ``place``: the kind of token placed (it is the top of that space)."""
+    from flametable.duals.actions import Kind
+
+    st: Any = state
+    a: Any = action
+    if a.kind is Kind.PLACE:
+        stack = st.stacks[a.a]
+        return stack[-1] if stack else None
+    return None
+
+
+def summarize(state: GameState[Any, Any], trace: list[tuple[int, Action, Any]]) -> dict[str, Any]:
+    from flametable.duals.actions import Kind
+
+    st: Any = state
+    names = st.data.kind_names
+    placed: dict[str, int] = defaultdict(int)
+    fired: dict[str, int] = defaultdict(int)
+    coins = [0, 0]
+    for seat, action, info in trace:
+        a: Any = action
+        if a.kind is Kind.PLACE and info is not None:
+            placed[names[info]] += 1
+        elif a.kind is Kind.FIRE:
+            fired[a.text().split()[1]] += 1
+        elif a.kind is Kind.COIN:
+            coins[seat] += 1
+    return {
+        "first": st.first,
+        "points": [st.points(0), st.points(1)],
+        "scored": [list(st.piles[0]), list(st.piles[1])],
+        "placed": dict(placed),
+        "fired": dict(fired),
+        "coins_spent": coins,
+        "turns": st.turn_no,
+    }
+
+
+def report_sections(lines: list[dict[str, Any]]) -> tuple[list[str], dict[str, Any]]:
+    sections: list[str] = []
+    figures: dict[str, Any] = {}
+    pts = [0.5 if x["winner_seat"] is None else 1.0 if x["winner_seat"] == x["summary"]["first"] else 0.0
+           for x in lines]
+    first = mean_interval(pts)
+    figures["first_player_score"] = first.to_json()
+    sections.append(_section("First player's advantage",
+                             bar_chart("first player", [Bar("first player's score", first, len(pts))],
+                                       band=(0.45, 0.55)),
+                             "Score of the player who took the first turn (D3)."))
+    placed: dict[str, int] = defaultdict(int)
+    fired: dict[str, int] = defaultdict(int)
+    for x in lines:
+        for k, n in x["summary"]["placed"].items():
+            placed[k] += n
+        for k, n in x["summary"]["fired"].items():
+            fired[k] += n
+    n = len(lines)
+    figures["placed_per_match"] = {k: v / n for k, v in placed.items()}
+    figures["fired_per_match"] = {k: v / n for k, v in fired.items()}
+    sections.append(_section("Tokens placed per match, by kind",
+                             count_chart("placed", sorted(((k, v / n) for k, v in placed.items()),
+                                                          key=lambda kv: -kv[1]))))
+    sections.append(_section("FIRE UP abilities used per match",
+                             count_chart("fired", sorted(((k, v / n) for k, v in fired.items()),
+                                                         key=lambda kv: -kv[1]))))
+    scored: dict[int, int] = defaultdict(int)
+    for x in lines:
+        for pile in x["summary"]["scored"]:
+            for c in pile:
+                scored[c] += 1
+    cards = sorted(scored, key=lambda c: -scored[c])
+    figures["card_scoring_rate"] = {str(c): wilson(scored[c], n).to_json() for c in sorted(scored)}
+    sections.append(_section("Shop cards: share of matches in which each was scored",
+                             bar_chart("cards", [Bar(f"K{c}", wilson(scored[c], n), n) for c in cards], band=None)))
+    return sections, figures
