@@ -1,8 +1,14 @@
-"""Bots by name, wherever a seat is given: ``bot:random``, ``bot:greedy``, ``bot:ismcts:N``,
-``bot:easy``, ``bot:medium``, ``bot:hard``."""
+"""Bots by name, wherever a seat is given: ``bot:random``, ``bot:greedy``, ``bot:ismcts``, ``bot:ismcts:N``,
+``bot:easy``, ``bot:medium``, ``bot:hard``.
+
+Levels: *easy* is greedy that plays a random legal action a third of the time; *medium* is greedy; *hard* is
+ISMCTS with the game's own tuning and a budget of iterations capped at 1.5 s of thinking (simulations drop
+the time cap so that results are reproducible).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from flametable.bots.base import Bot, RandomBot
@@ -10,24 +16,37 @@ from flametable.bots.greedy import GreedyBot
 from flametable.bots.ismcts import IsmctsBot
 
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
-    # easy: greedy that plays a random move a third of the time
     "easy": ("greedy", {"noise": 0.35}),
     "medium": ("greedy", {}),
-    "hard": ("ismcts", {"iterations": 4000, "seconds": 1.5}),
+    "hard": ("ismcts", {"seconds": 1.5}),
 }
 BOT_NAMES = ("random", "greedy", "ismcts", "ismcts:N", *LEVELS)
 
 
-def _knowledge(game: Any) -> tuple[Any, Any]:
-    """The game's determiniser and evaluation."""
+@dataclass(frozen=True)
+class Knowledge:
+    """What the bots know of one game: its determiniser, greedy's evaluation and the ISMCTS tuning."""
+
+    determinizer: Any
+    evaluate: Any
+    ismcts: dict[str, Any] = field(default_factory=dict)  # defaults for IsmctsBot (iterations, playouts)
+    hard_iterations: int = 4000
+
+
+def knowledge(game: Any) -> Knowledge:
     if game.name == "duel":
         from flametable.bots import duel
 
-        return duel.duel_determinizer(game.cards), duel.evaluate
+        # Duel playouts are short (about 18 decisions): random playouts to the end are cheap and sound.
+        return Knowledge(duel.duel_determinizer(game.cards), duel.evaluate, {"iterations": 1000}, 4000)
     if game.name == "duals":
         from flametable.bots import duals
 
-        return duals.duals_determinizer(game), duals.evaluate
+        # A Duals match is about 100 decisions long: random playouts to the end are slow and mostly noise,
+        # so leaves are judged at once by a value function built on greedy's evaluation.
+        return Knowledge(duals.duals_determinizer(game), duals.evaluate,
+                         {"iterations": 300, "playout_depth": 0, "value": duals.win_chance, "exploration": 0.7},
+                         1200)
     raise ValueError(f"no bots know the game {game.name!r}")
 
 
@@ -41,8 +60,6 @@ def make_bot(spec: str, game: Any, seed: int, deterministic: bool = False) -> Bo
     name = spec[4:]
     kind, params = LEVELS.get(name, (name, {}))
     params = dict(params)
-    if deterministic:
-        params.pop("seconds", None)
     if kind.startswith("ismcts:"):
         count = kind.split(":", 1)[1]
         if not count.isdigit() or int(count) < 1:
@@ -50,10 +67,15 @@ def make_bot(spec: str, game: Any, seed: int, deterministic: bool = False) -> Bo
         kind, params = "ismcts", {"iterations": int(count)}
     if kind == "random":
         return RandomBot(seed)
+    if kind not in ("greedy", "ismcts"):
+        raise ValueError(f"unknown bot {spec!r} (known: {', '.join('bot:' + n for n in BOT_NAMES)})")
+    know = knowledge(game)
     if kind == "greedy":
-        det, ev = _knowledge(game)
-        return GreedyBot(det, ev, seed, name=name, **params)
-    if kind == "ismcts":
-        det, _ = _knowledge(game)
-        return IsmctsBot(det, seed, name=name, **params)
-    raise ValueError(f"unknown bot {spec!r} (known: {', '.join('bot:' + n for n in BOT_NAMES)})")
+        return GreedyBot(know.determinizer, know.evaluate, seed, name=name, **params)
+    tuned = dict(know.ismcts)
+    if name == "hard":
+        tuned["iterations"] = know.hard_iterations
+    tuned.update(params)
+    if deterministic:
+        tuned.pop("seconds", None)
+    return IsmctsBot(know.determinizer, seed, name=name, **tuned)
