@@ -356,10 +356,7 @@ class DuelState:
         self._advance()
 
     def _play_support(self, p: int, action: DuelAction) -> None:
-        s = action.arg
-        self.hands[p].remove(s)
-        if self.revealed[p]:
-            self._unreveal(p, s)
+        s = self._from_hand(p, action)
         cards = self.cards
         kind = cards.support_kind[s]
         if kind is SupportKind.ITEM:
@@ -368,29 +365,27 @@ class DuelState:
             self._set_place(s, p)  # R8
         else:
             self.events.append((p, s))  # R9
-        self.log.append((p, action, False))
-        self.plays[p] += 1
-        self.passes = 0
-        effects = cards.support_effects[s]
-        if effects:
-            self.pending = [(p, k, n) for k, n in effects]
-            self._resolve(p)
-        else:
-            self.seat = 1 - p
-            self._advance()
+        self._played(p, cards.support_effects[s])
 
     def _trigger_ability(self, p: int, action: DuelAction) -> None:
         # R11: discard a card of your choice, +15 (counted in the total), then the table effects.
+        self.discards[p].append(self._from_hand(p, action))
+        self.ability_used[p] = True
+        self._played(p, self.cards.ability_effects[self.cur[p]])
+
+    def _from_hand(self, p: int, action: DuelAction) -> int:
+        """Take the action's card out of ``p``'s hand and log the play (R15: plays are public)."""
         s = action.arg
         self.hands[p].remove(s)
         if self.revealed[p]:
             self._unreveal(p, s)
-        self.discards[p].append(s)
-        self.ability_used[p] = True
         self.log.append((p, action, False))
+        return s
+
+    def _played(self, p: int, effects: tuple[tuple[int, int], ...]) -> None:
+        """One of ``p``'s 2 plays is made (R6): its table effects (R10), then the other player's turn."""
         self.plays[p] += 1
         self.passes = 0
-        effects = self.cards.ability_effects[self.cur[p]]
         if effects:
             self.pending = [(p, k, n) for k, n in effects]
             self._resolve(p)
