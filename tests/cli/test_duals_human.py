@@ -9,32 +9,25 @@ import pytest
 
 from flametable.duals.game import DualsGame
 from tests.cli.conftest import Cli
+from tests.cli.helpers import SEAT_TEXTS, interrupt_input
 
 ALWAYS_FIRST = "1\n" * 400  # option 1 again and again: the match ends well before
 
 TEXTS = {
     "en": {
+        **SEAT_TEXTS["en"],
         "unreadable": "Unknown action 'banana' in 'banana'.",
-        "no_option": "There is no option 99: type a number from 1 to",
         "not_now": "score K1 is not one of your options now.",
-        "prompt": "Player 1 (you), your choice:",
         "end": ("wins with", "Shared victory", "more scored cards"),
         "mine": ("You win!", "You lose.", "You share the victory."),
-        "bot": "Player 2 (bot:random)",
-        "quit": "Match abandoned.",
-        "options": "Your options:",
         "board": ("Bag:", "Reserve:", "Shop deck:", "Your hand", "Coins", "Tokens:"),
     },
     "es": {
+        **SEAT_TEXTS["es"],
         "unreadable": "Acción desconocida 'banana' en 'banana'.",
-        "no_option": "No hay opción 99: escribe un número del 1 al",
         "not_now": "score K1 no es ninguna de tus opciones ahora.",
-        "prompt": "Jugador 1 (tú), tu elección:",
         "end": ("Gana ", "Victoria compartida", "más cartas puntuadas"),
         "mine": ("¡Has ganado!", "Has perdido.", "Compartes la victoria."),
-        "bot": "Jugador 2 (bot:random)",
-        "quit": "Partida abandonada.",
-        "options": "Tus opciones:",
         "board": ("Bolsa:", "Reserva:", "Mazo de la tienda:", "Tu mano", "Monedas", "Fichas:"),
     },
 }
@@ -91,12 +84,7 @@ def test_quit_word(cli: Cli, word: str) -> None:
 
 
 def test_ctrl_c_quits_cleanly(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    from rich.console import Console
-
-    def interrupted(*args: object, **kwargs: object) -> str:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(Console, "input", interrupted)
+    interrupt_input(monkeypatch)
     result = cli("play", "duals", "--seed", "3", "--lang", "en")
     assert result.exit_code == 130
     assert "Match abandoned." in result.output

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.cli.conftest import BOTS, Cli
+from tests.cli.helpers import edit_record, record_with_other_data, run_without_terminal
 
 REASONS = {"most_vp", "more_cards", "shared_victory"}
 
@@ -67,11 +65,7 @@ def test_missing_data_file(cli: Cli, tmp_path: Path) -> None:
 
 def test_bots_need_no_terminal() -> None:
     """Standard input closed, output to a pipe: the match is played and the JSON printed."""
-    code = "import sys; sys.stdin.close(); sys.stdin = None; from flametable.cli.main import main; main()"
-    proc = subprocess.run(
-        [sys.executable, "-c", code, "play", "duals", *BOTS, "--seed", "3", "--json"],
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, check=False,
-    )
+    proc = run_without_terminal("play", "duals", *BOTS, "--seed", "3", "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["seed"] == 3
 
@@ -85,14 +79,6 @@ def record(request: pytest.FixtureRequest, cli: Cli, tmp_path: Path) -> Path:
     extra = ["--buddy"] if request.param else []
     cli.json("play", "duals", *BOTS, "--seed", "11", *extra, "--record", str(path))
     return path
-
-
-def _edit(path: Path, change: Any) -> Path:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    change(data)
-    out = path.with_name("edited.json")
-    out.write_text(json.dumps(data), encoding="utf-8")
-    return out
 
 
 def test_record_replays(cli: Cli, record: Path) -> None:
@@ -114,7 +100,7 @@ def test_record_replays(cli: Cli, record: Path) -> None:
 def test_tampered_record_names_the_index(cli: Cli, record: Path, lang: str) -> None:
     actions = json.loads(record.read_text(encoding="utf-8"))["actions"]
     index = next(i for i, a in enumerate(actions) if a.startswith("place ") and i > 3)
-    edited = _edit(record, lambda d: d["actions"].__setitem__(index, "score K1"))  # never legal when placing
+    edited = edit_record(record, lambda d: d["actions"].__setitem__(index, "score K1"))  # never legal when placing
     result = cli("replay", str(edited), "--verify", "--lang", lang)
     assert result.exit_code == 1
     assert f" {index} " in result.output
@@ -130,23 +116,17 @@ def test_tampered_record_names_the_index(cli: Cli, record: Path, lang: str) -> N
 
 
 def test_wrong_stored_result_and_truncated_record(cli: Cli, record: Path) -> None:
-    wrong = _edit(record, lambda d: d["result"].__setitem__("scores", [99, 99]))
+    wrong = edit_record(record, lambda d: d["result"].__setitem__("scores", [99, 99]))
     assert cli("replay", str(wrong), "--verify").exit_code == 1
     assert cli("replay", str(wrong)).exit_code == 0  # without --verify, only the actions are checked
-    short = _edit(record, lambda d: d["actions"].pop())
+    short = edit_record(record, lambda d: d["actions"].pop())
     result = cli("replay", str(short), "--verify", "--lang", "en")
     assert result.exit_code == 1
     assert "ends before the match" in result.output
 
 
 def test_replay_needs_the_same_data(cli: Cli, tmp_path: Path) -> None:
-    from importlib import resources
-
-    text = resources.files("flametable.data").joinpath("duals.toml").read_text(encoding="utf-8")
-    data = tmp_path / "duals.toml"
-    data.write_text(text.replace('id = "flamecraft-duals-base"', 'id = "my-duals"'), encoding="utf-8")
-    path = tmp_path / "match.json"
-    cli.json("play", "duals", *BOTS, "--seed", "2", "--cards", str(data), "--record", str(path))
+    data, path = record_with_other_data(cli, tmp_path, "duals", "duals.toml", "flamecraft-duals-base", "my-duals")
     assert cli("replay", str(path), "--verify").exit_code == 1  # the built-in data is not the one played
     assert cli("replay", str(path), "--verify", "--cards", str(data)).exit_code == 0
 

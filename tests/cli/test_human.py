@@ -10,29 +10,22 @@ import pytest
 from flametable.core.i18n import pick
 from flametable.duel.game import DuelGame
 from tests.cli.conftest import Cli
+from tests.cli.helpers import SEAT_TEXTS, interrupt_input
 
 ALWAYS_FIRST = "1\n" * 300
 
 TEXTS = {
     "en": {
+        **SEAT_TEXTS["en"],
         "unreadable": "Cannot read the action 'banana'.",
-        "no_option": "There is no option 99: type a number from 1 to",
-        "prompt": "Player 1 (you), your choice:",
         "end": ("wins the match", "The match is a tie"),
         "mine": ("You win!", "You lose.", "Nobody wins this time."),
-        "bot": "Player 2 (bot:random)",
-        "quit": "Match abandoned.",
-        "options": "Your options:",
     },
     "es": {
+        **SEAT_TEXTS["es"],
         "unreadable": "No se entiende la acción 'banana'.",
-        "no_option": "No hay opción 99: escribe un número del 1 al",
-        "prompt": "Jugador 1 (tú), tu elección:",
         "end": ("gana la partida", "La partida acaba en empate"),
         "mine": ("¡Has ganado!", "Has perdido.", "Esta vez no gana nadie."),
-        "bot": "Jugador 2 (bot:random)",
-        "quit": "Partida abandonada.",
-        "options": "Tus opciones:",
     },
 }
 
@@ -112,12 +105,7 @@ def test_hot_seat(cli: Cli) -> None:
 
 
 def test_ctrl_c_quits_cleanly(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    from rich.console import Console
-
-    def interrupted(*args: object, **kwargs: object) -> str:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(Console, "input", interrupted)
+    interrupt_input(monkeypatch)
     result = cli("play", "duel", "--seed", "3", "--lang", "en")
     assert result.exit_code == 130
     assert "Match abandoned." in result.output

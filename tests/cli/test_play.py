@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.cli.conftest import BOTS, Cli
+from tests.cli.helpers import run_without_terminal
 
 
 @pytest.mark.parametrize(("mode", "pick"), [("shared", "random"), ("shared", "draft"), ("decks", "random")])
@@ -86,10 +85,6 @@ def test_missing_card_file(cli: Cli, tmp_path: Path) -> None:
 
 def test_bots_need_no_terminal(tmp_path: Path) -> None:
     """Standard input closed, output to a pipe: the match is played and the JSON printed."""
-    code = "import sys; sys.stdin.close(); sys.stdin = None; from flametable.cli.main import main; main()"
-    proc = subprocess.run(
-        [sys.executable, "-c", code, "play", "duel", *BOTS, "--seed", "3", "--json"],
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, check=False,
-    )
+    proc = run_without_terminal("play", "duel", *BOTS, "--seed", "3", "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["seed"] == 3

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests.cli.conftest import BOTS, Cli
+from tests.cli.helpers import edit_record, record_with_other_data
 
 
 @pytest.fixture
@@ -16,14 +17,6 @@ def record(cli: Cli, tmp_path: Path) -> Path:
     path = tmp_path / "match.json"
     cli.json("play", "duel", *BOTS, "--seed", "11", "--record", str(path))
     return path
-
-
-def _edit(path: Path, change: Any) -> Path:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    change(data)
-    out = path.with_name("edited.json")
-    out.write_text(json.dumps(data), encoding="utf-8")
-    return out
 
 
 def test_record_replays(cli: Cli, record: Path) -> None:
@@ -51,7 +44,7 @@ def test_illegal_action_names_index(cli: Cli, record: Path, lang: str) -> None:
     def change(data: dict[str, Any]) -> None:
         data["actions"][index] = "pick C1"  # never legal outside the draft
 
-    edited = _edit(record, change)
+    edited = edit_record(record, change)
     result = cli("replay", str(edited), "--verify", "--lang", lang)
     assert result.exit_code == 1
     assert str(index) in result.output
@@ -66,14 +59,14 @@ def test_illegal_action_names_index(cli: Cli, record: Path, lang: str) -> None:
 
 
 def test_unreadable_action(cli: Cli, record: Path) -> None:
-    edited = _edit(record, lambda d: d["actions"].__setitem__(2, "dance wildly"))
+    edited = edit_record(record, lambda d: d["actions"].__setitem__(2, "dance wildly"))
     result = cli("replay", str(edited), "--lang", "en")
     assert result.exit_code == 1
     assert "index 2" in result.output
 
 
 def test_truncated_record(cli: Cli, record: Path) -> None:
-    edited = _edit(record, lambda d: d["actions"].pop())
+    edited = edit_record(record, lambda d: d["actions"].pop())
     result = cli("replay", str(edited), "--verify", "--lang", "en")
     assert result.exit_code == 1
     assert "ends before the match" in result.output
@@ -83,7 +76,7 @@ def test_wrong_stored_result(cli: Cli, record: Path) -> None:
     def change(data: dict[str, Any]) -> None:
         data["result"]["scores"] = [9, 9]
 
-    edited = _edit(record, change)
+    edited = edit_record(record, change)
     assert cli("replay", str(edited), "--verify").exit_code == 1
     assert cli("replay", str(edited)).exit_code == 0  # without --verify, only the actions are checked
 
@@ -108,19 +101,13 @@ def test_bad_files_are_clear_errors(cli: Cli, tmp_path: Path, content: str | Non
 
 
 def test_unknown_game(cli: Cli, record: Path) -> None:
-    edited = _edit(record, lambda d: d.__setitem__("game", "chess"))
+    edited = edit_record(record, lambda d: d.__setitem__("game", "chess"))
     result = cli("replay", str(edited), "--lang", "en")
     assert result.exit_code == 1
     assert "chess" in result.output
 
 
 def test_custom_cards_are_needed_to_replay(cli: Cli, tmp_path: Path) -> None:
-    from importlib import resources
-
-    text = resources.files("flametable.data").joinpath("duel_cards.toml").read_text(encoding="utf-8")
-    cards = tmp_path / "cards.toml"
-    cards.write_text(text.replace('id = "flametable-base"', 'id = "my-set"'), encoding="utf-8")
-    path = tmp_path / "match.json"
-    cli.json("play", "duel", *BOTS, "--seed", "2", "--cards", str(cards), "--record", str(path))
+    cards, path = record_with_other_data(cli, tmp_path, "duel", "duel_cards.toml", "flametable-base", "my-set")
     assert cli("replay", str(path), "--verify").exit_code == 1  # the built-in set is not the one played
     assert cli("replay", str(path), "--verify", "--cards", str(cards)).exit_code == 0

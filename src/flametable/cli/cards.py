@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
@@ -18,6 +19,8 @@ from flametable.core.data import load_toml
 from flametable.core.errors import DataError
 from flametable.core.i18n import pick
 from flametable.duel.cards import CardSet, builtin_card_set, load_card_set
+
+T = TypeVar("T")
 
 
 def check_file(game: str | None, file: Path) -> None:
@@ -37,24 +40,36 @@ def check_file(game: str | None, file: Path) -> None:
     out().print(Text(_("OK: {summary}").format(summary=summary)), soft_wrap=True)
 
 
-def _duel_cards(file: Path | None) -> CardSet:
+def load_or_fail(file: Path | None, load: Callable[[Path], T], builtin: Callable[[], T], bad: str) -> T:
+    """The data of ``file`` (None: the built-in data); when it is not valid, exit saying ``bad`` (with the
+    ``{error}``)."""
     try:
-        return load_card_set(file) if file is not None else builtin_card_set()
+        return load(file) if file is not None else builtin()
     except DataError as exc:
-        fail(_("Bad card file: {error}").format(error=exc))
+        fail(bad.format(error=exc))
+
+
+def show_page(data: T, as_json: bool, to_json: Callable[[T], dict[str, Any]],
+              page: Callable[[T], list[RenderableType]]) -> None:
+    """A game's data as one JSON object, or as a page of text in the player's language."""
+    if as_json:
+        print_json(to_json(data))
+        return
+    out().print(Group(*page(data)))
+
+
+def page_title(name: Mapping[str, str], version: int, lang: str) -> Text:
+    return Text(_("{name} (version {version})").format(name=pick(name, lang), version=version), style="bold")
 
 
 def show_duel(file: Path | None, as_json: bool) -> None:
-    cards = _duel_cards(file)
-    if as_json:
-        print_json(duel_json(cards))
-        return
+    cards = load_or_fail(file, load_card_set, builtin_card_set, _("Bad card file: {error}"))
+    show_page(cards, as_json, duel_json, duel_page)
+
+
+def duel_page(cards: CardSet) -> list[RenderableType]:
     words = CardWords(cards)
-    parts: list[RenderableType] = [
-        Text(_("{name} (version {version})").format(name=pick(cards.name, words.lang), version=cards.version),
-             style="bold"),
-        Rule(_("Characters")),
-    ]
+    parts: list[RenderableType] = [page_title(cards.name, cards.version, words.lang), Rule(_("Characters"))]
     for c in cards.characters:
         parts.append(Text(f"{words.character(c.number)} — {words.character_stats(c.number)}", style="bold"))
         parts.append(Padding(Text(_("Ability: {text}").format(text=words.ability(c.number))), (0, 0, 0, 4)))
@@ -65,7 +80,7 @@ def show_duel(file: Path | None, as_json: bool) -> None:
             head += " · " + _("Equips to: {characters}").format(characters=words.equips_to(s.number))
         parts.append(Text(head, style="bold"))
         parts.append(Padding(Text(words.support_text(s.number)), (0, 0, 0, 4)))
-    out().print(Group(*parts))
+    return parts
 
 
 def duel_json(cards: CardSet) -> dict[str, Any]:

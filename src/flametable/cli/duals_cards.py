@@ -11,7 +11,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from flametable.cli.console import fail, out, print_json
+from flametable.cli.cards import load_or_fail, page_title, show_page
 from flametable.cli.duals_render import card_panel, hex_grid, legend
 from flametable.cli.duals_text import (
     BUDDY_TEXT,
@@ -22,28 +22,20 @@ from flametable.cli.duals_text import (
     type_name,
 )
 from flametable.cli.i18n import _, language, translate
-from flametable.core.errors import DataError
 from flametable.core.i18n import pick
 from flametable.duals.data import DualsData, builtin_duals_data, load_duals_data
 from flametable.duals.rules import NUM_TYPES, TYPE_KEYS
 
 
-def _data(file: Path | None) -> DualsData:
-    try:
-        return load_duals_data(file) if file is not None else builtin_duals_data()
-    except DataError as exc:
-        fail(_("Bad data file: {error}").format(error=exc))
-
-
 def show_duals(file: Path | None, as_json: bool) -> None:
-    data = _data(file)
-    if as_json:
-        print_json(duals_json(data))
-        return
+    data = load_or_fail(file, load_duals_data, builtin_duals_data, _("Bad data file: {error}"))
+    show_page(data, as_json, duals_json, duals_page)
+
+
+def duals_page(data: DualsData) -> list[RenderableType]:
     words = DualsWords(data)
-    parts: list[RenderableType] = [
-        Text(_("{name} (version {version})").format(name=pick(data.name, words.lang), version=data.version),
-             style="bold"),
+    return [
+        page_title(data.name, data.version, words.lang),
         Rule(_("Tokens")),
         tokens_table(data, words),
         Text(_("{n} of each type: 1 on the inner ring, 1 in the reserve, {bag} in the bag").format(
@@ -59,7 +51,6 @@ def show_duals(file: Path | None, as_json: bool) -> None:
                "card on its own (D5). Scoring removes nothing from the board.")),
         Columns([card_panel(c.number, words, None) for c in data.cards]),
     ]
-    out().print(Group(*parts))
 
 
 def tokens_table(data: DualsData, words: DualsWords) -> Table:

@@ -2,29 +2,48 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from flametable.bots.registry import BOT_NAMES, make_bot
+from flametable.cli.console import fail
 from flametable.cli.i18n import _
 from flametable.core.match import Decider
 from flametable.core.rng import Rng
 
 HUMAN = "human"
 
+G = TypeVar("G")
+
 
 def known_seats() -> str:
     return ", ".join([HUMAN, *(f"bot:{name}" for name in BOT_NAMES)])
 
 
-def check_seat(spec: str, game: Any) -> str | None:
-    """``None`` when ``spec`` names a seat, else a translated message saying what is wrong."""
+def can_sit(spec: str, game: Any) -> bool:
+    """Whether ``spec`` names a seat that can play ``game``: ``human``, or a bot the registry makes for it."""
     if spec == HUMAN:
-        return None
+        return True
     try:
         make_bot(spec, game, 0, deterministic=True)
     except ValueError:
-        return _("Unknown seat {spec!r} (known: {known}).").format(spec=spec, known=known_seats())
-    return None
+        return False
+    return True
+
+
+def check_seat(spec: str, game: Any) -> str | None:
+    """``None`` when ``spec`` names a seat, else a translated message saying what is wrong."""
+    if can_sit(spec, game):
+        return None
+    return _("Unknown seat {spec!r} (known: {known}).").format(spec=spec, known=known_seats())
+
+
+def check_seats(specs: Sequence[str], game: G, check: Callable[[str, G], str | None]) -> None:
+    """Exit (code 2) with what ``check`` says of the first seat that cannot play ``game``."""
+    for spec in specs:
+        problem = check(spec, game)
+        if problem:
+            fail(problem, 2)
 
 
 def bot_seed(match_seed: int, seat: int) -> int:

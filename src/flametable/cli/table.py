@@ -1,0 +1,205 @@
+"""A match at one terminal, whatever the game: who is human, the seats' names, a human seat's prompt, the
+narration for everyone and the hot-seat hand-over; and the narrator's steps from one view to the next.
+
+Each game gives its board, its menu and how typed text becomes one of its actions
+(:mod:`flametable.cli.duel_tui`, :mod:`flametable.cli.duals_tui`); a human seat sees only
+``state.view(seat)``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+from rich.console import Console, RenderableType
+from rich.panel import Panel
+from rich.text import Text
+
+from flametable.cli.duel_text import seat_names
+from flametable.cli.i18n import _
+from flametable.cli.prompt import help_words, read_line
+from flametable.cli.words import illegal_text
+from flametable.core.errors import IllegalAction
+from flametable.core.match import Decider
+from flametable.core.outcome import Outcome
+from flametable.core.protocol import Action, GameState
+
+A = TypeVar("A", bound=Action)
+A_co = TypeVar("A_co", bound=Action, covariant=True)
+
+
+class SeatView(Protocol[A_co]):
+    """What the table needs of a game's view: the seat's legal actions and, once over, the outcome."""
+
+    @property
+    def legal(self) -> Sequence[A_co]: ...
+
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+
+V = TypeVar("V", bound=SeatView[Any])
+
+
+def parse_number(text: str, legal: Sequence[A]) -> A | str | None:
+    """The option a menu number names (or what is wrong with the number); ``None`` when ``text`` is no number."""
+    if not text.isdigit():
+        return None
+    n = int(text)
+    if 1 <= n <= len(legal):
+        return legal[n - 1]
+    return _("There is no option {n}: type a number from 1 to {last}.").format(n=n, last=len(legal))
+
+
+def parse_notation(text: str, legal: Sequence[A], action_from_text: Callable[[str], A]) -> A | str:
+    """The action a notation like ``play S7`` names, or what is wrong (unreadable, or not an option now)."""
+    try:
+        action = action_from_text(text)
+    except IllegalAction as exc:
+        return illegal_text(exc)
+    if action not in legal:
+        return _("{action} is not one of your options now.").format(action=action.text())
+    return action
+
+
+class Table(ABC, Generic[V, A]):
+    """One match at one terminal: who is human, how seats are called, where the output goes."""
+
+    view_type: type[V]
+    """The game's view: what a human seat's decider is shown."""
+    action_type: type[A]
+    """The game's action: what the narrator is told was played."""
+
+    def __init__(self, console: Console, specs: Sequence[str]) -> None:
+        self.console = console
+        humans = [seat for seat, spec in enumerate(specs) if spec == "human"]
+        self.hot_seat = len(humans) == 2
+        self.me: int | None = humans[0] if len(humans) == 1 else None
+        self.names = seat_names(specs, self.me)
+        self.holder: int | None = None  # hot-seat: the seat now at the keyboard
+        self.missed: list[list[Text]] = [[], []]  # hot-seat: news a seat did not see (it was away)
+
+    # ------------------------------------------------------------------ what each game gives
+
+    @abstractmethod
+    def board(self, view: V) -> RenderableType:
+        """What a human seat sees before choosing."""
+
+    @abstractmethod
+    def menu(self, seat: int, view: V) -> RenderableType:
+        """The numbered options of ``seat`` (shown again on ``?``)."""
+
+    @abstractmethod
+    def parse(self, text: str, legal: Sequence[A]) -> A | str:
+        """The action the player typed, or what is wrong (translated)."""
+
+    # ------------------------------------------------------------------ everyone at the table
+
+    def tell(self, text: Text) -> None:
+        """Narration for everyone at the table; in hot-seat, kept for the player who is away."""
+        self.console.print(text)
+        if self.hot_seat:
+            for seat in (0, 1):
+                if seat != self.holder:
+                    self.missed[seat].append(text)
+
+    # ------------------------------------------------------------------ a human seat
+
+    def decider(self, seat: int) -> Decider:
+        """The decider of a human seat: it is shown ``view`` and answers with one of ``view.legal``."""
+
+        def decide(view: Any, legal: Sequence[Action]) -> Action:
+            if not isinstance(view, self.view_type):
+                raise TypeError(f"{type(self).__name__}: the decider of seat {seat} needs a "
+                                f"{self.view_type.__name__}, got {type(view).__name__}")
+            return self.ask(seat, view)
+
+        return decide
+
+    def ask(self, seat: int, view: V) -> A:
+        if self.hot_seat and self.holder != seat:
+            self.hand_over(seat)
+        legal = view.legal
+        self.console.print()
+        self.console.print(self.board(view))
+        self.console.print(self.menu(seat, view))
+        hint = _("Type a number or an action (for example: {example}); {help} shows the options again; {quit} "
+                 "leaves the match.")
+        self.console.print(Text(hint.format(example=legal[-1].text(), help="?", quit=_("quit")), style="dim"))
+        prompt = _("{player}, your choice: ").format(player=self.names[seat])
+        while True:
+            text = read_line(self.console, prompt)
+            if not text:
+                continue
+            if text.lower() in help_words():
+                self.console.print(self.menu(seat, view))
+                continue
+            choice = self.parse(text, legal)
+            if not isinstance(choice, str):
+                return choice
+            self.console.print(Text(choice, style="red"))
+
+    def hand_over(self, seat: int) -> None:
+        """Hot-seat: clear the screen and wait until the other player has the keyboard."""
+        self.console.clear()
+        self.console.print(Panel(Text(_("Pass the keyboard to {player}. The other player must not look at the "
+                                        "screen.").format(player=self.names[seat]))))
+        read_line(self.console, _("{player}, press Enter when ready.").format(player=self.names[seat]) + " ")
+        self.console.clear()
+        self.holder = seat
+        if self.missed[seat]:
+            self.console.print(Text(_("Since your last turn:"), style="bold"))
+            for text in self.missed[seat]:
+                self.console.print(text)
+            self.missed[seat] = []
+
+    def goodbye(self) -> None:
+        self.console.print(_("Match abandoned. Goodbye!"))
+
+
+T = TypeVar("T", bound=Table[Any, Any])
+
+
+class TableNarrator(ABC, Generic[T, V, A]):
+    """Tells ``observer`` (a seat, or None for everyone) what happened after each step of the match, comparing
+    its view after the step with the one before."""
+
+    def __init__(self, table: T, observer: int | None, first: V) -> None:
+        self.table = table
+        self.observer = observer
+        self.prev = first
+
+    @abstractmethod
+    def start(self) -> None:
+        """Before the first step: what the match starts with."""
+
+    @abstractmethod
+    def narrate(self, prev: V, view: V, actor: int, action: A) -> None:
+        """What changed from ``prev`` to ``view`` when ``actor`` played ``action``."""
+
+    @abstractmethod
+    def show_result(self, view: V, outcome: Outcome) -> None:
+        """The end of the match for everyone: the final board or table and who won."""
+
+    @abstractmethod
+    def outcome_line(self, outcome: Outcome, seat: int) -> str:
+        """The line for the player at ``seat``."""
+
+    def step(self, state: GameState[Any, Any], actor: int, action: Action) -> None:
+        """Called by :func:`flametable.core.match.play` after each action."""
+        action_type = self.table.action_type
+        if not isinstance(action, action_type):
+            raise TypeError(f"{type(self).__name__} narrates a {action_type.__name__}, got {type(action).__name__}")
+        view: V = state.view(self.observer)
+        prev, self.prev = self.prev, view
+        self.narrate(prev, view, actor, action)
+
+    def finish(self, view: V) -> None:
+        outcome = view.outcome
+        if outcome is None:
+            raise ValueError(f"{type(self).__name__}.finish needs the view of a match that is over")
+        self.table.console.print()
+        self.show_result(view, outcome)
+        if self.observer is not None:
+            self.table.console.print(Text(self.outcome_line(outcome, self.observer), style="bold"))
