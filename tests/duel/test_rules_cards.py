@@ -20,6 +20,7 @@ from tests.duel.scripted import (
     play,
     printed,
     quiet,
+    run,
     stat_word,
     sup,
     supports,
@@ -159,9 +160,16 @@ def test_rules_place_bonus_also_in_later_rounds_while_it_stays() -> None:
     later round while it stays on the table")"""
     place = PLAIN_PLACES[0]
     card = sup(place)
-    c0, c1, a1, a2, b1, b2 = fillers(6, [])
-    st = first_round(c0, c1, [[], [place]], card.stat, later=[[a1, a2], [b1, b2]])
-    by(st, 1, f"play S{place}")
+    spare = next(s for s in supports(lambda s: not s.effects) if sup(s).stat != card.stat and s != place)
+    pool = sorted(characters(plain), key=lambda c: printed(c, card.stat))
+    # Seat 0 wins round 1 with its ability (+15, R11) on the stronger character, and seat 1 wins round 2 with
+    # the place's bonus, so the match goes on to round 3 (R14).
+    c0, c1 = pool[-1], pool[0]
+    a1, b1 = pool[1], pool[-2]
+    a2, b2 = pool[2], pool[3]
+    st = first_round(c0, c1, [[spare], [place]], card.stat, later=[[a1, a2], [b1, b2]])
+    run(st, [f"ability S{spare}"], [f"play S{place}"])
+    assert st.results[0].winner == 0
     assert st.round_no == 1
     assert st.place == place
     assert st.place_owner == 1
@@ -298,8 +306,9 @@ def test_r9_an_event_may_narrow_this_with_a_condition(kind: str) -> None:
                 return v <= card.printed_at_most  # type: ignore[attr-defined,no-any-return]
             return v >= card.printed_at_least  # type: ignore[attr-defined,no-any-return]
 
-        yes = characters(lambda c: plain(c) and meets(c.number))
-        no = characters(lambda c: plain(c) and not meets(c.number))
+        # No ability is triggered here, so any character will do.
+        yes = characters(lambda c: meets(c.number))
+        no = characters(lambda c: not meets(c.number))
         assert yes
         assert no
         c_yes, c_no = yes[0], no[0]
