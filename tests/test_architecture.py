@@ -15,7 +15,11 @@ FORBIDDEN_IN_ENGINES = {"random", "time", "datetime", "os", "io", "socket", "sub
 
 
 def imports(path: Path) -> list[str]:
+    """The modules ``path`` imports at run time (imports for the type checker only are left out)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            node.body = []
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

@@ -29,8 +29,7 @@ data has them (Buddy only in the Buddy variant), no card twice.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flametable.core.errors import RecordError
 from flametable.core.rng import Rng
@@ -38,6 +37,9 @@ from flametable.duals.actions import ActionSpace, DualsAction
 from flametable.duals.data import DualsData, builtin_duals_data, load_duals_data
 from flametable.duals.rules import HAND_SIZE, NUM_TYPES, RULES_VERSION, STACK_LIMIT, START_COINS, DualsOptions
 from flametable.duals.state import DualsState
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class DualsGame:
