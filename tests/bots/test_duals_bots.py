@@ -88,3 +88,33 @@ def test_bots_finish_duals_matches(spec: str) -> None:
     st = GAME.new_match({}, 2)
     bots = [make_bot(spec, GAME, 1), make_bot("bot:random", GAME, 2)]
     assert play(st, [b.choose for b in bots]) is not None
+
+
+def test_planner_chooses_a_legal_action_and_is_reproducible() -> None:
+    st = GAME.new_match({}, 8)
+    seat = st.to_act
+    assert seat is not None
+    view = st.view(seat)
+    picks = [make_bot("bot:planner", GAME, 4).choose(view, st.legal_actions()) for _ in range(2)]
+    assert picks[0] == picks[1]
+    assert picks[0] in st.legal_actions()
+
+
+def test_hard_is_the_planner_in_duals_and_beats_random() -> None:
+    from flametable.bots.planner import TurnPlanner
+
+    assert isinstance(make_bot("bot:hard", GAME, 0), TurnPlanner)
+    points = 0.0
+    for seed in range(6):
+        seats = [make_bot("bot:hard", GAME, seed).choose, make_bot("bot:random", GAME, seed).choose]
+        if seed % 2:
+            seats.reverse()
+        points += play(GAME.new_match({}, seed), seats).points(seed % 2)
+    assert points >= 5
+
+
+def test_planner_settings_are_checked() -> None:
+    from flametable.bots.planner import TurnPlanner
+
+    with pytest.raises(ValueError, match="at least 1"):
+        TurnPlanner(lambda view: None, lambda state, seat: 0.0, samples=0)

@@ -1,9 +1,10 @@
-"""Bots by name, wherever a seat is given: ``bot:random``, ``bot:greedy``, ``bot:ismcts``, ``bot:ismcts:N``,
-``bot:easy``, ``bot:medium``, ``bot:hard``.
+"""Bots by name, wherever a seat is given: ``bot:random``, ``bot:greedy``, ``bot:planner``, ``bot:ismcts``,
+``bot:ismcts:N``, ``bot:easy``, ``bot:medium``, ``bot:hard``.
 
 Levels: *easy* is greedy that plays a random legal action a third of the time; *medium* is greedy; *hard* is
-ISMCTS with the game's own tuning and a budget of iterations capped at 1.5 s of thinking (simulations drop
-the time cap so that results are reproducible).
+each game's strongest bot: in Flame Duel, ISMCTS with a budget of iterations capped at 1.5 s of thinking
+(simulations drop the time cap so that results are reproducible); in Flamecraft Duals, whose turn is many small
+decisions, the turn planner, which measured stronger than ISMCTS there (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ from typing import Any
 from flametable.bots.base import Bot, RandomBot
 from flametable.bots.greedy import GreedyBot
 from flametable.bots.ismcts import IsmctsBot
+from flametable.bots.planner import TurnPlanner
 
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {"noise": 0.35}),
     "medium": ("greedy", {}),
-    "hard": ("ismcts", {"seconds": 1.5}),
+    "hard": ("hard", {}),  # each game's strongest bot: Knowledge.hard
 }
-BOT_NAMES = ("random", "greedy", "ismcts", "ismcts:N", *LEVELS)
+BOT_NAMES = ("random", "greedy", "planner", "ismcts", "ismcts:N", *LEVELS)
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,7 @@ class Knowledge:
     determinizer: Any
     evaluate: Any
     ismcts: dict[str, Any] = field(default_factory=dict)  # defaults for IsmctsBot (iterations, playouts)
-    hard_iterations: int = 4000
+    hard: tuple[str, dict[str, Any]] = ("ismcts", {})  # the bot and its settings behind bot:hard
 
 
 def knowledge(game: Any) -> Knowledge:
@@ -38,15 +40,16 @@ def knowledge(game: Any) -> Knowledge:
         from flametable.bots import duel
 
         # Duel playouts are short (about 18 decisions): random playouts to the end are cheap and sound.
-        return Knowledge(duel.duel_determinizer(game.cards), duel.evaluate, {"iterations": 1000}, 4000)
+        return Knowledge(duel.duel_determinizer(game.cards), duel.evaluate, {"iterations": 1000},
+                         ("ismcts", {"iterations": 4000, "seconds": 1.5}))
     if game.name == "duals":
         from flametable.bots import duals
 
         # A Duals match is about 100 decisions long: random playouts to the end are slow and mostly noise,
         # so leaves are judged at once by a value function built on greedy's evaluation.
         return Knowledge(duals.duals_determinizer(game), duals.evaluate,
-                         {"iterations": 300, "playout_depth": 0, "value": duals.win_chance, "exploration": 0.7},
-                         1200)
+                         {"iterations": 1000, "playout_depth": 0, "value": duals.win_chance, "exploration": 0.7},
+                         ("planner", {"samples": 6, "width": 10}))
     raise ValueError(f"no bots know the game {game.name!r}")
 
 
@@ -67,15 +70,16 @@ def make_bot(spec: str, game: Any, seed: int, deterministic: bool = False) -> Bo
         kind, params = "ismcts", {"iterations": int(count)}
     if kind == "random":
         return RandomBot(seed)
-    if kind not in ("greedy", "ismcts"):
+    if kind not in ("greedy", "ismcts", "planner", "hard"):
         raise ValueError(f"unknown bot {spec!r} (known: {', '.join('bot:' + n for n in BOT_NAMES)})")
     know = knowledge(game)
+    if kind == "hard":
+        kind, params = know.hard[0], dict(know.hard[1])
     if kind == "greedy":
         return GreedyBot(know.determinizer, know.evaluate, seed, name=name, **params)
-    tuned = dict(know.ismcts)
-    if name == "hard":
-        tuned["iterations"] = know.hard_iterations
-    tuned.update(params)
+    if kind == "planner":
+        return TurnPlanner(know.determinizer, know.evaluate, seed, name=name, **params)
+    tuned = {**know.ismcts, **params}
     if deterministic:
         tuned.pop("seconds", None)
     return IsmctsBot(know.determinizer, seed, name=name, **tuned)
