@@ -41,14 +41,17 @@ def play_at_table(table: Table[Any, Any], narrator: MakeNarrator, game: Any, sta
                   fields: Callable[[], dict[str, Any]]) -> None:
     """Play the match of ``record`` (its seats and seed) from ``state`` to the end.
 
-    Human seats answer at ``table``, bots decide from the match seed. The match is narrated (after ``title``)
+    Human seats answer at ``table``, bots decide from the match seed (keeping their time budgets against a
+    human). The match is narrated (after ``title``)
     unless only bots play and the result goes out as JSON (with the game's own ``fields``). The record is
     saved to ``save_to``, also when a player leaves (exit 1, or 130 on Ctrl-C).
     """
     console = table.console
     humans = [seat for seat, spec in enumerate(record.players) if spec == HUMAN]
-    deciders: list[Decider] = [table.decider(seat) if spec == HUMAN else bot_decider(spec, game, record.seed, seat)
-                               for seat, spec in enumerate(record.players)]
+    deciders: list[Decider] = [
+        table.decider(seat) if spec == HUMAN else bot_decider(spec, game, record.seed, seat, bool(humans))
+        for seat, spec in enumerate(record.players)
+    ]
     teller = None
     if humans or not as_json:
         teller = narrator(table, table.me, state.view(table.me))

@@ -51,6 +51,7 @@ def bot_seed(match_seed: int, seat: int) -> int:
     return Rng(match_seed).fork(0xB07 + seat).below(1 << 31)
 
 
-def bot_decider(spec: str, game: Any, match_seed: int, seat: int) -> Decider:
-    """A bot's decider; without time budgets, so the match seed alone decides the whole match."""
-    return make_bot(spec, game, bot_seed(match_seed, seat), deterministic=True).choose
+def bot_decider(spec: str, game: Any, match_seed: int, seat: int, against_human: bool = False) -> Decider:
+    """A bot's decider. Between bots it runs without time budgets, so the match seed alone decides the whole
+    match; against a human it keeps them, so that it always answers in time (bot:hard within 2 s)."""
+    return make_bot(spec, game, bot_seed(match_seed, seat), deterministic=not against_human).choose
