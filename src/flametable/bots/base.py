@@ -28,10 +28,3 @@ class RandomBot:
             raise ValueError("a bot was asked to act with no legal action")
         return legal[self.rng.below(len(legal))]
 
-
-def make_bot(spec: str, seed: int) -> Bot:
-    """A bot from a seat spec ``bot:NAME``."""
-    name = spec.removeprefix("bot:")
-    if name == "random":
-        return RandomBot(seed)
-    raise ValueError(f"unknown bot {spec!r} (known: bot:random)")

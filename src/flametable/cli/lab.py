@@ -142,9 +142,6 @@ def run_report(file: Path, html_out: Path, cards: Path | None) -> None:
     out().print(_("Report of {n} matches written to {file}.").format(n=len(lines), file=html_out))
 
 
-LADDER_BOTS = ("bot:random", "bot:easy", "bot:medium", "bot:hard")
-
-
 def run_ladder(game: str, bots: list[str], games: int, jobs: int, seed: int, as_json: bool) -> None:
     _check_game(game)
     if len(bots) < 2:

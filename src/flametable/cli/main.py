@@ -15,6 +15,8 @@ import typer
 from flametable.cli.i18n import _, set_language
 from flametable.duel.rules import Mode, Pick
 
+LADDER_BOTS = ("bot:random", "bot:easy", "bot:medium", "bot:hard")
+
 
 class Lang(StrEnum):
     ES = "es"
@@ -211,8 +213,7 @@ def report_cmd(
 @app.command("ladder", help=_("Play the bots round-robin and print Elo ratings with 95% intervals."))
 def ladder_cmd(
     game: Annotated[str, GAME_ARG],
-    bots: Annotated[str, typer.Option("--bots", help=_("Comma-separated bots."))] = "bot:random,bot:easy,"
-    "bot:medium,bot:hard",
+    bots: Annotated[str, typer.Option("--bots", help=_("Comma-separated bots."))] = ",".join(LADDER_BOTS),
     games: Annotated[int, typer.Option("--games", help=_("Matches per pair."))] = 20,
     jobs: Annotated[int, typer.Option("--jobs", help=_("Parallel processes."))] = 1,
     seed: Annotated[int, typer.Option("--seed", help=_("The run's seed."))] = 0,

@@ -11,7 +11,7 @@ always give the same state. States mutate in place for speed; ``clone`` is cheap
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 from flametable.core.outcome import Outcome
@@ -88,6 +88,3 @@ def legal_action_mask(state: GameState[Any, Any], num_actions: int) -> list[bool
         mask[action.id] = True
     return mask
 
-
-def action_texts(actions: Sequence[Action]) -> list[str]:
-    return [a.text() for a in actions]

@@ -13,8 +13,6 @@ from flametable.core.errors import DataError
 
 NUM_CHARACTERS = 33
 NUM_SUPPORTS = 21
-CHAR_IDS = range(1, NUM_CHARACTERS + 1)
-SUPPORT_IDS = range(1, NUM_SUPPORTS + 1)
 BUILTIN_SET = "duel_cards.toml"
 
 

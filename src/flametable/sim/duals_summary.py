@@ -6,7 +6,7 @@ from collections import defaultdict
 from typing import Any
 
 from flametable.core.protocol import Action, GameState
-from flametable.sim.report import Bar, _section, bar_chart, count_chart
+from flametable.sim.report import Bar, bar_chart, count_chart, section
 from flametable.sim.stats import mean_interval, wilson
 
 
@@ -56,7 +56,7 @@ def report_sections(lines: list[dict[str, Any]]) -> tuple[list[str], dict[str, A
            for x in lines]
     first = mean_interval(pts)
     figures["first_player_score"] = first.to_json()
-    sections.append(_section("First player's advantage",
+    sections.append(section("First player's advantage",
                              bar_chart("first player", [Bar("first player's score", first, len(pts))],
                                        band=(0.45, 0.55)),
                              "Score of the player who took the first turn (D3)."))
@@ -70,10 +70,10 @@ def report_sections(lines: list[dict[str, Any]]) -> tuple[list[str], dict[str, A
     n = len(lines)
     figures["placed_per_match"] = {k: v / n for k, v in placed.items()}
     figures["fired_per_match"] = {k: v / n for k, v in fired.items()}
-    sections.append(_section("Tokens placed per match, by kind",
+    sections.append(section("Tokens placed per match, by kind",
                              count_chart("placed", sorted(((k, v / n) for k, v in placed.items()),
                                                           key=lambda kv: -kv[1]))))
-    sections.append(_section("FIRE UP abilities used per match",
+    sections.append(section("FIRE UP abilities used per match",
                              count_chart("fired", sorted(((k, v / n) for k, v in fired.items()),
                                                          key=lambda kv: -kv[1]))))
     scored: dict[int, int] = defaultdict(int)
@@ -83,6 +83,6 @@ def report_sections(lines: list[dict[str, Any]]) -> tuple[list[str], dict[str, A
                 scored[c] += 1
     cards = sorted(scored, key=lambda c: -scored[c])
     figures["card_scoring_rate"] = {str(c): wilson(scored[c], n).to_json() for c in sorted(scored)}
-    sections.append(_section("Shop cards: share of matches in which each was scored",
+    sections.append(section("Shop cards: share of matches in which each was scored",
                              bar_chart("cards", [Bar(f"K{c}", wilson(scored[c], n), n) for c in cards], band=None)))
     return sections, figures

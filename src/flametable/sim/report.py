@@ -65,7 +65,7 @@ def count_chart(title: str, counts: Sequence[tuple[str, float]], unit: str = "")
     return "\n".join(out)
 
 
-def _section(title: str, body: str, note: str = "") -> str:
+def section(title: str, body: str, note: str = "") -> str:
     extra = f"<p>{html.escape(note)}</p>" if note else ""
     return f"<section><h2>{html.escape(title)}</h2>{extra}{body}</section>"
 
@@ -90,7 +90,7 @@ def overview(lines: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
     figures = {"p1": p1, "p2": p2, "games": n, "p1_wins": wilson(w, n).to_json(), "draws": wilson(d, n).to_json(),
                "p2_wins": wilson(loss, n).to_json(), "p1_score": score.to_json()}
     body = bar_chart("win rates", bars, band=None)
-    return _section(f"Results: {p1} against {p2}, {n} matches", body), figures
+    return section(f"Results: {p1} against {p2}, {n} matches", body), figures
 
 
 def duel_sections(lines: list[dict[str, Any]], cards: Any) -> tuple[list[str], dict[str, Any]]:
@@ -105,7 +105,7 @@ def duel_sections(lines: list[dict[str, Any]], cards: Any) -> tuple[list[str], d
         pts.append(0.5 if x["winner_seat"] is None else 1.0 if x["winner_seat"] == fc else 0.0)
     adv = mean_interval(pts)
     figures["first_chooser_score"] = adv.to_json()
-    sections.append(_section(
+    sections.append(section(
         "First chooser's advantage", bar_chart("first chooser", [Bar("first chooser's score", adv, len(pts))],
                                                band=(0.45, 0.55)),
         "Score of the player who chose the stat in round 1 (target: 45–55%).",
@@ -130,11 +130,11 @@ def duel_sections(lines: list[dict[str, Any]], cards: Any) -> tuple[list[str], d
     bars = [Bar(name(c), mean_interval(match_pts[c]), len(match_pts[c])) for c in chars]
     figures["characters"] = {str(c): mean_interval(match_pts[c]).to_json() | {"n": len(match_pts[c])}
                              for c in sorted(match_pts)}
-    sections.append(_section("Each character's win rate", bar_chart("characters", bars),
+    sections.append(section("Each character's win rate", bar_chart("characters", bars),
                              "Match score of the player who had the character in their line-up (target: 40–60%)."))
     rbars = [Bar(name(c), mean_interval(round_pts[c]), len(round_pts[c]))
              for c in sorted(round_pts, key=lambda c: -sum(round_pts[c]) / len(round_pts[c]))]
-    sections.append(_section("Rounds won by each character", bar_chart("character rounds", rbars),
+    sections.append(section("Rounds won by each character", bar_chart("character rounds", rbars),
                              "Share of the rounds a character played that it won (draws ½)."))
     # Support cards: how often played, and the round score of whoever played them.
     played: dict[tuple[str, int], list[float]] = defaultdict(list)
@@ -151,7 +151,7 @@ def duel_sections(lines: list[dict[str, Any]], cards: Any) -> tuple[list[str], d
     sbars = [Bar(sname(card), mean_interval(v), len(v))
              for (_, card), v in sorted(played.items(), key=lambda kv: -sum(kv[1]) / len(kv[1]))]
     figures["supports"] = {str(card): mean_interval(v).to_json() | {"n": len(v)} for (_, card), v in played.items()}
-    sections.append(_section("Support cards when played", bar_chart("supports", sbars, band=None),
+    sections.append(section("Support cards when played", bar_chart("supports", sbars, band=None),
                              "Round score of the player who played the card in that round."))
     return sections, figures
 
