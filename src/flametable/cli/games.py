@@ -13,9 +13,8 @@ from typing import Any
 from flametable.cli.i18n import _
 from flametable.core.protocol import Game
 from flametable.duals.data import load_duals_data
-from flametable.duals.game import DualsGame
 from flametable.duel.cards import load_card_set
-from flametable.duel.game import DuelGame
+from flametable.sim.games import make_game
 
 
 @dataclass(frozen=True)
@@ -30,7 +29,8 @@ class GameEntry:
 
 
 def _make_duel(path: Path | None) -> Game[Any, Any]:
-    return DuelGame(load_card_set(path) if path is not None else None)
+    game: Game[Any, Any] = make_game("duel", str(path) if path is not None else None)
+    return game
 
 
 def _check_duel(path: Path) -> str:
@@ -45,7 +45,8 @@ def _claims_duel(data: Mapping[str, Any]) -> bool:
 
 
 def _make_duals(path: Path | None) -> Game[Any, Any]:
-    return DualsGame(path)
+    game: Game[Any, Any] = make_game("duals", str(path) if path is not None else None)
+    return game
 
 
 def _check_duals(path: Path) -> str:
