@@ -62,3 +62,13 @@ def test_ladder_prints_elo_with_intervals() -> None:
     assert data["ratings"][0]["bot"] == "bot:greedy"
     for r in data["ratings"]:
         assert r["low"] <= r["elo"] <= r["high"]
+
+
+def test_sim_names_a_bad_seat_in_the_players_language() -> None:
+    res = runner.invoke(app, ["sim", "duel", "--p1", "bot:nobody", "--games", "2", "--lang", "es"])
+    assert res.exit_code == 2
+    assert "bot:nobody" in res.output
+    assert "desconocido" in res.output.lower()
+    res = runner.invoke(app, ["sim", "duel", "--p1", "human", "--games", "2", "--lang", "es"])
+    assert res.exit_code == 2
+    assert "solo tiene bots" in res.output

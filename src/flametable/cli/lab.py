@@ -15,6 +15,7 @@ from rich.table import Table
 
 from flametable.cli.console import err, fail, out, print_json
 from flametable.cli.i18n import _
+from flametable.cli.seats import HUMAN, check_seat
 from flametable.core.errors import DataError
 from flametable.sim.games import GAMES, make_game
 from flametable.sim.report import build_report
@@ -26,6 +27,17 @@ from flametable.sim.stats import Interval, bootstrap_elo, mean_interval, wilson
 def _check_game(game: str) -> None:
     if game not in GAMES:
         fail(_("Unknown game {game!r}: choose one of {games}.").format(game=game, games=", ".join(GAMES)), 2)
+
+
+def _check_bots(game: str, specs: list[str]) -> None:
+    """Exit (code 2) with a translated message naming the first seat that is not a bot for ``game``."""
+    made = make_game(game)
+    for spec in specs:
+        if spec == HUMAN:
+            fail(_("A simulation has only bots: {spec!r} is not one.").format(spec=spec), 2)
+        problem = check_seat(spec, made)
+        if problem:
+            fail(problem, 2)
 
 
 def _options(text: str | None) -> dict[str, Any]:
@@ -58,6 +70,7 @@ def _interval(i: Interval) -> str:
 def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_file: Path | None,
             options: str | None, data: Path | None, records: bool, as_json: bool) -> None:
     _check_game(game)
+    _check_bots(game, [p1, p2])
     if games < 1:
         fail(_("--games must be at least 1."), 2)
     if jobs < 1:
@@ -144,6 +157,7 @@ def run_report(file: Path, html_out: Path, cards: Path | None) -> None:
 
 def run_ladder(game: str, bots: list[str], games: int, jobs: int, seed: int, as_json: bool) -> None:
     _check_game(game)
+    _check_bots(game, bots)
     if len(bots) < 2:
         fail(_("A ladder needs at least two bots."), 2)
     if games < 1:
