@@ -11,10 +11,9 @@ Collector = Callable[[GameState[Any, Any], int, Action], Any]
 
 
 def _duel_collect(state: GameState[Any, Any], seat: int, action: Action) -> Any:
+    """Rounds finished after the step: the next step belongs to round number this value (0-based)."""
     st: Any = state
-    # The round the action belonged to: it may have ended inside apply (auto passes, R6).
-    in_log = any(entry[1] is action and entry[0] == seat for entry in st.log)
-    return st.round_no if in_log else len(st.results) - 1
+    return len(st.results)
 
 
 def collector(game: str) -> Collector | None:
@@ -37,10 +36,12 @@ def _duel_summary(state: GameState[Any, Any], trace: list[tuple[int, Action, Any
         for r in st.results
     ]
     plays = []
-    for seat, action, round_index in trace:
+    round_index = 0  # a step belongs to the round after those finished before it (one may end inside apply)
+    for seat, action, finished_after in trace:
         kind = getattr(action, "kind", None)
         if kind is Kind.PLAY or kind is Kind.ABILITY:
             plays.append([seat, kind.word, action.arg, round_index])  # type: ignore[attr-defined]
+        round_index = finished_after
     return {
         "lineups": [list(st.lineups[0]), list(st.lineups[1])],
         "first_chooser": st.results[0].chooser if st.results else None,
