@@ -7,13 +7,14 @@ iteration budgets only (no clock), so a run is reproducible.
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from flametable.bots.registry import make_bot
 from flametable.core.match import new_record, play
@@ -22,6 +23,8 @@ from flametable.core.protocol import Action, GameState
 from flametable.core.rng import Rng
 from flametable.sim import summaries
 from flametable.sim.games import make_game
+
+T = TypeVar("T")
 
 
 def derive(seed: int, index: int) -> int:
@@ -54,6 +57,9 @@ _GAME: Any = None
 def _init_worker(game_name: str, data: str | None) -> None:
     global _GAME
     _GAME = make_game(game_name, data)
+    # What the worker inherited or loaded lives as long as it does: keep it out of the collector's scans, so
+    # the many short-lived objects of each match are all that garbage collection walks.
+    gc.freeze()
 
 
 def run_match(spec: SimSpec, index: int, game: Any = None) -> dict[str, Any]:
@@ -97,12 +103,41 @@ def run_match(spec: SimSpec, index: int, game: Any = None) -> dict[str, Any]:
     return line
 
 
-def _run_chunk(spec: SimSpec, indexes: list[int]) -> list[dict[str, Any]]:
-    return [run_match(spec, i) for i in indexes]
+def _run_chunk(spec: SimSpec, indexes: list[int], each: Callable[[dict[str, Any]], T] | None) -> list[Any]:
+    lines = (run_match(spec, i) for i in indexes)
+    return [each(line) for line in lines] if each is not None else list(lines)
 
 
-def run(spec: SimSpec, jobs: int = 1, chunk: int = 0) -> Iterator[dict[str, Any]]:
-    """Yield every match's result line, in index order."""
+def plan_chunks(games: int, jobs: int, size: int = 0, largest: int = 16) -> list[list[int]]:
+    """Match indexes in the batches that the workers take one at a time, in order.
+
+    With ``size``, batches of that size. Otherwise guided: each batch holds a quarter of what remains per
+    worker, at most ``largest``, so batches are big while much remains (fewer messages) and shrink to single
+    matches at the end, where one long last batch would leave the other workers idle.
+    """
+    chunks, start = [], 0
+    while start < games:
+        n = size or max(1, min(largest, (games - start) // (jobs * 4)))
+        chunks.append(list(range(start, min(start + n, games))))
+        start += n
+    return chunks
+
+
+@overload
+def run(spec: SimSpec, jobs: int = 1, chunk: int = 0) -> Iterator[dict[str, Any]]: ...
+
+
+@overload
+def run(spec: SimSpec, jobs: int = 1, chunk: int = 0, *, each: Callable[[dict[str, Any]], T]) -> Iterator[T]: ...
+
+
+def run(spec: SimSpec, jobs: int = 1, chunk: int = 0, *,
+        each: Callable[[dict[str, Any]], Any] | None = None) -> Iterator[Any]:
+    """Yield every match's result line, in index order, or what ``each`` makes of it.
+
+    ``each`` (a module-level function, so that it reaches the workers) runs where the match ran: with
+    ``jobs > 1``, in the worker, so that the parent process receives only what it needs (``sim.results.Entry``).
+    """
     if spec.games < 0:
         raise ValueError(f"games must be at least 0, got {spec.games}")
     if jobs < 1:
@@ -112,12 +147,12 @@ def run(spec: SimSpec, jobs: int = 1, chunk: int = 0) -> Iterator[dict[str, Any]
     if jobs == 1 or spec.games < 2:
         game = make_game(spec.game, spec.data)
         for i in range(spec.games):
-            yield run_match(spec, i, game)
+            line = run_match(spec, i, game)
+            yield each(line) if each is not None else line
         return
-    size = chunk or max(1, min(16, spec.games // (jobs * 8) or 1))
-    chunks = [list(range(i, min(i + size, spec.games))) for i in range(0, spec.games, size)]
+    chunks = plan_chunks(spec.games, jobs, chunk)
     ctx = get_context("fork") if hasattr(os, "fork") else get_context("spawn")
     with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker,
                              initargs=(spec.game, spec.data)) as pool:
-        for lines in pool.map(_run_chunk, [spec] * len(chunks), chunks):
-            yield from lines
+        for results in pool.map(_run_chunk, [spec] * len(chunks), chunks, [each] * len(chunks)):
+            yield from results
