@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from flametable.cli.main import app
@@ -72,3 +73,12 @@ def test_sim_names_a_bad_seat_in_the_players_language() -> None:
     res = runner.invoke(app, ["sim", "duel", "--p1", "human", "--games", "2", "--lang", "es"])
     assert res.exit_code == 2
     assert "solo tiene bots" in res.output
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_sim_says_when_its_results_file_cannot_be_written_to_the_end() -> None:
+    res = runner.invoke(app, ["sim", "duel", "--p1", "bot:greedy", "--p2", "bot:random", "--games", "3",
+                              "--out", "/dev/full", "--lang", "en"])
+    assert res.exit_code == 1
+    assert "Cannot write /dev/full" in res.output
+    assert "Traceback" not in res.output

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
 import pytest
 
 from flametable.sim.report import build_report
-from flametable.sim.results import ResultsError, ResultWriter, read_results
-from flametable.sim.runner import SimSpec, derive, run
+from flametable.sim.results import (
+    CSV_FIELDS,
+    ResultsError,
+    ResultWriter,
+    csv_entry,
+    csv_header,
+    jsonl_entry,
+    read_results,
+    score_entry,
+)
+from flametable.sim.runner import SimSpec, derive, plan_chunks, run
 from flametable.sim.stats import bootstrap_elo, elo_diff, fit_elo, mean_interval, wilson
 
 
@@ -23,6 +34,25 @@ def test_same_seed_same_results_whatever_the_jobs() -> None:
     two = strip(list(run(spec, 2, chunk=3)))
     assert one == two
     assert [line["index"] for line in one] == list(range(24))
+
+
+@pytest.mark.parametrize(("games", "jobs"), [(1, 2), (7, 2), (400, 2), (3000, 2), (50, 3)])
+def test_guided_batches_cover_every_match_once_in_order_and_end_with_single_matches(games: int, jobs: int) -> None:
+    chunks = plan_chunks(games, jobs)
+    assert [i for c in chunks for i in c] == list(range(games))
+    sizes = [len(c) for c in chunks]
+    assert max(sizes) <= 16
+    assert sizes == sorted(sizes, reverse=True)  # big while much remains, then shrinking
+    assert sizes[-jobs:] == [1] * min(jobs, len(sizes))
+
+
+def test_explicit_batch_size_is_kept() -> None:
+    assert [len(c) for c in plan_chunks(10, 2, size=4)] == [4, 4, 2]
+
+
+def test_default_batches_give_the_same_results_as_one_process() -> None:
+    spec = SimSpec("duals", "bot:greedy", "bot:random", 12, seed=8)
+    assert strip(list(run(spec, 2))) == strip(list(run(spec, 1)))
 
 
 def test_seats_swap_every_other_match() -> None:
@@ -41,6 +71,30 @@ def test_match_seeds_differ_and_depend_on_the_run_seed() -> None:
 def test_a_bad_seat_is_named() -> None:
     with pytest.raises(ValueError, match="bot:nobody"):
         list(run(SimSpec("duel", "bot:nobody", "bot:random", 2), 1))
+
+
+@pytest.mark.parametrize("csv_format", [False, True])
+def test_entries_made_in_the_workers_carry_the_writers_text_and_the_result(csv_format: bool) -> None:
+    spec = SimSpec("duel", "bot:greedy", "bot:random", 8, seed=3)
+    lines = list(run(spec, 1))
+    entries = list(run(spec, 2, chunk=2, each=csv_entry if csv_format else jsonl_entry))
+    buffer = io.StringIO()
+    writer = ResultWriter(buffer, csv_format)
+    for line in lines:
+        writer.write(line)
+    header = csv_header() if csv_format else ""
+    # "seconds" is a timing: compare the text with it taken out, line by line
+    assert [_no_seconds(e.text, csv_format) for e in entries] == [
+        _no_seconds(t, csv_format) for t in buffer.getvalue()[len(header):].splitlines(keepends=True)]
+    assert [(e.winner, e.p1_points) for e in entries] == [(x["winner"], x["p1_points"]) for x in lines]
+    assert all(e.text == "" for e in run(spec, 2, chunk=2, each=score_entry))
+
+
+def _no_seconds(text: str, csv_format: bool) -> object:
+    if csv_format:
+        row = next(csv.reader([text]))
+        return row[:CSV_FIELDS.index("seconds")] + row[CSV_FIELDS.index("seconds") + 1:]
+    return {k: v for k, v in json.loads(text).items() if k != "seconds"}
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv"])

@@ -19,7 +19,16 @@ from flametable.cli.seats import HUMAN, check_seat
 from flametable.core.errors import DataError
 from flametable.sim.games import GAMES, make_game
 from flametable.sim.report import build_report
-from flametable.sim.results import ResultsError, ResultWriter, is_csv, read_results, summarize_points
+from flametable.sim.results import (
+    ResultsError,
+    Tally,
+    csv_entry,
+    csv_header,
+    is_csv,
+    jsonl_entry,
+    read_results,
+    score_entry,
+)
 from flametable.sim.runner import SimSpec, run
 from flametable.sim.stats import Interval, bootstrap_elo, mean_interval, wilson
 
@@ -88,25 +97,31 @@ def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_f
             stream = out_file.open("w", encoding="utf-8", newline="")
         except OSError as exc:
             fail(_("Cannot write {file}: {error}").format(file=out_file, error=exc.strerror or exc))
-    writer = ResultWriter(stream, is_csv(out_file)) if stream is not None and out_file is not None else None
-    lines: list[dict[str, Any]] = []
+    as_csv = out_file is not None and is_csv(out_file)
+    each = score_entry if stream is None else csv_entry if as_csv else jsonl_entry
+    tally = Tally()  # the parent keeps counts, not lines: long runs stay small and the workers keep the cores
     started = time.perf_counter()
     try:
-        with _progress(games, _("Simulating")) as bar:
-            for line in run(spec, jobs):
-                lines.append(line)
-                if writer is not None:
-                    writer.write(line)
-                if bar is not None:
-                    bar[0].advance(bar[1])
+        try:
+            if stream is not None and as_csv:
+                stream.write(csv_header())
+            with _progress(games, _("Simulating")) as bar:
+                for entry in run(spec, jobs, each=each):
+                    tally.add(entry.winner, entry.p1_points)
+                    if stream is not None:
+                        stream.write(entry.text)
+                    if bar is not None:
+                        bar[0].advance(bar[1])
+        finally:
+            if stream is not None:
+                stream.close()
     except ValueError as exc:
         fail(str(exc), 2)
-    finally:
-        if stream is not None:
-            stream.close()
+    except OSError as exc:  # a full disk, a lost drive: say so, never a traceback
+        fail(_("Cannot write {file}: {error}").format(file=out_file, error=exc.strerror or exc))
     took = time.perf_counter() - started
-    w, d, loss, n = summarize_points(lines)
-    score = mean_interval([float(x["p1_points"]) for x in lines])
+    w, d, loss, n = tally.wins, tally.draws, tally.losses, tally.n
+    score = mean_interval(tally.points)
     summary = {
         "game": game, "p1": p1, "p2": p2, "games": n, "jobs": jobs, "seed": seed, "seconds": round(took, 3),
         "matches_per_second": round(n / took, 2) if took > 0 else None,
@@ -170,8 +185,8 @@ def run_ladder(game: str, bots: list[str], games: int, jobs: int, seed: int, as_
                 for j in range(i + 1, len(bots)):
                     spec = SimSpec(game, bots[i], bots[j], games, seed + 7919 * (i * len(bots) + j))
                     pts = []
-                    for line in run(spec, jobs):
-                        pts.append(float(line["p1_points"]))
+                    for entry in run(spec, jobs, each=score_entry):
+                        pts.append(entry.p1_points)
                         if bar is not None:
                             bar[0].advance(bar[1])
                     pairs.append((i, j, pts))

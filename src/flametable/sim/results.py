@@ -7,7 +7,7 @@ import io
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from flametable.core.errors import FlametableError
 
@@ -23,24 +23,64 @@ def is_csv(path: str | Path) -> bool:
     return str(path).lower().endswith(".csv")
 
 
+def csv_header() -> str:
+    """The header line of a CSV results file."""
+    return _csv_text(CSV_FIELDS)
+
+
+def _csv_text(row: Iterable[Any]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer).writerow(row)
+    return buffer.getvalue()
+
+
+def encode_line(line: dict[str, Any], csv_format: bool) -> str:
+    """One result line as the text of a JSON-lines file (or a CSV row), newline included."""
+    if not csv_format:
+        return json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return _csv_text([
+        line["index"], line["seed"], line["game"], line["seats"][line["p1_seat"]],
+        line["seats"][1 - line["p1_seat"]], line["p1_seat"], line["winner"] or "", line["winner_seat"]
+        if line["winner_seat"] is not None else "", line["reason"], line["scores"][0], line["scores"][1],
+        line["p1_points"], line["actions"], line["seconds"],
+        json.dumps(line["summary"], ensure_ascii=False, separators=(",", ":")),
+    ])
+
+
 class ResultWriter:
     def __init__(self, stream: TextIO, csv_format: bool) -> None:
         self.stream = stream
-        self.csv = csv.writer(stream) if csv_format else None
-        if self.csv is not None:
-            self.csv.writerow(CSV_FIELDS)
+        self.csv_format = csv_format
+        if csv_format:
+            stream.write(csv_header())
 
     def write(self, line: dict[str, Any]) -> None:
-        if self.csv is None:
-            self.stream.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
-            return
-        self.csv.writerow([
-            line["index"], line["seed"], line["game"], line["seats"][line["p1_seat"]],
-            line["seats"][1 - line["p1_seat"]], line["p1_seat"], line["winner"] or "", line["winner_seat"]
-            if line["winner_seat"] is not None else "", line["reason"], line["scores"][0], line["scores"][1],
-            line["p1_points"], line["actions"], line["seconds"],
-            json.dumps(line["summary"], ensure_ascii=False, separators=(",", ":")),
-        ])
+        self.stream.write(encode_line(line, self.csv_format))
+
+
+class Entry(NamedTuple):
+    """What the lab's parent process needs of one match: its encoded text (or "") and the first player's result.
+
+    Sim workers turn each result line into an entry (``jsonl_entry``, ``csv_entry``, ``score_entry``), so the
+    parent only writes text and counts: it no longer rebuilds and re-encodes every line, and with ``--jobs`` as
+    large as the cores it takes as little as possible from the workers.
+    """
+
+    text: str
+    winner: str | None
+    p1_points: float
+
+
+def jsonl_entry(line: dict[str, Any]) -> Entry:
+    return Entry(encode_line(line, False), line["winner"], float(line["p1_points"]))
+
+
+def csv_entry(line: dict[str, Any]) -> Entry:
+    return Entry(encode_line(line, True), line["winner"], float(line["p1_points"]))
+
+
+def score_entry(line: dict[str, Any]) -> Entry:
+    return Entry("", line["winner"], float(line["p1_points"]))
 
 
 def read_results(path: str | Path) -> list[dict[str, Any]]:
@@ -101,15 +141,30 @@ def _check(line: Any, source: str, n: int) -> None:
             raise ResultsError(f"{source}: line {n}: field {key!r} is missing")
 
 
+class Tally:
+    """Running counts of results from the first player's side: wins, draws, losses and points."""
+
+    def __init__(self) -> None:
+        self.wins = self.draws = self.losses = 0
+        self.points: list[float] = []
+
+    @property
+    def n(self) -> int:
+        return len(self.points)
+
+    def add(self, winner: str | None, p1_points: float) -> None:
+        if winner == "p1":
+            self.wins += 1
+        elif winner is None:
+            self.draws += 1
+        else:
+            self.losses += 1
+        self.points.append(p1_points)
+
+
 def summarize_points(lines: Iterable[dict[str, Any]]) -> tuple[int, int, int, int]:
     """(p1 wins, draws, p1 losses, n)."""
-    w = d = loss = n = 0
+    tally = Tally()
     for line in lines:
-        n += 1
-        if line["winner"] == "p1":
-            w += 1
-        elif line["winner"] is None:
-            d += 1
-        else:
-            loss += 1
-    return w, d, loss, n
+        tally.add(line["winner"], float(line["p1_points"]))
+    return tally.wins, tally.draws, tally.losses, tally.n
