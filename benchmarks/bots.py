@@ -9,6 +9,7 @@ Measures, for each game:
   iteration's cost to one random playout's from the same state (clone + playout);
 - ``hard_time``: the slowest ``bot:hard`` decision, with its real time budget (must stay under 2 s);
 - ``speedup``: ``flametable sim`` matches per second with ``--jobs 2`` against ``--jobs 1`` (alternating rounds).
+- ``pool_instructions``: the same comparison counted in instructions under valgrind, free of the machine's noise.
 Prints one JSON object per measurement.
 """
 
@@ -34,7 +35,7 @@ from flametable.sim.runner import SimSpec, run
 from flametable.sim.stats import mean_interval
 
 
-def decision_points(game: Any, n_matches: int = 30, every: int = 3) -> list[tuple[Any, list[Any]]]:
+def decision_points(game: Any, n_matches: int = 30, every: int = 3) -> list[tuple[Any, list[Any], Any]]:
     """Views and legal actions at real decision points of random matches."""
     out = []
     for seed in range(n_matches):
@@ -132,7 +133,10 @@ def machine_ceiling(n: int = 8_000_000) -> float:
     return 2 * one / two
 
 
-def bench_speedup(game_name: str, games: int = 2000, rounds: int = 9) -> dict[str, Any]:
+SPEEDUP_RUNS = {"duel": (2000, 9), "duals": (300, 7)}  # matches a run, rounds: a few minutes per game
+
+
+def bench_speedup(game_name: str, games: int = 0, rounds: int = 0) -> dict[str, Any]:
     """``flametable sim --jobs 2`` against ``--jobs 1``, as whole commands writing their results file.
 
     This machine's speed drifts by 10-40% from one run to the next (the same single-process run takes from 5.3 s
@@ -141,6 +145,8 @@ def bench_speedup(game_name: str, games: int = 2000, rounds: int = 9) -> dict[st
     the ceilings and of the efficiencies (speed-up over ceiling), and the ratio of the best rates (timeit's rule:
     the fastest run is the least disturbed). ``bench_pool_instructions`` gives the noise-free account.
     """
+    games = games or SPEEDUP_RUNS[game_name][0]
+    rounds = rounds or SPEEDUP_RUNS[game_name][1]
     rates: dict[int, list[float]] = {1: [], 2: []}
     ceilings = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -181,7 +187,10 @@ def _callgrind_total(args: list[str], out_dir: Path, zero_in_child: bool) -> tup
     return totals.pop(main_pid), list(totals.values())
 
 
-def bench_pool_instructions(game_name: str, games: int = 400) -> dict[str, Any]:
+POOL_GAMES = {"duel": 400, "duals": 40}  # a few minutes each under valgrind (greedy Duals matches are long)
+
+
+def bench_pool_instructions(game_name: str, games: int = 0) -> dict[str, Any]:
     """The lab's parallel cost counted in instructions (valgrind), which this machine's noise does not touch.
 
     Three runs of ``flametable sim --p1 bot:greedy --p2 bot:greedy``: one match (start-up), ``games`` with
@@ -193,6 +202,7 @@ def bench_pool_instructions(game_name: str, games: int = 400) -> dict[str, Any]:
     """
     if shutil.which("valgrind") is None:
         return {"game": game_name, "measure": "pool_instructions", "skipped": "valgrind is not installed"}
+    games = games or POOL_GAMES[game_name]
     base = ["sim", game_name, "--p1", "bot:greedy", "--p2", "bot:greedy", "--seed", "5", "--json"]
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)

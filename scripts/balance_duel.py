@@ -31,7 +31,7 @@ def stats_for(shape: list[float], total: float, k: float) -> list[int]:
     vals = [mean + k * d for d in shape]
     vals = [max(10.0, v) for v in vals]
     scale = total / sum(vals)
-    return [int(round(v * scale)) for v in vals]
+    return [round(v * scale) for v in vals]
 
 
 def write(text: str, stats: dict[int, list[int]]) -> str:
