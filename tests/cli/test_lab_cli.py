@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from flametable.cli.main import app
+from flametable.sim import runner as runner_module
 
 runner = CliRunner()
 
@@ -76,9 +77,21 @@ def test_sim_names_a_bad_seat_in_the_players_language() -> None:
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
-def test_sim_says_when_its_results_file_cannot_be_written_to_the_end() -> None:
-    res = runner.invoke(app, ["sim", "duel", "--p1", "bot:greedy", "--p2", "bot:random", "--games", "3",
-                              "--out", "/dev/full", "--lang", "en"])
+@pytest.mark.parametrize(("games", "jobs"), [("3", "1"), ("80", "2")])  # fails at the close; fails mid-run
+def test_sim_says_when_its_results_file_cannot_be_written_to_the_end(games: str, jobs: str) -> None:
+    res = runner.invoke(app, ["sim", "duel", "--p1", "bot:greedy", "--p2", "bot:random", "--games", games,
+                              "--jobs", jobs, "--out", "/dev/full", "--lang", "en"])
     assert res.exit_code == 1
-    assert "Cannot write /dev/full" in res.output
+    assert "Cannot write /dev/full: No space left on device. It holds only the results" in res.output
     assert "Traceback" not in res.output
+
+
+def test_sim_says_when_its_worker_processes_cannot_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_pool(*args: object, **kwargs: object) -> None:
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(runner_module, "ProcessPoolExecutor", no_pool)
+    res = runner.invoke(app, ["sim", "duel", "--games", "4", "--jobs", "2", "--lang", "en"])
+    assert res.exit_code == 1
+    assert "The simulation could not run: [Errno 38] Function not implemented" in res.output
+    assert "Cannot write" not in res.output

@@ -16,6 +16,7 @@ from flametable.sim.results import (
     ResultWriter,
     csv_entry,
     csv_header,
+    encode_line,
     jsonl_entry,
     read_results,
     score_entry,
@@ -51,7 +52,8 @@ def test_explicit_batch_size_is_kept() -> None:
 
 
 def test_default_batches_give_the_same_results_as_one_process() -> None:
-    spec = SimSpec("duals", "bot:greedy", "bot:random", 12, seed=8)
+    spec = SimSpec("duel", "bot:greedy", "bot:random", 150, seed=8)
+    assert max(len(c) for c in plan_chunks(150, 2)) == 16  # batches of many matches, then single ones
     assert strip(list(run(spec, 2))) == strip(list(run(spec, 1)))
 
 
@@ -87,7 +89,35 @@ def test_entries_made_in_the_workers_carry_the_writers_text_and_the_result(csv_f
     assert [_no_seconds(e.text, csv_format) for e in entries] == [
         _no_seconds(t, csv_format) for t in buffer.getvalue()[len(header):].splitlines(keepends=True)]
     assert [(e.winner, e.p1_points) for e in entries] == [(x["winner"], x["p1_points"]) for x in lines]
-    assert all(e.text == "" for e in run(spec, 2, chunk=2, each=score_entry))
+    scores = list(run(spec, 2, chunk=2, each=score_entry))
+    assert len(scores) == 8
+    assert all(e.text == "" for e in scores)
+
+
+_LINE = {"index": 3, "seed": 77, "game": "duel", "seats": ["bot:random", "bot:greedy"], "p1_seat": 1,
+         "winner": "p2", "winner_seat": 0, "reason": "two_round_wins", "scores": [2, 0], "p1_points": 0.0,
+         "actions": 21, "seconds": 0.5, "summary": {"note": "Marciano, «é»"}}
+
+
+def test_a_result_line_is_written_as_compact_json_with_unicode_kept() -> None:
+    assert encode_line(_LINE, False) == (
+        '{"index":3,"seed":77,"game":"duel","seats":["bot:random","bot:greedy"],"p1_seat":1,"winner":"p2",'
+        '"winner_seat":0,"reason":"two_round_wins","scores":[2,0],"p1_points":0.0,"actions":21,"seconds":0.5,'
+        '"summary":{"note":"Marciano, «é»"}}\n')
+
+
+def test_a_result_line_is_written_as_a_csv_row_with_crlf_and_the_players_in_order() -> None:
+    assert csv_header() == ("index,seed,game,p1,p2,p1_seat,winner,winner_seat,reason,score1,score2,p1_points,"
+                            "actions,seconds,summary\r\n")
+    assert encode_line(_LINE, True) == (
+        '3,77,duel,bot:greedy,bot:random,1,p2,0,two_round_wins,2,0,0.0,21,0.5,"{""note"":""Marciano, «é»""}"\r\n')
+
+
+def test_a_negative_batch_size_is_refused() -> None:
+    with pytest.raises(ValueError, match="chunk"):
+        list(run(SimSpec("duel", "bot:random", "bot:random", 4), 2, chunk=-1))
+    with pytest.raises(ValueError, match="batch"):
+        plan_chunks(10, 2, -1)
 
 
 def _no_seconds(text: str, csv_format: bool) -> object:

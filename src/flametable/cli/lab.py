@@ -7,6 +7,7 @@ import json
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import BrokenExecutor
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -72,6 +73,31 @@ def _progress(total: int, label: str) -> Iterator[Any]:
         yield (progress, progress.add_task(label, total=total))
 
 
+class _WriteFailed(Exception):
+    def __init__(self, exc: OSError) -> None:
+        super().__init__(exc)
+        self.reason = exc.strerror or str(exc)
+
+
+class _Output:
+    """The results file, whose failures (and only those) become ``_WriteFailed``."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+        except OSError as exc:
+            raise _WriteFailed(exc) from exc
+
+    def close(self) -> None:
+        try:
+            self.stream.close()
+        except OSError as exc:
+            raise _WriteFailed(exc) from exc
+
+
 def _interval(i: Interval) -> str:
     return f"{100 * i.value:.1f}% [{100 * i.low:.1f}, {100 * i.high:.1f}]"
 
@@ -91,34 +117,37 @@ def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_f
         fail(_("Bad data file: {error}").format(error=exc))
     except Exception as exc:  # a bad option value: the engine names it
         fail(_("Bad options: {error}").format(error=exc), 2)
-    stream: TextIO | None = None
+    output = None
     if out_file is not None:
         try:
-            stream = out_file.open("w", encoding="utf-8", newline="")
+            output = _Output(out_file.open("w", encoding="utf-8", newline=""))
         except OSError as exc:
             fail(_("Cannot write {file}: {error}").format(file=out_file, error=exc.strerror or exc))
     as_csv = out_file is not None and is_csv(out_file)
-    each = score_entry if stream is None else csv_entry if as_csv else jsonl_entry
+    each = score_entry if output is None else csv_entry if as_csv else jsonl_entry
     tally = Tally()  # the parent keeps counts, not lines: long runs stay small and the workers keep the cores
     started = time.perf_counter()
     try:
         try:
-            if stream is not None and as_csv:
-                stream.write(csv_header())
+            if output is not None and as_csv:
+                output.write(csv_header())
             with _progress(games, _("Simulating")) as bar:
                 for entry in run(spec, jobs, each=each):
                     tally.add(entry.winner, entry.p1_points)
-                    if stream is not None:
-                        stream.write(entry.text)
+                    if output is not None:
+                        output.write(entry.text)
                     if bar is not None:
                         bar[0].advance(bar[1])
         finally:
-            if stream is not None:
-                stream.close()
+            if output is not None:
+                output.close()
+    except _WriteFailed as exc:  # a full disk, a lost drive: say so, never a traceback
+        fail(_("Cannot write {file}: {error}. It holds only the results written before that.")
+             .format(file=out_file, error=exc.reason))
     except ValueError as exc:
         fail(str(exc), 2)
-    except OSError as exc:  # a full disk, a lost drive: say so, never a traceback
-        fail(_("Cannot write {file}: {error}").format(file=out_file, error=exc.strerror or exc))
+    except (OSError, BrokenExecutor) as exc:  # the worker processes could not start, or one of them died
+        fail(_("The simulation could not run: {error}").format(error=exc or type(exc).__name__))
     took = time.perf_counter() - started
     w, d, loss, n = tally.wins, tally.draws, tally.losses, tally.n
     score = mean_interval(tally.points)

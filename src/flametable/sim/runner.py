@@ -115,6 +115,8 @@ def plan_chunks(games: int, jobs: int, size: int = 0, largest: int = 16) -> list
     worker, at most ``largest``, so batches are big while much remains (fewer messages) and shrink to single
     matches at the end, where one long last batch would leave the other workers idle.
     """
+    if size < 0 or largest < 1:
+        raise ValueError(f"a batch holds at least 1 match, got size {size} and largest {largest}")
     chunks, start = [], 0
     while start < games:
         n = size or max(1, min(largest, (games - start) // (jobs * 4)))
@@ -124,7 +126,7 @@ def plan_chunks(games: int, jobs: int, size: int = 0, largest: int = 16) -> list
 
 
 @overload
-def run(spec: SimSpec, jobs: int = 1, chunk: int = 0) -> Iterator[dict[str, Any]]: ...
+def run(spec: SimSpec, jobs: int = 1, chunk: int = 0, *, each: None = None) -> Iterator[dict[str, Any]]: ...
 
 
 @overload
@@ -142,6 +144,8 @@ def run(spec: SimSpec, jobs: int = 1, chunk: int = 0, *,
         raise ValueError(f"games must be at least 0, got {spec.games}")
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if chunk < 0:
+        raise ValueError(f"chunk must be at least 0 (0: guided batches), got {chunk}")
     for s in (spec.p1, spec.p2):  # fail fast, naming the bad seat
         make_bot(s, make_game(spec.game, spec.data), 0, deterministic=True)
     if jobs == 1 or spec.games < 2:
