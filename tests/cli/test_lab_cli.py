@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -95,3 +97,38 @@ def test_sim_says_when_its_worker_processes_cannot_start(monkeypatch: pytest.Mon
     assert res.exit_code == 1
     assert "The simulation could not run: [Errno 38] Function not implemented" in res.output
     assert "Cannot write" not in res.output
+
+
+def test_report_speaks_the_readers_language_card_names_included(tmp_path: Path) -> None:
+    from flametable.duel.cards import builtin_card_set
+
+    cards = builtin_card_set()
+    out = tmp_path / "r.jsonl"
+    assert runner.invoke(app, ["sim", "duel", "--games", "40", "--seed", "2", "--out", str(out)]).exit_code == 0
+    pages = {}
+    for lang in ("en", "es"):
+        html = tmp_path / f"{lang}.html"
+        res = runner.invoke(app, ["report", str(out), "--html", str(html), "--lang", lang])
+        assert res.exit_code == 0, res.output
+        pages[lang] = html.read_text(encoding="utf-8")
+    seen = {int(c) for c in re.findall(r">C(\d+) ", pages["en"])}
+    assert seen  # the characters' section names them
+    for c in seen:
+        assert f"C{c} {escape(cards.character(c).name['es'])}<" in pages["es"]
+        assert f"C{c} {escape(cards.character(c).name['en'])}<" in pages["en"]
+    assert '<html lang="es">' in pages["es"]
+    assert "Ventaja de quien elige primero" in pages["es"]
+    assert "First chooser's advantage" not in pages["es"]
+    assert '<html lang="en">' in pages["en"]
+    assert "First chooser&#x27;s advantage" in pages["en"]
+
+
+def test_duals_report_speaks_spanish(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert runner.invoke(app, ["sim", "duals", "--p1", "bot:random", "--p2", "bot:random", "--games", "4",
+                               "--out", str(out)]).exit_code == 0
+    html = tmp_path / "es.html"
+    assert runner.invoke(app, ["report", str(out), "--html", str(html), "--lang", "es"]).exit_code == 0
+    page = html.read_text(encoding="utf-8")
+    assert "Ventaja del jugador inicial" in page
+    assert "informe de equilibrio de flametable: duals" in page

@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from flametable.cli.console import err, fail, out, print_json
-from flametable.cli.i18n import _
+from flametable.cli.i18n import _, language
 from flametable.cli.seats import HUMAN, check_seat
 from flametable.core.errors import DataError
 from flametable.sim.games import GAMES, make_game
@@ -189,7 +189,7 @@ def run_report(file: Path, html_out: Path, cards: Path | None) -> None:
         except DataError as exc:
             fail(_("Bad card file: {error}").format(error=exc))
     try:
-        page, _figures = build_report(lines, card_set)
+        page, _figures = build_report(lines, card_set, tr=_, lang=language())
     except (ValueError, KeyError) as exc:
         fail(_("Cannot build the report from {file}: {error}").format(file=file, error=exc))
     try:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from flametable.core.i18n import N_
 from flametable.core.protocol import Action, GameState
-from flametable.sim.report import Bar, bar_chart, count_chart, section
+from flametable.sim.report import Bar, Translate, bar_chart, count_chart, english, section
 from flametable.sim.stats import mean_interval, wilson
 
 
@@ -49,17 +50,17 @@ def summarize(state: GameState[Any, Any], trace: list[tuple[int, Action, Any]]) 
     }
 
 
-def report_sections(lines: list[dict[str, Any]]) -> tuple[list[str], dict[str, Any]]:
+def report_sections(lines: list[dict[str, Any]], tr: Translate = english) -> tuple[list[str], dict[str, Any]]:
     sections: list[str] = []
     figures: dict[str, Any] = {}
     pts = [0.5 if x["winner_seat"] is None else 1.0 if x["winner_seat"] == x["summary"]["first"] else 0.0
            for x in lines]
     first = mean_interval(pts)
     figures["first_player_score"] = first.to_json()
-    sections.append(section("First player's advantage",
-                             bar_chart("first player", [Bar("first player's score", first, len(pts))],
-                                       band=(0.45, 0.55)),
-                             "Score of the player who took the first turn (D3)."))
+    sections.append(section(tr(N_("First player's advantage")),
+                            bar_chart(tr(N_("first player")), [Bar(tr(N_("first player's score")), first, len(pts))],
+                                      band=(0.45, 0.55)),
+                            tr(N_("Score of the player who took the first turn (D3)."))))
     placed: dict[str, int] = defaultdict(int)
     fired: dict[str, int] = defaultdict(int)
     for x in lines:
@@ -70,11 +71,11 @@ def report_sections(lines: list[dict[str, Any]]) -> tuple[list[str], dict[str, A
     n = len(lines)
     figures["placed_per_match"] = {k: v / n for k, v in placed.items()}
     figures["fired_per_match"] = {k: v / n for k, v in fired.items()}
-    sections.append(section("Tokens placed per match, by kind",
-                             count_chart("placed", sorted(((k, v / n) for k, v in placed.items()),
+    sections.append(section(tr(N_("Tokens placed per match, by kind")),
+                             count_chart(tr(N_("placed")), sorted(((k, v / n) for k, v in placed.items()),
                                                           key=lambda kv: -kv[1]))))
-    sections.append(section("FIRE UP abilities used per match",
-                             count_chart("fired", sorted(((k, v / n) for k, v in fired.items()),
+    sections.append(section(tr(N_("FIRE UP abilities used per match")),
+                             count_chart(tr(N_("fired")), sorted(((k, v / n) for k, v in fired.items()),
                                                          key=lambda kv: -kv[1]))))
     scored: dict[int, int] = defaultdict(int)
     for x in lines:
@@ -83,6 +84,7 @@ def report_sections(lines: list[dict[str, Any]]) -> tuple[list[str], dict[str, A
                 scored[c] += 1
     cards = sorted(scored, key=lambda c: -scored[c])
     figures["card_scoring_rate"] = {str(c): wilson(scored[c], n).to_json() for c in sorted(scored)}
-    sections.append(section("Shop cards: share of matches in which each was scored",
-                             bar_chart("cards", [Bar(f"K{c}", wilson(scored[c], n), n) for c in cards], band=None)))
+    sections.append(section(tr(N_("Shop cards: share of matches in which each was scored")),
+                            bar_chart(tr(N_("cards")), [Bar(f"K{c}", wilson(scored[c], n), n) for c in cards],
+                                      band=None)))
     return sections, figures

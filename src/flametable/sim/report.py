@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import html
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flametable.core.i18n import N_, pick
 from flametable.sim.results import summarize_points
 from flametable.sim.stats import Interval, mean_interval, wilson
+
+Translate = Callable[[str], str]
+"""Turns a report message (English source, marked with ``N_``) into the reader's language."""
+
+
+def english(message: str) -> str:
+    return message
 
 
 @dataclass(frozen=True)
@@ -76,24 +84,25 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def overview(lines: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+def overview(lines: list[dict[str, Any]], tr: Translate = english) -> tuple[str, dict[str, Any]]:
     w, d, loss, n = summarize_points(lines)
     p1 = lines[0]["seats"][lines[0]["p1_seat"]] if lines else "?"
     p2 = lines[0]["seats"][1 - lines[0]["p1_seat"]] if lines else "?"
     score = mean_interval([float(x["p1_points"]) for x in lines])
     bars = [
-        Bar(f"{p1} wins", wilson(w, n), n),
-        Bar("draws", wilson(d, n), n),
-        Bar(f"{p2} wins", wilson(loss, n), n),
-        Bar(f"{p1} score (win 1, draw ½)", score, n),
+        Bar(tr(N_("{p1} wins")).format(p1=p1), wilson(w, n), n),
+        Bar(tr(N_("draws")), wilson(d, n), n),
+        Bar(tr(N_("{p2} wins")).format(p2=p2), wilson(loss, n), n),
+        Bar(tr(N_("{p1} score (win 1, draw ½)")).format(p1=p1), score, n),
     ]
     figures = {"p1": p1, "p2": p2, "games": n, "p1_wins": wilson(w, n).to_json(), "draws": wilson(d, n).to_json(),
                "p2_wins": wilson(loss, n).to_json(), "p1_score": score.to_json()}
-    body = bar_chart("win rates", bars, band=None)
-    return section(f"Results: {p1} against {p2}, {n} matches", body), figures
+    body = bar_chart(tr(N_("win rates")), bars, band=None)
+    return section(tr(N_("Results: {p1} against {p2}, {n} matches")).format(p1=p1, p2=p2, n=n), body), figures
 
 
-def duel_sections(lines: list[dict[str, Any]], cards: Any) -> tuple[list[str], dict[str, Any]]:
+def duel_sections(lines: list[dict[str, Any]], cards: Any, tr: Translate = english,
+                  lang: str = "en") -> tuple[list[str], dict[str, Any]]:
     sections: list[str] = []
     figures: dict[str, Any] = {}
     # First chooser's advantage (R5).
@@ -106,9 +115,9 @@ def duel_sections(lines: list[dict[str, Any]], cards: Any) -> tuple[list[str], d
     adv = mean_interval(pts)
     figures["first_chooser_score"] = adv.to_json()
     sections.append(section(
-        "First chooser's advantage", bar_chart("first chooser", [Bar("first chooser's score", adv, len(pts))],
-                                               band=(0.45, 0.55)),
-        "Score of the player who chose the stat in round 1 (target: 45–55%).",
+        tr(N_("First chooser's advantage")),
+        bar_chart(tr(N_("first chooser")), [Bar(tr(N_("first chooser's score")), adv, len(pts))], band=(0.45, 0.55)),
+        tr(N_("Score of the player who chose the stat in round 1 (target: 45–55%).")),
     ))
     # Characters: match score of the player who had them, and round win rate when flipped.
     match_pts: dict[int, list[float]] = defaultdict(list)
@@ -124,18 +133,19 @@ def duel_sections(lines: list[dict[str, Any]], cards: Any) -> tuple[list[str], d
                 c = r["characters"][seat]
                 round_pts[c].append(0.5 if r["winner"] == -1 else 1.0 if r["winner"] == seat else 0.0)
     def name(c: int) -> str:
-        return f"C{c} {cards.character(c).name['en']}" if cards is not None else f"C{c}"
+        return f"C{c} {pick(cards.character(c).name, lang)}" if cards is not None else f"C{c}"
 
     chars = sorted(match_pts, key=lambda c: -sum(match_pts[c]) / len(match_pts[c]))
     bars = [Bar(name(c), mean_interval(match_pts[c]), len(match_pts[c])) for c in chars]
     figures["characters"] = {str(c): mean_interval(match_pts[c]).to_json() | {"n": len(match_pts[c])}
                              for c in sorted(match_pts)}
-    sections.append(section("Each character's win rate", bar_chart("characters", bars),
-                             "Match score of the player who had the character in their line-up (target: 40–60%)."))
+    sections.append(section(tr(N_("Each character's win rate")), bar_chart(tr(N_("characters")), bars),
+                            tr(N_("Match score of the player who had the character in their line-up "
+                                  "(target: 40–60%)."))))
     rbars = [Bar(name(c), mean_interval(round_pts[c]), len(round_pts[c]))
              for c in sorted(round_pts, key=lambda c: -sum(round_pts[c]) / len(round_pts[c]))]
-    sections.append(section("Rounds won by each character", bar_chart("character rounds", rbars),
-                             "Share of the rounds a character played that it won (draws ½)."))
+    sections.append(section(tr(N_("Rounds won by each character")), bar_chart(tr(N_("character rounds")), rbars),
+                            tr(N_("Share of the rounds a character played that it won (draws ½)."))))
     # Support cards: how often played, and the round score of whoever played them.
     played: dict[tuple[str, int], list[float]] = defaultdict(list)
     for x in lines:
@@ -146,18 +156,18 @@ def duel_sections(lines: list[dict[str, Any]], cards: Any) -> tuple[list[str], d
             w = rounds[r]["winner"]
             played[("play", card)].append(0.5 if w == -1 else 1.0 if w == seat else 0.0)
     def sname(s: int) -> str:
-        return f"S{s} {cards.support(s).name['en']}" if cards is not None else f"S{s}"
+        return f"S{s} {pick(cards.support(s).name, lang)}" if cards is not None else f"S{s}"
 
     sbars = [Bar(sname(card), mean_interval(v), len(v))
              for (_, card), v in sorted(played.items(), key=lambda kv: -sum(kv[1]) / len(kv[1]))]
     figures["supports"] = {str(card): mean_interval(v).to_json() | {"n": len(v)} for (_, card), v in played.items()}
-    sections.append(section("Support cards when played", bar_chart("supports", sbars, band=None),
-                             "Round score of the player who played the card in that round."))
+    sections.append(section(tr(N_("Support cards when played")), bar_chart(tr(N_("supports")), sbars, band=None),
+                            tr(N_("Round score of the player who played the card in that round."))))
     return sections, figures
 
 
 PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>
 <style>body{{font-family:sans-serif;max-width:900px;margin:2em auto;color:#222}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 6px;font-size:12px}}
 section{{margin-bottom:2em}}</style></head>
@@ -166,24 +176,25 @@ section{{margin-bottom:2em}}</style></head>
 
 
 def build_report(
-    lines: list[dict[str, Any]], cards: Any = None, title: str | None = None
+    lines: list[dict[str, Any]], cards: Any = None, title: str | None = None, tr: Translate = english,
+    lang: str = "en",
 ) -> tuple[str, dict[str, Any]]:
-    """The HTML page and the figures behind it (for docs and tests)."""
+    """The HTML page and the figures behind it (for docs and tests), in the language of ``tr`` and ``lang``."""
     if not lines:
         raise ValueError("no results to report")
     games = {x["game"] for x in lines}
     if len(games) != 1:
         raise ValueError(f"results mix games: {', '.join(sorted(games))}")
     game = games.pop()
-    first, figures = overview(lines)
+    first, figures = overview(lines, tr)
     sections = [first]
     if game == "duel":
-        more, extra = duel_sections(lines, cards)
+        more, extra = duel_sections(lines, cards, tr, lang)
     else:
         from flametable.sim import duals_summary
 
-        more, extra = duals_summary.report_sections(lines)
+        more, extra = duals_summary.report_sections(lines, tr)
     sections += more
     figures.update(extra)
-    title = title or f"flametable balance report: {game}"
-    return PAGE.format(title=html.escape(title), body="\n".join(sections)), figures
+    title = title or tr(N_("flametable balance report: {game}")).format(game=game)
+    return PAGE.format(title=html.escape(title), body="\n".join(sections), lang=html.escape(lang)), figures
