@@ -132,3 +132,5 @@ def test_duals_report_speaks_spanish(tmp_path: Path) -> None:
     page = html.read_text(encoding="utf-8")
     assert "Ventaja del jugador inicial" in page
     assert "informe de equilibrio de flametable: duals" in page
+    assert 'text-anchor="end">carne</text>' in page  # token kinds too
+    assert 'text-anchor="end">meat</text>' not in page

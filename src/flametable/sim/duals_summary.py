@@ -50,6 +50,16 @@ def summarize(state: GameState[Any, Any], trace: list[tuple[int, Action, Any]]) 
     }
 
 
+KIND_WORDS = {"bread": N_("bread"), "crystal": N_("crystal"), "meat": N_("meat"), "iron": N_("iron"),
+              "potion": N_("potion"), "plant": N_("plant"), "buddy": N_("Buddy")}
+"""The data's token type keys as words to translate (a dual token's key joins two with "+")."""
+
+
+def kind_label(key: str, tr: Translate = english) -> str:
+    """A token kind's key (``meat``, ``plant+meat``, ``buddy``) in the reader's language."""
+    return "+".join(tr(KIND_WORDS[part]) if part in KIND_WORDS else part for part in key.split("+"))
+
+
 def report_sections(lines: list[dict[str, Any]], tr: Translate = english) -> tuple[list[str], dict[str, Any]]:
     sections: list[str] = []
     figures: dict[str, Any] = {}
@@ -72,10 +82,12 @@ def report_sections(lines: list[dict[str, Any]], tr: Translate = english) -> tup
     figures["placed_per_match"] = {k: v / n for k, v in placed.items()}
     figures["fired_per_match"] = {k: v / n for k, v in fired.items()}
     sections.append(section(tr(N_("Tokens placed per match, by kind")),
-                             count_chart(tr(N_("placed")), sorted(((k, v / n) for k, v in placed.items()),
+                             count_chart(tr(N_("placed")), sorted(((kind_label(k, tr), v / n)
+                                                                    for k, v in placed.items()),
                                                           key=lambda kv: -kv[1]))))
     sections.append(section(tr(N_("FIRE UP abilities used per match")),
-                             count_chart(tr(N_("fired")), sorted(((k, v / n) for k, v in fired.items()),
+                             count_chart(tr(N_("fired")), sorted(((kind_label(k, tr), v / n)
+                                                                   for k, v in fired.items()),
                                                          key=lambda kv: -kv[1]))))
     scored: dict[int, int] = defaultdict(int)
     for x in lines:
