@@ -9,7 +9,8 @@ Measures, for each game:
   iteration's cost to one random playout's from the same state (clone + playout);
 - ``hard_time``: the slowest ``bot:hard`` decision, with its real time budget (must stay under 2 s);
 - ``speedup``: ``flametable sim`` matches per second with ``--jobs 2`` against ``--jobs 1`` (alternating rounds).
-- ``pool_instructions``: the same comparison counted in instructions under valgrind, free of the machine's noise.
+- ``pool_instructions``: the same comparison counted in instructions under valgrind, free of the machine's noise
+  (about 10 minutes: only with ``--only pool_instructions``).
 Prints one JSON object per measurement.
 """
 
@@ -117,10 +118,11 @@ def _spin(n: int) -> int:
     return total
 
 
-def machine_ceiling(n: int = 8_000_000) -> float:
-    """How much more pure computation two processes get done than one, on this machine, now.
+def reference_loop_ratio(n: int = 8_000_000) -> float:
+    """How much more of a plain loop two processes get done than one, on this machine, just now.
 
-    A plain loop with no memory traffic and no messages: what ``--jobs 2`` could give at best at this moment.
+    No memory traffic and no messages: a reference for what the host gave two busy cores around a sim round.
+    It is measured after the round's sim runs, not during them, so a round's sim speed-up may exceed it.
     """
     t = time.perf_counter()
     _spin(n)
@@ -139,31 +141,34 @@ SPEEDUP_RUNS = {"duel": (2000, 9), "duals": (300, 7)}  # matches a run, rounds: 
 def bench_speedup(game_name: str, games: int = 0, rounds: int = 0) -> dict[str, Any]:
     """``flametable sim --jobs 2`` against ``--jobs 1``, as whole commands writing their results file.
 
-    This machine's speed drifts by 10-40% from one run to the next (the same single-process run takes from 5.3 s
-    to 7.3 s of CPU; a plain loop in two processes does 1.3 to 2.4 times the work of one). So each round runs
-    ``--jobs 1``, ``--jobs 2`` and ``machine_ceiling``; the figures are the medians of the rounds' speed-ups, of
-    the ceilings and of the efficiencies (speed-up over ceiling), and the ratio of the best rates (timeit's rule:
-    the fastest run is the least disturbed). ``bench_pool_instructions`` gives the noise-free account.
+    The rate is the ``matches_per_second`` that ``sim`` reports: its run, pool start-up included, without the
+    interpreter's start-up. This machine's speed is not steady: the same single-process run of 2,000 Duel matches
+    ran at 176 to 381 matches/s within one benchmark, and a plain loop in two processes did 1.2 to 2.7 times the
+    work of one. So each round runs ``--jobs 1``, ``--jobs 2`` and ``reference_loop_ratio``; the figures are the
+    medians of the rounds' speed-ups, of the reference ratios and of speed-up over reference, and the ratio of
+    the best rates (timeit's rule: the fastest run is the least disturbed). ``bench_pool_instructions`` gives
+    the account that the noise does not touch.
     """
     games = games or SPEEDUP_RUNS[game_name][0]
     rounds = rounds or SPEEDUP_RUNS[game_name][1]
     rates: dict[int, list[float]] = {1: [], 2: []}
-    ceilings = []
+    references: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(rounds):
             for jobs in (1, 2):
                 rates[jobs].append(_sim_rate(game_name, games, jobs, Path(tmp) / f"jobs{jobs}.jsonl"))
-            ceilings.append(machine_ceiling())
+            references.append(reference_loop_ratio())
     ratios = [b / a for a, b in zip(rates[1], rates[2], strict=True)]
     return {"game": game_name, "measure": "speedup", "games": games, "rounds": rounds,
             "matches_per_second_jobs1": [round(r, 1) for r in rates[1]],
             "matches_per_second_jobs2": [round(r, 1) for r in rates[2]],
             "round_speedups": [round(r, 3) for r in ratios],
-            "round_ceilings": [round(c, 3) for c in ceilings],
+            "round_reference_loop_ratios": [round(c, 3) for c in references],
             "median_speedup": round(statistics.median(ratios), 3),
             "best_rate_speedup": round(max(rates[2]) / max(rates[1]), 3),
-            "median_ceiling": round(statistics.median(ceilings), 3),
-            "median_efficiency": round(statistics.median(r / c for r, c in zip(ratios, ceilings, strict=True)), 3)}
+            "median_reference_loop_ratio": round(statistics.median(references), 3),
+            "median_speedup_over_reference":
+                round(statistics.median(r / c for r, c in zip(ratios, references, strict=True)), 3)}
 
 
 def _callgrind_total(args: list[str], out_dir: Path, zero_in_child: bool) -> tuple[int, list[int]]:
@@ -179,11 +184,16 @@ def _callgrind_total(args: list[str], out_dir: Path, zero_in_child: bool) -> tup
         raise RuntimeError(f"valgrind flametable {' '.join(args)} failed with code {proc.returncode}")
     totals = {}
     for path in out_dir.glob("cg.*"):
-        for row in path.read_text(encoding="utf-8", errors="replace").splitlines():
-            if row.startswith(("summary:", "totals:")):
-                totals[int(path.name.split(".")[1])] = int(row.split()[1])
-                break
+        text = path.read_text(encoding="utf-8", errors="replace")
         path.unlink()
+        pid = int(path.name.split(".")[1])
+        # "summary:" is what the process ran since the last zeroing ("totals:" double-counts after one)
+        summary = next((row for row in text.splitlines() if row.startswith("summary:")), None)
+        if summary is None:
+            raise RuntimeError(f"callgrind wrote no summary for process {pid}")
+        if zero_in_child and pid != main_pid and "PyOS_AfterFork_Child" not in text:
+            raise RuntimeError(f"callgrind did not zero process {pid} at its fork: its count holds the parent's")
+        totals[pid] = int(summary.split()[1])
     return totals.pop(main_pid), list(totals.values())
 
 
@@ -196,9 +206,12 @@ def bench_pool_instructions(game_name: str, games: int = 0) -> dict[str, Any]:
     Three runs of ``flametable sim --p1 bot:greedy --p2 bot:greedy``: one match (start-up), ``games`` with
     ``--jobs 1`` and with ``--jobs 2``. From them: the instructions per match in the one process and in the
     workers, what the parent spends per match receiving and writing, how the matches were shared between the
-    workers (the one sharing its core with the parent takes fewer), and the speed-up that this predicts for two
-    idle cores: the single process's work over half the work of all three processes. The batches shrink to
-    single matches at the end (``sim.runner.plan_chunks``), so no worker idles for long waiting on the other.
+    workers (the one sharing its core with the parent takes fewer; the workers' count includes their own set-up
+    after the fork), and the speed-up that this allows on two idle cores: the single process's work over half the
+    work of all three processes. It is an upper bound: callgrind counts user-space instructions, not the system
+    calls of the pipes, the page faults after the fork, nor caches and cores shared with other work. The
+    batches shrink to single matches at the end (``sim.runner.plan_chunks``), so no worker idles for long
+    waiting on the other.
     """
     if shutil.which("valgrind") is None:
         return {"game": game_name, "measure": "pool_instructions", "skipped": "valgrind is not installed"}
@@ -206,13 +219,16 @@ def bench_pool_instructions(game_name: str, games: int = 0) -> dict[str, Any]:
     base = ["sim", game_name, "--p1", "bot:greedy", "--p2", "bot:greedy", "--seed", "5", "--json"]
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        start = _callgrind_total([*base, "--games", "1", "--jobs", "1"], out, False)[0]
+        start = _callgrind_total([*base, "--games", "1", "--jobs", "1", "--out", str(out / "r.jsonl")], out,
+                                 False)[0]
         one = _callgrind_total([*base, "--games", str(games), "--jobs", "1", "--out", str(out / "r.jsonl")],
                                out, False)[0]
         pool_start = _callgrind_total([*base, "--games", "2", "--jobs", "2", "--out", str(out / "r.jsonl")],
                                       out, True)[0]
         main, children = _callgrind_total([*base, "--games", str(games), "--jobs", "2",
                                            "--out", str(out / "r.jsonl")], out, True)
+    if len(children) != 2:
+        raise RuntimeError(f"expected the 2 workers of --jobs 2, callgrind saw {len(children)} child processes")
     single = (one - start) / (games - 1)  # per match, start-up taken out
     parent = (main - pool_start) / (games - 2)  # per match: receiving, counting, writing
     workers = sorted(children)
@@ -221,7 +237,7 @@ def bench_pool_instructions(game_name: str, games: int = 0) -> dict[str, Any]:
             "instructions_per_match_workers": round(sum(workers) / games),
             "parent_instructions_per_match": round(parent),
             "worker_share_ratio": round(workers[0] / workers[-1], 3),
-            "predicted_speedup": round(2 * single * games / (sum(workers) + parent * games), 3)}
+            "speedup_bound_two_idle_cores": round(2 * single * games / (sum(workers) + parent * games), 3)}
 
 
 def main() -> None:
@@ -241,7 +257,7 @@ def main() -> None:
             print(json.dumps(bench_hard_time(game)), flush=True)
         if args.only in (None, "speedup"):
             print(json.dumps(bench_speedup(name)), flush=True)
-        if args.only in (None, "pool_instructions"):
+        if args.only == "pool_instructions":  # ~10 minutes under valgrind: only when asked
             print(json.dumps(bench_pool_instructions(name)), flush=True)
         if args.only in (None, "strength"):
             bench_strength(name, args.games, args.jobs)
