@@ -24,7 +24,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -103,36 +102,34 @@ def bench_strength(game_name: str, games: int, jobs: int) -> list[dict[str, Any]
     return out
 
 
+def _sim_command(game_name: str, games: int, jobs: int, seed: int, out: Path) -> list[str]:
+    return [sys.executable, "-m", "flametable.cli", "sim", game_name, "--p1", "bot:greedy", "--p2", "bot:greedy",
+            "--games", str(games), "--jobs", str(jobs), "--seed", str(seed), "--out", str(out), "--json"]
+
+
 def _sim_rate(game_name: str, games: int, jobs: int, out: Path) -> float:
-    """Matches per second of one ``flametable sim`` command, as it reports them (its run, without start-up)."""
-    cmd = [sys.executable, "-m", "flametable.cli", "sim", game_name, "--p1", "bot:greedy", "--p2", "bot:greedy",
-           "--games", str(games), "--jobs", str(jobs), "--seed", "5", "--out", str(out), "--json"]
-    done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    """Matches per second of one ``flametable sim`` command, as it reports them (pool start-up included)."""
+    done = subprocess.run(_sim_command(game_name, games, jobs, 5, out), capture_output=True, text=True, check=True)
     return float(json.loads(done.stdout)["matches_per_second"])
 
 
-def _spin(n: int) -> int:
-    total = 0
-    for i in range(n):
-        total += i * i % 7
-    return total
+def _independent_rate(game_name: str, games: int, out: Path) -> float:
+    """Two ``--jobs 1`` sims of half the matches each, run at the same time, as separate programs.
 
-
-def reference_loop_ratio(n: int = 8_000_000) -> float:
-    """How much more of a plain loop two processes get done than one, on this machine, just now.
-
-    No memory traffic and no messages: a reference for what the host gave two busy cores around a sim round.
-    It is measured after the round's sim runs, not during them, so a round's sim speed-up may exceed it.
+    What any way of running matches on two cores could give on this machine at this moment, with no pool, no
+    messages and nothing shared: the reference for ``--jobs 2``. The rate counts both halves over the slower
+    one's run.
     """
-    t = time.perf_counter()
-    _spin(n)
-    one = time.perf_counter() - t
-    with get_context("fork").Pool(2) as pool:
-        pool.map(_spin, [1000, 1000])  # workers up before timing
-        t = time.perf_counter()
-        pool.map(_spin, [n, n])
-        two = time.perf_counter() - t
-    return 2 * one / two
+    half = games // 2
+    procs = [subprocess.Popen(_sim_command(game_name, half, 1, seed, out.with_suffix(f".{seed}.jsonl")),
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) for seed in (5, 6)]
+    seconds = []
+    for proc in procs:
+        stdout, _ = proc.communicate()
+        if proc.returncode:
+            raise RuntimeError(f"flametable sim failed with code {proc.returncode}")
+        seconds.append(float(json.loads(stdout)["seconds"]))
+    return 2 * half / max(seconds)
 
 
 SPEEDUP_RUNS = {"duel": (2000, 9), "duals": (300, 7)}  # matches a run, rounds: a few minutes per game
@@ -143,32 +140,34 @@ def bench_speedup(game_name: str, games: int = 0, rounds: int = 0) -> dict[str, 
 
     The rate is the ``matches_per_second`` that ``sim`` reports: its run, pool start-up included, without the
     interpreter's start-up. This machine's speed is not steady: the same single-process run of 2,000 Duel matches
-    ran at 176 to 381 matches/s within one benchmark, and a plain loop in two processes did 1.2 to 2.7 times the
-    work of one. So each round runs ``--jobs 1``, ``--jobs 2`` and ``reference_loop_ratio``; the figures are the
-    medians of the rounds' speed-ups, of the reference ratios and of speed-up over reference, and the ratio of
-    the best rates (timeit's rule: the fastest run is the least disturbed). ``bench_pool_instructions`` gives
-    the account that the noise does not touch.
+    ran at 176 to 381 matches/s within one benchmark, and a plain loop in two processes did 0.9 to 2.7 times the
+    work of one. So each round runs ``--jobs 1``, ``--jobs 2`` and two independent ``--jobs 1`` halves at once
+    (``_independent_rate``, the best two cores can do for this work here and now); the figures are the medians
+    over the rounds of the speed-up, of the independent halves' speed-up, and of ``--jobs 2`` over the
+    independent halves, and the ratio of the best rates (timeit's rule: the fastest run is the least disturbed).
+    ``bench_pool_instructions`` gives the account that the noise does not touch.
     """
     games = games or SPEEDUP_RUNS[game_name][0]
     rounds = rounds or SPEEDUP_RUNS[game_name][1]
     rates: dict[int, list[float]] = {1: [], 2: []}
-    references: list[float] = []
+    independent: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(rounds):
             for jobs in (1, 2):
                 rates[jobs].append(_sim_rate(game_name, games, jobs, Path(tmp) / f"jobs{jobs}.jsonl"))
-            references.append(reference_loop_ratio())
+            independent.append(_independent_rate(game_name, games, Path(tmp) / "halves.jsonl"))
     ratios = [b / a for a, b in zip(rates[1], rates[2], strict=True)]
     return {"game": game_name, "measure": "speedup", "games": games, "rounds": rounds,
             "matches_per_second_jobs1": [round(r, 1) for r in rates[1]],
             "matches_per_second_jobs2": [round(r, 1) for r in rates[2]],
+            "matches_per_second_independent_halves": [round(r, 1) for r in independent],
             "round_speedups": [round(r, 3) for r in ratios],
-            "round_reference_loop_ratios": [round(c, 3) for c in references],
             "median_speedup": round(statistics.median(ratios), 3),
             "best_rate_speedup": round(max(rates[2]) / max(rates[1]), 3),
-            "median_reference_loop_ratio": round(statistics.median(references), 3),
-            "median_speedup_over_reference":
-                round(statistics.median(r / c for r, c in zip(ratios, references, strict=True)), 3)}
+            "median_independent_speedup":
+                round(statistics.median(c / a for a, c in zip(rates[1], independent, strict=True)), 3),
+            "median_jobs2_over_independent":
+                round(statistics.median(b / c for b, c in zip(rates[2], independent, strict=True)), 3)}
 
 
 def _callgrind_total(args: list[str], out_dir: Path, zero_in_child: bool) -> tuple[int, list[int]]:
