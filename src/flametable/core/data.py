@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from importlib import resources
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from flametable.core.errors import DataError
 from flametable.core.i18n import LANGUAGES
+
+T = TypeVar("T")
 
 
 def load_toml(path: Path | str, *, text: str | None = None) -> dict[str, Any]:
@@ -27,6 +30,24 @@ def load_toml(path: Path | str, *, text: str | None = None) -> dict[str, Any]:
         raise DataError(source, "file", "syntax", f"not valid TOML: {exc}") from None
     except OSError as exc:
         raise DataError(source, "file", "path", exc.strerror or str(exc)) from None
+
+
+def load_data(path: Path | str | None, builtin: str, parse: Callable[[dict[str, Any], str], T]) -> T:
+    """The data file ``path`` read with ``parse``, or the package's built-in file ``builtin`` when it is None."""
+    if path is None:
+        text = resources.files("flametable.data").joinpath(builtin).read_text(encoding="utf-8")
+        return parse(load_toml(builtin, text=text), f"<built-in {builtin}>")
+    return parse(load_toml(path), str(path))
+
+
+def read_text_file(path: Path | str, error: Callable[[str], Exception]) -> str:
+    """The UTF-8 text of ``path``; a missing or unreadable file raises ``error`` with a message naming it."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"{path}: cannot read: {exc}") from None
 
 
 def content_hash(data: Any) -> str:

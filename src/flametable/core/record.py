@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError, IllegalAction, RecordError
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Game, GameState
@@ -97,12 +98,7 @@ class MatchRecord:
 
     @staticmethod
     def load(path: Path | str) -> MatchRecord:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise RecordError(f"{path}: no such file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RecordError(f"{path}: cannot read: {exc}") from None
+        text = read_text_file(path, RecordError)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:

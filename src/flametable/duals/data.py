@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from importlib import resources
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flametable.core.data import Reader, content_hash, load_toml
+from flametable.core.data import Reader, content_hash, load_data
 from flametable.core.errors import DataError
 from flametable.duals.board import Board
 from flametable.duals.pattern import Cell, Matcher
@@ -275,17 +275,9 @@ def parse_duals_data(data: Any, source: str) -> DualsData:
 
 def load_duals_data(path: Path | str | None = None) -> DualsData:
     """The data in ``path``, or the built-in data."""
-    if path is None:
-        text = resources.files("flametable.data").joinpath(BUILTIN_DATA).read_text(encoding="utf-8")
-        return parse_duals_data(load_toml(BUILTIN_DATA, text=text), f"<built-in {BUILTIN_DATA}>")
-    return parse_duals_data(load_toml(path), str(path))
+    return load_data(path, BUILTIN_DATA, parse_duals_data)
 
 
-_BUILTIN: DualsData | None = None
-
-
+@cache
 def builtin_duals_data() -> DualsData:
-    global _BUILTIN
-    if _BUILTIN is None:
-        _BUILTIN = load_duals_data()
-    return _BUILTIN
+    return load_duals_data()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from importlib import resources
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flametable.core.data import Reader, content_hash, load_toml
+from flametable.core.data import Reader, content_hash, load_data, load_toml
 from flametable.core.errors import DataError
 
 NUM_CHARACTERS = 33
@@ -251,20 +251,12 @@ def parse_card_set(data: Any, source: str) -> CardSet:
 
 def load_card_set(path: Path | str | None = None) -> CardSet:
     """The card set in ``path``, or the built-in one."""
-    if path is None:
-        text = resources.files("flametable.data").joinpath(BUILTIN_SET).read_text(encoding="utf-8")
-        return parse_card_set(load_toml(BUILTIN_SET, text=text), f"<built-in {BUILTIN_SET}>")
-    return parse_card_set(load_toml(path), str(path))
+    return load_data(path, BUILTIN_SET, parse_card_set)
 
 
-_BUILTIN: CardSet | None = None
-
-
+@cache
 def builtin_card_set() -> CardSet:
-    global _BUILTIN
-    if _BUILTIN is None:
-        _BUILTIN = load_card_set()
-    return _BUILTIN
+    return load_card_set()
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
+from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError
 
 CSV_FIELDS = ("index", "seed", "game", "p1", "p2", "p1_seat", "winner", "winner_seat", "reason", "score1",
@@ -85,12 +86,7 @@ def score_entry(line: dict[str, Any]) -> Entry:
 
 def read_results(path: str | Path) -> list[dict[str, Any]]:
     """Every result line of a JSON-lines or CSV file; errors name the file and the line."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ResultsError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ResultsError(f"{path}: cannot read: {exc}") from None
+    text = read_text_file(path, ResultsError)
     return parse_csv(text, str(path)) if is_csv(path) else parse_jsonl(text, str(path))
 
 
