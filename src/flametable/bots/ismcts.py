@@ -35,10 +35,8 @@ class IsmctsBot:
     """ISMCTS with a budget of ``iterations`` and/or ``seconds`` (whichever ends first)."""
 
     def __init__(self, determinize: Determinizer, seed: int = 0, iterations: int | None = 1000,
-                 seconds: float | None = None, exploration: float = 0.7,
-                 playout: Callable[[GameState[Any, Any], Rng], None] | None = None,
-                 name: str = "ismcts", playout_depth: int | None = None,
-                 value: Callable[[GameState[Any, Any]], float] | None = None) -> None:
+                 seconds: float | None = None, exploration: float = 0.7, name: str = "ismcts",
+                 playout_depth: int | None = None, value: Callable[[GameState[Any, Any]], float] | None = None) -> None:
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs a budget: iterations, seconds or both")
         if iterations is not None and iterations < 1:
@@ -48,7 +46,6 @@ class IsmctsBot:
         self.iterations = iterations
         self.seconds = seconds
         self.c = exploration
-        self.playout = playout or random_playout
         self.name = name
         if (playout_depth is None) != (value is None):
             raise ValueError("a playout depth goes with a value function, and the other way round")
@@ -74,17 +71,9 @@ class IsmctsBot:
             it += 1
         self.last_iterations = it
         by_id = {a.id: a for a in legal}
-        best = max(
-            (child for aid, child in root.children.items() if aid in by_id),
-            key=lambda n: n.visits,
-            default=None,
-        )
-        if best is None:
-            return legal[rng.below(len(legal))]
-        for aid, child in root.children.items():
-            if child is best and aid in by_id:
-                return by_id[aid]
-        return legal[0]  # pragma: no cover
+        best = max((aid for aid in root.children if aid in by_id), key=lambda aid: root.children[aid].visits,
+                   default=None)
+        return by_id[best] if best is not None else legal[rng.below(len(legal))]
 
     def _iterate(self, root: Node, state: GameState[Any, Any], rng: Rng) -> None:
         path: list[tuple[Node, int]] = []  # (node, seat that chose the move into it)
@@ -124,14 +113,7 @@ class IsmctsBot:
             state.apply(best)
             node = children[best.id]
             path.append((node, seat))
-        if self.depth is None:
-            self.playout(state, rng)
-        else:
-            depth = self.depth
-            while depth and state.to_act is not None:
-                legal = state.legal_actions()
-                state.apply(legal[rng.below(len(legal))])
-                depth -= 1
+        random_playout(state, rng, self.depth)
         outcome = state.outcome
         if outcome is not None:
             won = (outcome.points(0), outcome.points(1))
@@ -145,8 +127,10 @@ class IsmctsBot:
             n.reward += won[seat]
 
 
-def random_playout(state: GameState[Any, Any], rng: Rng) -> None:
-    """Finish the match with uniformly random legal actions."""
-    while state.to_act is not None:
+def random_playout(state: GameState[Any, Any], rng: Rng, max_steps: int | None = None) -> None:
+    """Finish the match with uniformly random legal actions (or stop after ``max_steps`` of them)."""
+    steps = -1 if max_steps is None else max_steps
+    while steps and state.to_act is not None:
         legal = state.legal_actions()
         state.apply(legal[rng.below(len(legal))])
+        steps -= 1
