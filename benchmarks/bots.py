@@ -31,6 +31,7 @@ from flametable.bots.ismcts import IsmctsBot, random_playout
 from flametable.bots.registry import make_bot
 from flametable.core.rng import Rng
 from flametable.sim.games import make_game
+from flametable.sim.results import score_entry
 from flametable.sim.runner import SimSpec, run
 from flametable.sim.stats import mean_interval
 
@@ -93,7 +94,7 @@ def bench_strength(game_name: str, games: int, jobs: int) -> list[dict[str, Any]
     for other in ("bot:random", "bot:greedy"):
         spec = SimSpec(game_name, "bot:hard", other, games, seed=2026)
         t = time.perf_counter()
-        pts = [float(line["p1_points"]) for line in run(spec, jobs)]
+        pts = [entry.p1_points for entry in run(spec, jobs, each=score_entry)]
         score = mean_interval(pts)
         out.append({"game": game_name, "measure": "strength", "p1": "bot:hard", "p2": other, "games": games,
                     "score": round(score.value, 4), "low": round(score.low, 4), "high": round(score.high, 4),

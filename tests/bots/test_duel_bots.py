@@ -137,3 +137,13 @@ def test_greedy_beats_random_clearly() -> None:
 def test_unknown_bots_are_named_in_the_error(spec: str) -> None:
     with pytest.raises(ValueError, match="bot"):
         make_bot(spec, GAME, 0)
+
+
+def test_lab_bots_run_on_iterations_only_so_a_seed_reproduces_them() -> None:
+    timed = make_bot("bot:hard", DuelGame(), 0)
+    lab = make_bot("bot:hard", DuelGame(), 0, deterministic=True)
+    assert isinstance(timed, IsmctsBot)
+    assert isinstance(lab, IsmctsBot)
+    assert timed.seconds is not None
+    assert lab.seconds is None
+    assert lab.iterations == timed.iterations

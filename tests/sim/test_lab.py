@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import io
 import json
 from pathlib import Path
 
@@ -13,7 +12,6 @@ from flametable.sim.report import build_report
 from flametable.sim.results import (
     CSV_FIELDS,
     ResultsError,
-    ResultWriter,
     csv_entry,
     csv_header,
     encode_line,
@@ -80,14 +78,9 @@ def test_entries_made_in_the_workers_carry_the_writers_text_and_the_result(csv_f
     spec = SimSpec("duel", "bot:greedy", "bot:random", 8, seed=3)
     lines = list(run(spec, 1))
     entries = list(run(spec, 2, chunk=2, each=csv_entry if csv_format else jsonl_entry))
-    buffer = io.StringIO()
-    writer = ResultWriter(buffer, csv_format)
-    for line in lines:
-        writer.write(line)
-    header = csv_header() if csv_format else ""
     # "seconds" is a timing: compare the text with it taken out, line by line
     assert [_no_seconds(e.text, csv_format) for e in entries] == [
-        _no_seconds(t, csv_format) for t in buffer.getvalue()[len(header):].splitlines(keepends=True)]
+        _no_seconds(encode_line(line, csv_format), csv_format) for line in lines]
     assert [(e.winner, e.p1_points) for e in entries] == [(x["winner"], x["p1_points"]) for x in lines]
     scores = list(run(spec, 2, chunk=2, each=score_entry))
     assert len(scores) == 8
@@ -132,9 +125,10 @@ def test_results_round_trip_through_files(tmp_path: Path, suffix: str) -> None:
     lines = list(run(SimSpec("duel", "bot:greedy", "bot:random", 6, seed=2), 1))
     path = tmp_path / f"r{suffix}"
     with path.open("w", encoding="utf-8", newline="") as f:
-        writer = ResultWriter(f, suffix == ".csv")
+        if suffix == ".csv":
+            f.write(csv_header())
         for line in lines:
-            writer.write(line)
+            f.write(encode_line(line, suffix == ".csv"))
     back = read_results(path)
     for a, b in zip(back, lines, strict=True):
         for key in ("index", "seed", "seats", "p1_seat", "winner", "winner_seat", "reason", "scores", "p1_points",
@@ -198,3 +192,7 @@ def test_report_is_one_self_contained_page_with_plots() -> None:
 def test_report_refuses_empty_or_mixed_results() -> None:
     with pytest.raises(ValueError, match="no results"):
         build_report([])
+    duel = strip(list(run(SimSpec("duel", "bot:random", "bot:random", 1), 1)))
+    duals = strip(list(run(SimSpec("duals", "bot:random", "bot:random", 1), 1)))
+    with pytest.raises(ValueError, match="mix games: duals, duel"):
+        build_report(duel + duals)

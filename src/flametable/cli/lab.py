@@ -17,7 +17,7 @@ from rich.table import Table
 from flametable.cli.console import err, fail, out, print_json
 from flametable.cli.i18n import _, language
 from flametable.cli.seats import HUMAN, check_seat
-from flametable.core.errors import DataError
+from flametable.core.errors import DataError, FlametableError
 from flametable.sim.games import GAMES, make_game
 from flametable.sim.report import build_report
 from flametable.sim.results import (
@@ -31,7 +31,7 @@ from flametable.sim.results import (
     score_entry,
 )
 from flametable.sim.runner import SimSpec, run
-from flametable.sim.stats import Interval, bootstrap_elo, mean_interval, wilson
+from flametable.sim.stats import bootstrap_elo, mean_interval
 
 
 def _check_game(game: str) -> None:
@@ -98,10 +98,6 @@ class _Output:
             raise _WriteFailed(exc) from exc
 
 
-def _interval(i: Interval) -> str:
-    return f"{100 * i.value:.1f}% [{100 * i.low:.1f}, {100 * i.high:.1f}]"
-
-
 def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_file: Path | None,
             options: str | None, data: Path | None, records: bool, as_json: bool) -> None:
     _check_game(game)
@@ -115,7 +111,7 @@ def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_f
         make_game(game, spec.data).new_match(spec.options or {}, 0)
     except DataError as exc:
         fail(_("Bad data file: {error}").format(error=exc))
-    except Exception as exc:  # a bad option value: the engine names it
+    except FlametableError as exc:  # a bad option value: the engine names it
         fail(_("Bad options: {error}").format(error=exc), 2)
     output = None
     if out_file is not None:
@@ -149,13 +145,12 @@ def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_f
     except (OSError, BrokenExecutor) as exc:  # the worker processes could not start, or one of them died
         fail(_("The simulation could not run: {error}").format(error=exc or type(exc).__name__))
     took = time.perf_counter() - started
-    w, d, loss, n = tally.wins, tally.draws, tally.losses, tally.n
-    score = mean_interval(tally.points)
+    n = tally.n
+    shares = tally.intervals()
     summary = {
         "game": game, "p1": p1, "p2": p2, "games": n, "jobs": jobs, "seed": seed, "seconds": round(took, 3),
         "matches_per_second": round(n / took, 2) if took > 0 else None,
-        "p1_wins": wilson(w, n).to_json(), "draws": wilson(d, n).to_json(), "p2_wins": wilson(loss, n).to_json(),
-        "p1_score": score.to_json(),
+        **{k: v.to_json() for k, v in shares.items()},
     }
     if as_json:
         print_json(summary)
@@ -164,10 +159,10 @@ def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_f
     console.print(_("{n} matches of {game}, {p1} against {p2} (seats swapped every other match), in {s:.1f} s.")
                   .format(n=n, game=game, p1=p1, p2=p2, s=took))
     table = Table(_("result"), _("share (95% interval)"))
-    table.add_row(_("{p1} wins").format(p1=p1), _interval(wilson(w, n)))
-    table.add_row(_("draws"), _interval(wilson(d, n)))
-    table.add_row(_("{p2} wins").format(p2=p2), _interval(wilson(loss, n)))
-    table.add_row(_("{p1} score (win 1, draw ½)").format(p1=p1), _interval(score))
+    table.add_row(_("{p1} wins").format(p1=p1), str(shares["p1_wins"]))
+    table.add_row(_("draws"), str(shares["draws"]))
+    table.add_row(_("{p2} wins").format(p2=p2), str(shares["p2_wins"]))
+    table.add_row(_("{p1} score (win 1, draw ½)").format(p1=p1), str(shares["p1_score"]))
     console.print(table)
     if out_file is not None:
         console.print(_("Results written to {file}.").format(file=out_file))
@@ -241,5 +236,5 @@ def run_ladder(game: str, bots: list[str], games: int, jobs: int, seed: int, as_
     console.print(table)
     scores = Table(_("pairing"), _("score of the first (95% interval)"))
     for i, j, pts in pairs:
-        scores.add_row(f"{bots[i]} – {bots[j]}", _interval(mean_interval(pts)))
+        scores.add_row(f"{bots[i]} – {bots[j]}", str(mean_interval(pts)))
     console.print(scores)

@@ -7,14 +7,14 @@ from typing import Any
 
 from flametable.core.i18n import N_
 from flametable.core.protocol import Action, GameState
-from flametable.sim.report import Bar, Translate, bar_chart, count_chart, english, section
+from flametable.duals.actions import Kind
+from flametable.duals.rules import TYPE_KEYS
+from flametable.sim.report import Bar, Translate, bar_chart, count_chart, english, score_of, section
 from flametable.sim.stats import mean_interval, wilson
 
 
 def collect(state: GameState[Any, Any], seat: int, action: Action) -> Any:
     """After a ``place``: the kind of token placed (it is the top of that space)."""
-    from flametable.duals.actions import Kind
-
     st: Any = state
     a: Any = action
     if a.kind is Kind.PLACE:
@@ -24,8 +24,6 @@ def collect(state: GameState[Any, Any], seat: int, action: Action) -> Any:
 
 
 def summarize(state: GameState[Any, Any], trace: list[tuple[int, Action, Any]]) -> dict[str, Any]:
-    from flametable.duals.actions import Kind
-
     st: Any = state
     names = st.data.kind_names
     placed: dict[str, int] = defaultdict(int)
@@ -36,7 +34,7 @@ def summarize(state: GameState[Any, Any], trace: list[tuple[int, Action, Any]]) 
         if a.kind is Kind.PLACE and info is not None:
             placed[names[info]] += 1
         elif a.kind is Kind.FIRE:
-            fired[a.text().split()[1]] += 1
+            fired[TYPE_KEYS[a.a]] += 1
         elif a.kind is Kind.COIN:
             coins[seat] += 1
     return {
@@ -63,8 +61,7 @@ def kind_label(key: str, tr: Translate = english) -> str:
 def report_sections(lines: list[dict[str, Any]], tr: Translate = english) -> tuple[list[str], dict[str, Any]]:
     sections: list[str] = []
     figures: dict[str, Any] = {}
-    pts = [0.5 if x["winner_seat"] is None else 1.0 if x["winner_seat"] == x["summary"]["first"] else 0.0
-           for x in lines]
+    pts = [score_of(x["winner_seat"], x["summary"]["first"]) for x in lines]
     first = mean_interval(pts)
     figures["first_player_score"] = first.to_json()
     sections.append(section(tr(N_("First player's advantage")),

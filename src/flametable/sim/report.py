@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from flametable.core.i18n import N_, pick
-from flametable.sim.results import summarize_points
-from flametable.sim.stats import Interval, mean_interval, wilson
+from flametable.sim.results import Tally
+from flametable.sim.stats import Interval, mean_interval
 
 Translate = Callable[[str], str]
 """Turns a report message (English source, marked with ``N_``) into the reader's language."""
@@ -56,7 +56,7 @@ def bar_chart(title: str, bars: Sequence[Bar], band: tuple[float, float] | None 
     return "\n".join(out)
 
 
-def count_chart(title: str, counts: Sequence[tuple[str, float]], unit: str = "") -> str:
+def count_chart(title: str, counts: Sequence[tuple[str, float]]) -> str:
     """Horizontal bars for counts or rates (scaled to the largest)."""
     row, left, width = 18, 230, 420
     top = max((c for _, c in counts), default=1) or 1
@@ -68,7 +68,7 @@ def count_chart(title: str, counts: Sequence[tuple[str, float]], unit: str = "")
         out.append(f'<text x="{left - 6}" y="{y + 11}" text-anchor="end">{html.escape(label)}</text>')
         out.append(f'<rect x="{left}" y="{y + 2}" width="{c / top * width:.1f}" height="{row - 6}" fill="#7d3c98"/>')
         shown = f"{c:.2f}" if isinstance(c, float) and not c.is_integer() else f"{int(c)}"
-        out.append(f'<text x="{left + c / top * width + 6}" y="{y + 11}">{shown}{unit}</text>')
+        out.append(f'<text x="{left + c / top * width + 6}" y="{y + 11}">{shown}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -78,25 +78,24 @@ def section(title: str, body: str, note: str = "") -> str:
     return f"<section><h2>{html.escape(title)}</h2>{extra}{body}</section>"
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+def score_of(winner: int | None, seat: int) -> float:
+    """What ``seat`` scored (win 1, draw ½, loss 0) when ``winner`` won; None or a negative seat is a draw."""
+    return 0.5 if winner is None or winner < 0 else float(winner == seat)
 
 
 def overview(lines: list[dict[str, Any]], tr: Translate = english) -> tuple[str, dict[str, Any]]:
-    w, d, loss, n = summarize_points(lines)
+    tally = Tally.of(lines)
+    n = tally.n
     p1 = lines[0]["seats"][lines[0]["p1_seat"]] if lines else "?"
     p2 = lines[0]["seats"][1 - lines[0]["p1_seat"]] if lines else "?"
-    score = mean_interval([float(x["p1_points"]) for x in lines])
+    shares = tally.intervals()
     bars = [
-        Bar(tr(N_("{p1} wins")).format(p1=p1), wilson(w, n), n),
-        Bar(tr(N_("draws")), wilson(d, n), n),
-        Bar(tr(N_("{p2} wins")).format(p2=p2), wilson(loss, n), n),
-        Bar(tr(N_("{p1} score (win 1, draw ½)")).format(p1=p1), score, n),
+        Bar(tr(N_("{p1} wins")).format(p1=p1), shares["p1_wins"], n),
+        Bar(tr(N_("draws")), shares["draws"], n),
+        Bar(tr(N_("{p2} wins")).format(p2=p2), shares["p2_wins"], n),
+        Bar(tr(N_("{p1} score (win 1, draw ½)")).format(p1=p1), shares["p1_score"], n),
     ]
-    figures = {"p1": p1, "p2": p2, "games": n, "p1_wins": wilson(w, n).to_json(), "draws": wilson(d, n).to_json(),
-               "p2_wins": wilson(loss, n).to_json(), "p1_score": score.to_json()}
+    figures = {"p1": p1, "p2": p2, "games": n, **{k: v.to_json() for k, v in shares.items()}}
     body = bar_chart(tr(N_("win rates")), bars, band=None)
     return section(tr(N_("Results: {p1} against {p2}, {n} matches")).format(p1=p1, p2=p2, n=n), body), figures
 
@@ -111,7 +110,7 @@ def duel_sections(lines: list[dict[str, Any]], cards: Any, tr: Translate = engli
         fc = x["summary"].get("first_chooser")
         if fc is None:
             continue
-        pts.append(0.5 if x["winner_seat"] is None else 1.0 if x["winner_seat"] == fc else 0.0)
+        pts.append(score_of(x["winner_seat"], fc))
     adv = mean_interval(pts)
     figures["first_chooser_score"] = adv.to_json()
     sections.append(section(
@@ -125,13 +124,13 @@ def duel_sections(lines: list[dict[str, Any]], cards: Any, tr: Translate = engli
     for x in lines:
         s = x["summary"]
         for seat in (0, 1):
-            score = 0.5 if x["winner_seat"] is None else 1.0 if x["winner_seat"] == seat else 0.0
+            score = score_of(x["winner_seat"], seat)
             for c in s["lineups"][seat]:
                 match_pts[c].append(score)
         for r in s["rounds"]:
             for seat in (0, 1):
                 c = r["characters"][seat]
-                round_pts[c].append(0.5 if r["winner"] == -1 else 1.0 if r["winner"] == seat else 0.0)
+                round_pts[c].append(score_of(r["winner"], seat))
     def name(c: int) -> str:
         return f"C{c} {pick(cards.character(c).name, lang)}" if cards is not None else f"C{c}"
 
@@ -147,20 +146,19 @@ def duel_sections(lines: list[dict[str, Any]], cards: Any, tr: Translate = engli
     sections.append(section(tr(N_("Rounds won by each character")), bar_chart(tr(N_("character rounds")), rbars),
                             tr(N_("Share of the rounds a character played that it won (draws ½)."))))
     # Support cards: how often played, and the round score of whoever played them.
-    played: dict[tuple[str, int], list[float]] = defaultdict(list)
+    played: dict[int, list[float]] = defaultdict(list)
     for x in lines:
         rounds = x["summary"]["rounds"]
         for seat, kind, card, r in x["summary"]["plays"]:
             if kind != "play" or not 0 <= r < len(rounds):
                 continue
-            w = rounds[r]["winner"]
-            played[("play", card)].append(0.5 if w == -1 else 1.0 if w == seat else 0.0)
+            played[card].append(score_of(rounds[r]["winner"], seat))
     def sname(s: int) -> str:
         return f"S{s} {pick(cards.support(s).name, lang)}" if cards is not None else f"S{s}"
 
     sbars = [Bar(sname(card), mean_interval(v), len(v))
-             for (_, card), v in sorted(played.items(), key=lambda kv: -sum(kv[1]) / len(kv[1]))]
-    figures["supports"] = {str(card): mean_interval(v).to_json() | {"n": len(v)} for (_, card), v in played.items()}
+             for card, v in sorted(played.items(), key=lambda kv: -sum(kv[1]) / len(kv[1]))]
+    figures["supports"] = {str(card): mean_interval(v).to_json() | {"n": len(v)} for card, v in played.items()}
     sections.append(section(tr(N_("Support cards when played")), bar_chart(tr(N_("supports")), sbars, band=None),
                             tr(N_("Round score of the player who played the card in that round."))))
     return sections, figures

@@ -7,10 +7,11 @@ import io
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import Any, NamedTuple
 
 from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError
+from flametable.sim.stats import Interval, mean_interval, wilson
 
 CSV_FIELDS = ("index", "seed", "game", "p1", "p2", "p1_seat", "winner", "winner_seat", "reason", "score1",
               "score2", "p1_points", "actions", "seconds", "summary")
@@ -46,17 +47,6 @@ def encode_line(line: dict[str, Any], csv_format: bool) -> str:
         line["p1_points"], line["actions"], line["seconds"],
         json.dumps(line["summary"], ensure_ascii=False, separators=(",", ":")),
     ])
-
-
-class ResultWriter:
-    def __init__(self, stream: TextIO, csv_format: bool) -> None:
-        self.stream = stream
-        self.csv_format = csv_format
-        if csv_format:
-            stream.write(csv_header())
-
-    def write(self, line: dict[str, Any]) -> None:
-        self.stream.write(encode_line(line, self.csv_format))
 
 
 class Entry(NamedTuple):
@@ -144,6 +134,13 @@ class Tally:
         self.wins = self.draws = self.losses = 0
         self.points: list[float] = []
 
+    @classmethod
+    def of(cls, lines: Iterable[dict[str, Any]]) -> Tally:
+        tally = cls()
+        for line in lines:
+            tally.add(line["winner"], float(line["p1_points"]))
+        return tally
+
     @property
     def n(self) -> int:
         return len(self.points)
@@ -157,10 +154,8 @@ class Tally:
             self.losses += 1
         self.points.append(p1_points)
 
-
-def summarize_points(lines: Iterable[dict[str, Any]]) -> tuple[int, int, int, int]:
-    """(p1 wins, draws, p1 losses, n)."""
-    tally = Tally()
-    for line in lines:
-        tally.add(line["winner"], float(line["p1_points"]))
-    return tally.wins, tally.draws, tally.losses, tally.n
+    def intervals(self) -> dict[str, Interval]:
+        """The first player's wins, the draws and the second player's wins (Wilson), and the first player's score."""
+        n = self.n
+        return {"p1_wins": wilson(self.wins, n), "draws": wilson(self.draws, n), "p2_wins": wilson(self.losses, n),
+                "p1_score": mean_interval(self.points)}

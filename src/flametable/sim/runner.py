@@ -45,10 +45,7 @@ class SimSpec:
 
 
 def _decider(spec: str, game: Any, seed: int) -> Callable[[Any, Any], Action]:
-    if spec == "human":
-        raise ValueError("a simulation has no human seats: use bot:NAME")
-    bot = make_bot(spec, game, seed, deterministic=True)
-    return bot.choose
+    return make_bot(spec, game, seed, deterministic=True).choose
 
 
 _GAME: Any = None
@@ -146,10 +143,10 @@ def run(spec: SimSpec, jobs: int = 1, chunk: int = 0, *,
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     if chunk < 0:
         raise ValueError(f"chunk must be at least 0 (0: guided batches), got {chunk}")
+    game = make_game(spec.game, spec.data)
     for s in (spec.p1, spec.p2):  # fail fast, naming the bad seat
-        make_bot(s, make_game(spec.game, spec.data), 0, deterministic=True)
+        _decider(s, game, 0)
     if jobs == 1 or spec.games < 2:
-        game = make_game(spec.game, spec.data)
         for i in range(spec.games):
             line = run_match(spec, i, game)
             yield each(line) if each is not None else line
