@@ -25,3 +25,14 @@ def test_legal_action_mask_marks_exactly_the_legal_ids(name: str) -> None:
                 assert game.action_from_text(a.text()) == a
             state.apply(legal[rng.below(len(legal))])
         assert not any(legal_action_mask(state, game.num_actions))
+
+
+@pytest.mark.parametrize("name", ["duel", "duals"])
+def test_new_match_takes_any_mapping_of_options(name: str) -> None:
+    from types import MappingProxyType
+
+    game = make_game(name)
+    a = game.new_match(MappingProxyType({}), 4)
+    b = game.new_match({}, 4)
+    assert a.legal_actions() == b.legal_actions()
+    assert a.view(0) == b.view(0)

@@ -37,11 +37,6 @@ class Board:
     def size(self) -> int:
         return len(self.names)
 
-    def neighbour(self, space: int, dq: int, dr: int) -> int:
-        """The space at ``(dq, dr)`` from ``space``, or -1 off the board."""
-        q, r = self.coords[space]
-        return self.at.get((q + dq, r + dr), -1)
-
     @staticmethod
     def build(names: tuple[str, ...], coords: tuple[tuple[int, int], ...], inner: tuple[int, ...]) -> Board:
         at = {c: i for i, c in enumerate(coords)}

@@ -75,16 +75,13 @@ class DualsGame:
     def action_from_id(self, action_id: int) -> DualsAction:
         return self.actions.from_id(action_id)
 
-    def options(self, data: Mapping[str, Any] | DualsOptions | None) -> DualsOptions:
-        return DualsOptions.from_json(data)
-
     def new_match(
         self,
         options: Mapping[str, Any] | DualsOptions | None = None,
         seed: int = 0,
         setup: Mapping[str, Any] | None = None,
     ) -> DualsState:
-        opts = DualsOptions.from_json(dict(options) if isinstance(options, Mapping) else options)
+        opts = DualsOptions.from_json(options)
         data = self.data
         if opts.buddy and not data.buddy_tokens:
             raise RecordError(f"the data {data.id!r} has no Buddy token for the Buddy variant (D11)")

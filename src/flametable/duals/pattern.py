@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from flametable.duals.board import Board, rotate
-from flametable.duals.rules import NUM_TYPES
+from flametable.duals.rules import ALL_TYPES_MASK, NUM_TYPES
 
 _POP = tuple(bin(i).count("1") for i in range(1 << NUM_TYPES))
 
@@ -151,7 +151,7 @@ class CompiledPattern:
                 continue
             cands = []
             for group in pl.groups:
-                c = (1 << NUM_TYPES) - 1
+                c = ALL_TYPES_MASK
                 for s in group:
                     c &= masks[s]
                 cands.append(c)
@@ -182,7 +182,7 @@ def _fits(pl: Placement, masks: Sequence[int]) -> bool:
         return True
     cands = []
     for group in pl.groups:
-        c = (1 << NUM_TYPES) - 1
+        c = ALL_TYPES_MASK
         for s in group:
             c &= masks[s]
         if not c:
@@ -275,9 +275,6 @@ class Matcher:
                 for t in kind_types[k]:
                     has[t] |= b
         return Tops(masks, has)
-
-    def matches(self, card: int, tops: Tops) -> bool:
-        return self.patterns[card - 1].matches(tops)
 
     def matching(self, cards: Iterable[int], stacks: Sequence[tuple[int, ...]]) -> list[int]:
         """The cards among ``cards`` whose pattern lies on the board now, in the order given."""

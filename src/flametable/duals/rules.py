@@ -7,6 +7,7 @@ FIRE UP order, shop deck) lives in ``data/duals.toml`` (see :mod:`flametable.dua
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import Any
@@ -80,7 +81,7 @@ class DualsOptions:
             return data
         if data is None:
             return DualsOptions()
-        if not isinstance(data, dict):
+        if not isinstance(data, Mapping):
             raise RecordError(f"options must be an object, got {data!r}")
         unknown = set(data) - {"buddy"}
         if unknown:

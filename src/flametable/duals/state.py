@@ -165,10 +165,6 @@ class DualsState:
         return self._outcome
 
     @property
-    def is_over(self) -> bool:
-        return self.step == OVER
-
-    @property
     def phase(self) -> Step:
         """The decision pending (``BOTTOM`` while the coin's cards are put back)."""
         return Step.BOTTOM if self.bottom_left else Step(self.step)
@@ -299,10 +295,6 @@ class DualsState:
         self.stacks[s] = st[:-1]
         self._mc = {}
         return k
-
-    def can_fire(self, t: int, space: int) -> bool:
-        """Whether the top token of ``space`` firing ability ``t`` now would do something (D6)."""
-        return self._can(t, space, self.fired)
 
     def token_count(self) -> list[int]:
         """How many tokens of each kind are in play (board, bag, reserve, held, drawn): conserved."""

@@ -54,7 +54,6 @@ _SIZES = {
     Kind.SWAP: NUM_SUPPORTS,
 }
 _SUPPORT_KINDS = {Kind.PLAY, Kind.ABILITY, Kind.TAKE, Kind.SWAP}
-_CHAR_KINDS = {Kind.PICK, Kind.LINE, Kind.CHAMPION}
 _OFFSET: dict[Kind, int] = {}
 _total = 0
 for _k in Kind:

@@ -10,6 +10,7 @@ from typing import Any
 
 from flametable.core.data import Reader, content_hash, load_data, load_toml
 from flametable.core.errors import DataError
+from flametable.core.i18n import LANGUAGES
 
 NUM_CHARACTERS = 33
 NUM_SUPPORTS = 21
@@ -221,14 +222,14 @@ def parse_card_set(data: Any, source: str) -> CardSet:
         raise DataError(source, "support", "(count)", f"need exactly {NUM_SUPPORTS} support cards (R1)")
     chars.sort(key=lambda c: c.number)
     sups.sort(key=lambda s: s.number)
-    for table, what, items in (("name", "character", chars), ("name", "support", sups)):
-        for lang in ("en", "es"):
+    for what, items in (("character", chars), ("support", sups)):
+        for lang in LANGUAGES:
             seen: dict[str, int] = {}
             for item in items:
                 key = item.name[lang].casefold()
                 if key in seen:
                     raise DataError(
-                        source, f"{what} {item.number}", f"{table}.{lang}",
+                        source, f"{what} {item.number}", f"name.{lang}",
                         f"same name as {what} {seen[key]}",
                     )
                 seen[key] = item.number

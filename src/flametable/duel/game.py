@@ -10,7 +10,7 @@ from flametable.core.rng import Rng
 from flametable.duel.actions import NUM_ACTIONS, DuelAction
 from flametable.duel.cards import NUM_CHARACTERS, NUM_SUPPORTS, CardSet, Deck, SupportKind, builtin_card_set
 from flametable.duel.rules import HAND_SIZE, RULES_VERSION, DuelOptions, Mode, Phase, Pick
-from flametable.duel.state import DuelState
+from flametable.duel.state import NO_STAT, DuelState
 
 _ALL_CHARS = list(range(1, NUM_CHARACTERS + 1))
 _ALL_SUPPORTS = list(range(1, NUM_SUPPORTS + 1))
@@ -35,9 +35,6 @@ class DuelGame:
     def action_from_id(self, action_id: int) -> DuelAction:
         return DuelAction.from_id(action_id)
 
-    def options(self, data: Mapping[str, Any] | DuelOptions | None) -> DuelOptions:
-        return DuelOptions.from_json(data)
-
     def new_match(
         self,
         options: Mapping[str, Any] | DuelOptions | None = None,
@@ -60,7 +57,7 @@ class DuelGame:
         st.place_owner = 0
         st.round_no = 0
         st.chooser = 0
-        st.stat = -1
+        st.stat = NO_STAT
         st.cur = [0, 0]
         st.plays = [0, 0]
         st.ability_used = [False, False]

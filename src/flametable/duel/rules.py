@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import Any
@@ -64,7 +65,7 @@ class DuelOptions:
             return data
         if data is None:
             return DuelOptions()
-        if not isinstance(data, dict):
+        if not isinstance(data, Mapping):
             raise RecordError(f"options must be an object, got {data!r}")
         unknown = set(data) - {"mode", "pick", "decks"}
         if unknown:

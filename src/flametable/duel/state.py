@@ -143,10 +143,6 @@ class DuelState:
         return self._outcome
 
     @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.OVER
-
-    @property
     def tiebreak(self) -> bool:
         return self.round_no == ROUNDS
 
@@ -332,7 +328,7 @@ class DuelState:
         else:
             last = self.results[-1]
             # R5: after a won round the loser chooses, after a draw the one who did not choose.
-            self.chooser = 1 - last.chooser if last.winner == -1 else 1 - last.winner
+            self.chooser = 1 - last.chooser if last.winner == DRAW else 1 - last.winner
         self.phase = Phase.STAT
         self.seat = self.chooser
 
@@ -441,8 +437,8 @@ class DuelState:
         p, kind, _ = self.pending[0]
         if kind == EffectKind.RECOVER:
             return sorted(set(self.discards[p]))
-        sups = self.cards.supports
-        return sorted({s for s in self.discards[p] if sups[s - 1].kind is SupportKind.PLACE})
+        kinds = self.cards.support_kind
+        return sorted({s for s in self.discards[p] if kinds[s] is SupportKind.PLACE})
 
     def _unreveal(self, p: int, s: int) -> None:
         if s in self.revealed[p]:
