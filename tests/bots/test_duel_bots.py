@@ -84,7 +84,9 @@ def test_determiniser_samples_vary_the_hidden_part_only() -> None:
     view = st.view(me)
     sampler = Sampler(view, GAME.cards)
     rng = Rng(3)
-    hands = {tuple(sorted(sampler(rng).hands[1 - me])) for _ in range(50)}
+    samples = [sampler(rng) for _ in range(50)]
+    assert all(sample.view(me) == view for sample in samples)  # what I see is the same in every sample
+    hands = {tuple(sorted(sample.hands[1 - me])) for sample in samples}
     assert len(hands) > 1
     for hand in hands:
         assert not set(hand) & set(view.hand)

@@ -63,6 +63,8 @@ def test_notation_shortcuts_and_help(cli: Cli) -> None:
     result = cli("play", "duals", "--seed", "3", "--lang", "en", "--json", input="?\nC3\nskip\n1\n")
     assert result.exit_code == 1  # input ends: the match is abandoned
     assert result.stderr.count("Your options:") >= 3
+    without_help = cli("play", "duals", "--seed", "3", "--lang", "en", "--json", input="C3\nskip\n1\n")
+    assert result.stderr.count("Your options:") == without_help.stderr.count("Your options:") + 1  # ? listed them
     assert "Player 1 (you): FIRE UP" in " ".join(result.stderr.split())
     assert result.stdout == ""  # nothing but the JSON result goes to stdout, and there is none
 

@@ -56,6 +56,8 @@ def test_notation_input_and_help(cli: Cli) -> None:
     result = cli("play", "duel", "--seed", "3", "--lang", "en", input=f"?\n{typed.upper()}\n" + ALWAYS_FIRST)
     assert result.exit_code == 0
     assert result.output.count("Your options:") >= 2
+    without_help = cli("play", "duel", "--seed", "3", "--lang", "en", input=f"{typed.upper()}\n" + ALWAYS_FIRST)
+    assert result.output.count("Your options:") == without_help.output.count("Your options:") + 1  # ? listed them
 
 
 def test_same_match_same_seed(cli: Cli) -> None:

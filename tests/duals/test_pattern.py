@@ -46,7 +46,7 @@ def test_d5_all_six_rotations() -> None:
     assert not matches(card, board(c2="bread", c3="meat", c4="bread"))
 
 
-def test_d5_no_reflection_needed_for_lines_but_shapes_are_rigid() -> None:
+def test_d5_cards_rotate_but_shapes_are_rigid() -> None:
     """Cards rotate; the shape stays: three breads bent at an angle are not a line."""
     assert matches(line("bread"), board(c1="bread", c2="bread", c3="bread"))
     assert not matches(line("bread"), board(c1="bread", c2="bread", b2="bread"))

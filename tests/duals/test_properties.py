@@ -77,17 +77,33 @@ def test_random_matches_finish_and_replay_identically(buddy: bool) -> None:
     assert Reason.MOST_VP in reasons
 
 
-def _walk(seed: int, choices: list[int], buddy: bool = False) -> tuple[DualsState, list[DualsState]]:
-    """Play ``choices`` (indexes into the legal actions) from a seeded match; also return the states met."""
-    state = GAME.new_match({"buddy": buddy}, seed)
-    seen = [state.clone()]
-    for c in choices:
+def _play_on(state: DualsState, choices: list[int], seed: int, finish: bool = True,
+             seen: list[DualsState] | None = None) -> DualsState:
+    """Play ``choices`` (indexes into the legal actions), then, with ``finish``, random actions seeded by
+    ``seed`` to the end of the match (a list of choices rarely lasts a whole match); ``seen`` collects clones."""
+    rng = Rng(seed)
+
+    def moves() -> Any:
+        yield from choices
+        while finish:
+            yield None
+
+    for c in moves():
         if state.to_act is None:
             break
         legal = state.legal_actions()
-        state.apply(legal[c % len(legal)])
-        seen.append(state.clone())
-    return state, seen
+        state.apply(legal[(c if c is not None else rng.below(len(legal))) % len(legal)])
+        if seen is not None:
+            seen.append(state.clone())
+    return state
+
+
+def _walk(seed: int, choices: list[int], buddy: bool = False, finish: bool = True,
+          ) -> tuple[DualsState, list[DualsState]]:
+    """A seeded match played by ``_play_on``; also return the states met, first and last included."""
+    state = GAME.new_match({"buddy": buddy}, seed)
+    seen = [state.clone()]
+    return _play_on(state, choices, seed, finish, seen), seen
 
 
 seeds = st.integers(0, 2**40)
@@ -101,15 +117,12 @@ def test_determinism(seed: int, choices: list[int], buddy: bool) -> None:
     b, _ = _walk(seed, choices, buddy)
     assert snapshot(a) == snapshot(b)
     # A clone taken half-way and played on gives the same state as the original.
+    assert a.to_act is None  # played to the end
     half = len(choices) // 2
-    c, _ = _walk(seed, choices[:half], buddy)
+    c, _ = _walk(seed, choices[:half], buddy, finish=False)
     d = c.clone()
     for state in (c, d):
-        for x in choices[half:]:
-            if state.to_act is None:
-                break
-            legal = state.legal_actions()
-            state.apply(legal[x % len(legal)])
+        _play_on(state, choices[half:], seed)
     assert snapshot(c) == snapshot(d) == snapshot(a)
 
 
@@ -186,7 +199,8 @@ def test_views_do_not_show_hidden_information(seed: int, choices: list[int], sal
     """D10: "Hidden: deck order and bag draw order" and the opponent's hand: perturbing them (in a clone)
     leaves the view unchanged."""
     _, seen = _walk(seed, choices)
-    for state in seen[:: max(1, len(seen) // 6)]:
+    assert seen[-1].to_act is None  # the last chance and the end are seen too
+    for state in [*seen[:: max(1, len(seen) // 6)], seen[-1]]:
         for seat in (None, 0, 1):
             other = _perturb_hidden(state, seat, salt)
             assert other.view(seat) == state.view(seat)

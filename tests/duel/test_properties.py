@@ -128,7 +128,7 @@ def check_invariants(state: DuelState, decks: list[Counter[int]]) -> None:
         assert sum(mask) == len(legal)
     for q in (0, 1):
         assert 0 <= state.plays[q] <= MAX_PLAYS
-        assert len(state.hands[q]) >= 0
+        assert all(1 <= s <= NUM_SUPPORTS for s in state.hands[q]), state.hands[q]
         assert not Counter(state.revealed[q]) - Counter(state.hands[q]), "a revealed card is not in the hand"
         assert 0 <= state.known_top[q] <= len(state.pile(q))
         assert 0 <= state.wins[q] <= 2
@@ -300,7 +300,7 @@ def test_round_bookkeeping(options: dict[str, Any], seed: int, choices: list[int
         if action.kind is Kind.ABILITY:
             abilities[(round_no, seat)] += 1
         for q in (0, 1):
-            assert len(state.hands[q]) >= 0
+            assert all(1 <= s <= NUM_SUPPORTS for s in state.hands[q]), state.hands[q]
             assert state.plays[q] <= MAX_PLAYS
     assert all(n <= MAX_PLAYS for n in plays.values()), plays
     assert all(n <= 1 for n in abilities.values()), abilities

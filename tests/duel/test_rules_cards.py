@@ -78,6 +78,7 @@ def test_rules_item_adds_its_bonus_if_it_matches_the_rounds_stat(doubled: bool) 
 def test_r7_item_doubled_if_the_character_is_in_its_equips_to_list() -> None:
     """R7: "Its bonus counts if its stat is the round's stat, doubled if that character's number is in its "Equips
     to" list." (every plain item with a listed and an unlisted character)"""
+    assert PLAIN_ITEMS
     checked = 0
     for item in PLAIN_ITEMS:
         card = sup(item)
@@ -272,6 +273,7 @@ def test_rules_event_its_bonus_or_penalty_applies_to_both(sign: str) -> None:
 def test_r9_event_of_another_stat_counts_for_nobody() -> None:
     """R9: "Its bonus or penalty counts for both players when its stat is the round's stat" """
     c0, c1 = fillers(2, [])
+    checked = 0
     for event in EVENTS:
         card = sup(event)
         if any(x.kind.key in ("sap", "boost") for x in card.effects):
@@ -282,6 +284,8 @@ def test_r9_event_of_another_stat_counts_for_nobody() -> None:
             st = first_round(c0, c1, [[event], []], stat)
             by(st, 0, f"play S{event}")
             assert st.results[0].totals == (printed(c0, stat), printed(c1, stat))
+            checked += 1
+    assert checked >= 2
 
 
 def _conditional(kind: str) -> list[int]:
@@ -323,12 +327,12 @@ def test_r9_an_event_may_narrow_this_with_a_condition(kind: str) -> None:
         # the limit itself is included
         limit = card.printed_at_most if kind == "at_most" else card.printed_at_least
         edge = characters(lambda c, limit=limit, stat=stat: printed(c.number, stat) == limit)
-        if edge:
-            c0 = edge[0]
-            c1 = fillers(1, [c0])[0]
-            st = first_round(c0, c1, [[event], []], stat)
-            by(st, 0, f"play S{event}")
-            assert st.results[0].totals[0] == printed(c0, stat) + card.bonus
+        assert edge, f"no character is printed at S{event}'s limit {limit}: the edge case goes untested"
+        c0 = edge[0]
+        c1 = fillers(1, [c0])[0]
+        st = first_round(c0, c1, [[event], []], stat)
+        by(st, 0, f"play S{event}")
+        assert st.results[0].totals[0] == printed(c0, stat) + card.bonus
 
 
 def test_r9_an_unconditional_event_never_changes_who_wins() -> None:

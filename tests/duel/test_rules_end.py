@@ -65,7 +65,7 @@ def test_rules_if_someone_wins_the_first_two_that_is_it(outcomes: str) -> None:
 
 
 @pytest.mark.parametrize("outcomes", ["010", "101", "100", "D00", "0D0", "1D1", "D11"])
-def test_r14_a_player_with_2_round_wins_wins_at_once(outcomes: str) -> None:
+def test_r14_a_player_with_2_round_wins_wins_the_match(outcomes: str) -> None:
     """R14: "A player with 2 round wins wins at once." Rules: "Whoever wins 2 of the 3 rounds" """
     lin, stats = lineups_for(outcomes)
     st = start(lin, hands=[[], []])

@@ -286,7 +286,7 @@ def test_rules_you_need_a_card_in_your_hand_to_discard() -> None:
     assert st2.view(0).legal == ()
 
 
-def test_r6_ability_needs_a_card_from_your_own_hand() -> None:
+def test_r11_ability_needs_a_card_from_your_own_hand() -> None:
     """R11: "Discard one card of your choice from your hand" (a card not in hand cannot pay for the ability)"""
     st, hands = _match()
     with pytest.raises(IllegalAction) as err:
