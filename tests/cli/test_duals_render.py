@@ -12,8 +12,8 @@ from rich.console import Console
 from flametable.cli import duals_render
 from flametable.cli.duals_text import DualsWords, describe_option, describe_public, outcome_text, short_option
 from flametable.cli.duals_tui import DualsNarrator, DualsTable, parse_choice
-from flametable.cli.duel_text import seat_names
 from flametable.cli.i18n import set_language
+from flametable.cli.table import seat_names
 from flametable.core.rng import Rng
 from flametable.duals.game import DualsGame
 from flametable.duals.rules import Reason, Step

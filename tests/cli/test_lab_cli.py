@@ -134,3 +134,22 @@ def test_duals_report_speaks_spanish(tmp_path: Path) -> None:
     assert "informe de equilibrio de flametable: duals" in page
     assert 'text-anchor="end">carne</text>' in page  # token kinds too
     assert 'text-anchor="end">meat</text>' not in page
+
+
+def test_sim_writes_numbers_as_the_reader_does() -> None:
+    args = ["sim", "duel", "--p1", "bot:greedy", "--p2", "bot:random", "--games", "20", "--seed", "1"]
+    es = runner.invoke(app, [*args, "--lang", "es"])
+    en = runner.invoke(app, [*args, "--lang", "en"])
+    assert es.exit_code == en.exit_code == 0
+    assert re.search(r"\d+,\d % \[\d+,\d; \d+,\d\]", es.output), es.output
+    assert re.search(r"\d+\.\d% \[\d+\.\d, \d+\.\d\]", en.output), en.output
+    assert re.search(r"en \d+,\d s\.", " ".join(es.output.split())), es.output
+
+
+def test_report_names_an_unreadable_results_file_in_the_readers_language(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n", encoding="utf-8")
+    res = runner.invoke(app, ["report", str(bad), "--html", str(tmp_path / "r.html"), "--lang", "es"])
+    assert res.exit_code == 1
+    assert "No se pueden leer los resultados" in res.output
+    assert "line 1" in res.output

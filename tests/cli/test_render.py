@@ -8,9 +8,10 @@ import pytest
 from rich.console import Console
 
 from flametable.cli import duel_render
-from flametable.cli.duel_text import CardWords, describe_option, seat_names
+from flametable.cli.duel_text import CardWords, describe_option
 from flametable.cli.duel_tui import DuelTable, Narrator
 from flametable.cli.i18n import set_language
+from flametable.cli.table import seat_names
 from flametable.core.i18n import pick
 from flametable.core.rng import Rng
 from flametable.duel.game import DuelGame

@@ -38,8 +38,8 @@ def duals_page(data: DualsData) -> list[RenderableType]:
         page_title(data.name, data.version, words.lang),
         Rule(_("Tokens")),
         tokens_table(data, words),
-        Text(_("{n} of each type: 1 on the inner ring, 1 in the reserve, {bag} in the bag").format(
-            n=data.artisans_per_type, bag=data.artisans_per_type - 2) + "."),
+        Text(_("{n} of each type: 1 on the inner ring, 1 in the reserve, {bag} in the bag.").format(
+            n=data.artisans_per_type, bag=data.artisans_per_type - 2)),
         fire_up_line(data, words),
         Text(),
         legend(words),

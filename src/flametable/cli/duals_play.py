@@ -6,12 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flametable.bots.registry import BOT_NAMES
 from flametable.cli.console import fail
 from flametable.cli.duals_tui import DualsNarrator, DualsTable
 from flametable.cli.i18n import _
 from flametable.cli.playing import match_console, match_seed, play_at_table
-from flametable.cli.seats import HUMAN, can_sit, check_seats
+from flametable.cli.seats import can_sit, check_seats, known_seats
 from flametable.core.errors import DataError, FlametableError
 from flametable.core.match import new_record
 from flametable.duals.game import DualsGame
@@ -30,22 +29,12 @@ class DualsRequest:
     as_json: bool
 
 
-def duals_seats(game: DualsGame) -> list[str]:
-    """The seats that can play this game: ``human`` and the bots the registry makes for it."""
-    found = [HUMAN]
-    for name in BOT_NAMES:
-        probe = "ismcts:1" if name == "ismcts:N" else name
-        if can_sit(f"bot:{probe}", game):
-            found.append(f"bot:{name}")
-    return found
-
-
 def check_duals_seat(spec: str, game: DualsGame) -> str | None:
     """``None`` when ``spec`` names a seat that can play Flamecraft Duals, else a translated message."""
     if can_sit(spec, game):
         return None
     return _("Unknown seat {spec!r} for Flamecraft Duals (known: {known}).").format(
-        spec=spec, known=", ".join(duals_seats(game)))
+        spec=spec, known=known_seats())
 
 
 def run_duals(req: DualsRequest) -> None:

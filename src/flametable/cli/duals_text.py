@@ -43,11 +43,6 @@ ABILITIES = {
     TokenType.PLANT: N_("use the ability of a top token next to it, where that token stands"),
 }
 BUDDY_TEXT = N_("no ability; when scoring it counts as any type, chosen for each card on its own")
-REASONS = {
-    Reason.MOST_VP: N_("most victory points"),
-    Reason.MORE_CARDS: N_("equal victory points, more scored cards"),
-    Reason.SHARED: N_("equal victory points and scored cards: a shared victory"),
-}
 PHASES = {
     Step.PLACE: N_("PLAY: place the token"),
     Step.FIRE: N_("PLAY: FIRE UP the token or not"),
@@ -78,13 +73,6 @@ def fmt(template: str, **values: object) -> Text:
         else:
             out.append(format(value, spec or ""))
     return out
-
-
-def reason_text(reason: object) -> str:
-    try:
-        return translate(REASONS[Reason(str(reason))])
-    except ValueError:
-        return str(reason)
 
 
 def phase_text(phase: Step) -> str:
@@ -143,9 +131,6 @@ class DualsWords:
         out.append(" " + self.kind_name(kind))
         return out
 
-    def type_token(self, t: int) -> Text:
-        return self.token(t)
-
     def tokens(self, kinds: Sequence[int]) -> Text:
         return Text(", ").join(self.token(k) for k in kinds)
 
@@ -168,13 +153,6 @@ class DualsWords:
 
     def card_vp(self, number: int) -> str:
         return _("{card} ({vp} VP)").format(card=self.card(number), vp=self.data.card(number).vp)
-
-
-# ------------------------------------------------------------------ seats
-
-
-def seat_name(seat: int) -> str:
-    return _("Player {n}").format(n=seat + 1)
 
 
 # ------------------------------------------------------------------ the menu
@@ -203,7 +181,7 @@ def describe_option(action: DualsAction, view: DualsView, words: DualsWords) -> 
         return fmt(_("Place {token} on {space}, on top of {top} (stack of {height})"), token=words.token(view.held),
                    space=words.space(a), top=words.token(stack[-1]), height=len(stack) + 1)
     if kind is Kind.FIRE:
-        return fmt(_("FIRE UP {ability}: {text}"), ability=words.type_token(a), text=ability_text(a))
+        return fmt(_("FIRE UP {ability}: {text}"), ability=words.token(a), text=ability_text(a))
     if kind is Kind.TAKE:
         return fmt(_("Keep {token} and place it"), token=words.token(a))
     if kind is Kind.USE:

@@ -17,23 +17,6 @@ from flametable.duel.cards import CardSet, Stat
 from flametable.duel.state import DRAW, RoundResult
 
 
-def seat_name(seat: int) -> str:
-    return _("Player {n}").format(n=seat + 1)
-
-
-def seat_names(specs: Sequence[str], me: int | None) -> tuple[str, str]:
-    """``Player 1 (you)`` / ``Player 2 (bot:random)``; ``me`` None: no seat is "you" (hot-seat, spectator)."""
-    names = []
-    for seat, spec in enumerate(specs):
-        if seat == me:
-            names.append(_("{player} (you)").format(player=seat_name(seat)))
-        elif spec.startswith("bot:"):
-            names.append(f"{seat_name(seat)} ({spec})")
-        else:
-            names.append(seat_name(seat))
-    return names[0], names[1]
-
-
 class CardWords:
     """Labels of one card set's cards in the current language."""
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,6 @@ from flametable.sim.games import make_game
 
 @dataclass(frozen=True)
 class GameEntry:
-    name: str
     make: Callable[[Path | None], Game[Any, Any]]
     """The game playing with the data file given (``None``: the built-in data); raises DataError."""
     check: Callable[[Path], str]
@@ -28,8 +28,8 @@ class GameEntry:
     """Whether parsed TOML content looks like this game's data (``cards check`` without ``--game``)."""
 
 
-def _make_duel(path: Path | None) -> Game[Any, Any]:
-    game: Game[Any, Any] = make_game("duel", str(path) if path is not None else None)
+def _make(name: str, path: Path | None) -> Game[Any, Any]:
+    game: Game[Any, Any] = make_game(name, str(path) if path is not None else None)
     return game
 
 
@@ -44,11 +44,6 @@ def _claims_duel(data: Mapping[str, Any]) -> bool:
     return "character" in data or "support" in data
 
 
-def _make_duals(path: Path | None) -> Game[Any, Any]:
-    game: Game[Any, Any] = make_game("duals", str(path) if path is not None else None)
-    return game
-
-
 def _check_duals(path: Path) -> str:
     data = load_duals_data(path)
     return _("{file}: Flamecraft Duals data {id} (version {version}): {spaces} spaces, {tokens} tokens, {cards} shop "
@@ -61,8 +56,8 @@ def _claims_duals(data: Mapping[str, Any]) -> bool:
 
 
 GAMES: dict[str, GameEntry] = {
-    "duel": GameEntry("duel", _make_duel, _check_duel, _claims_duel),
-    "duals": GameEntry("duals", _make_duals, _check_duals, _claims_duals),
+    "duel": GameEntry(partial(_make, "duel"), _check_duel, _claims_duel),
+    "duals": GameEntry(partial(_make, "duals"), _check_duals, _claims_duals),
 }
 
 

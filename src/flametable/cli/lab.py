@@ -11,6 +11,7 @@ from concurrent.futures import BrokenExecutor
 from pathlib import Path
 from typing import Any, TextIO
 
+from babel.numbers import format_decimal
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -31,7 +32,7 @@ from flametable.sim.results import (
     score_entry,
 )
 from flametable.sim.runner import SimSpec, run
-from flametable.sim.stats import bootstrap_elo, mean_interval
+from flametable.sim.stats import Interval, bootstrap_elo, mean_interval
 
 
 def _check_game(game: str) -> None:
@@ -98,6 +99,16 @@ class _Output:
             raise _WriteFailed(exc) from exc
 
 
+def _number(value: float, pattern: str | None = None) -> str:
+    return format_decimal(value, format=pattern, locale=language())
+
+
+def _share(i: Interval) -> str:
+    """A share with its 95% interval, as the reader writes numbers: 49.8% [48.0, 51.6] / 49,8 % [48,0; 51,6]."""
+    return _("{value}% [{low}, {high}]").format(
+        value=_number(100 * i.value, "0.0"), low=_number(100 * i.low, "0.0"), high=_number(100 * i.high, "0.0"))
+
+
 def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_file: Path | None,
             options: str | None, data: Path | None, records: bool, as_json: bool) -> None:
     _check_game(game)
@@ -156,13 +167,13 @@ def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_f
         print_json(summary)
         return
     console = out()
-    console.print(_("{n} matches of {game}, {p1} against {p2} (seats swapped every other match), in {s:.1f} s.")
-                  .format(n=n, game=game, p1=p1, p2=p2, s=took))
+    console.print(_("{n} matches of {game}, {p1} against {p2} (seats swapped every other match), in {s} s.")
+                  .format(n=_number(n), game=game, p1=p1, p2=p2, s=_number(took, "0.0")))
     table = Table(_("result"), _("share (95% interval)"))
-    table.add_row(_("{p1} wins").format(p1=p1), str(shares["p1_wins"]))
-    table.add_row(_("draws"), str(shares["draws"]))
-    table.add_row(_("{p2} wins").format(p2=p2), str(shares["p2_wins"]))
-    table.add_row(_("{p1} score (win 1, draw ½)").format(p1=p1), str(shares["p1_score"]))
+    table.add_row(_("{p1} wins").format(p1=p1), _share(shares["p1_wins"]))
+    table.add_row(_("draws"), _share(shares["draws"]))
+    table.add_row(_("{p2} wins").format(p2=p2), _share(shares["p2_wins"]))
+    table.add_row(_("{p1} score (win 1, draw ½)").format(p1=p1), _share(shares["p1_score"]))
     console.print(table)
     if out_file is not None:
         console.print(_("Results written to {file}.").format(file=out_file))
@@ -172,7 +183,7 @@ def run_report(file: Path, html_out: Path, cards: Path | None) -> None:
     try:
         lines = read_results(file)
     except ResultsError as exc:
-        fail(str(exc))
+        fail(_("Cannot read the results: {error}").format(error=exc))
     if not lines:
         fail(_("{file} holds no results.").format(file=file))
     card_set = None
@@ -236,5 +247,5 @@ def run_ladder(game: str, bots: list[str], games: int, jobs: int, seed: int, as_
     console.print(table)
     scores = Table(_("pairing"), _("score of the first (95% interval)"))
     for i, j, pts in pairs:
-        scores.add_row(f"{bots[i]} – {bots[j]}", str(mean_interval(pts)))
+        scores.add_row(f"{bots[i]} – {bots[j]}", _share(mean_interval(pts)))
     console.print(scores)

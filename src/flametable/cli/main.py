@@ -143,30 +143,25 @@ def cards_check(
     check_file(game, file)
 
 
-@bench_app.command("duel", help=_("Random Flame Duel playouts on one core: steps and matches per second."))
-def bench_duel(
-    seconds: Annotated[float, typer.Option("--seconds", min=0.0, help=_("How long to run."))] = 5.0,
-    as_json: JsonOption = False,
-    lang: LangOption = None,
-) -> None:
-    from flametable.cli.bench import run_bench
-    from flametable.duel.game import DuelGame
+def _bench_command(game: str, help_text: str) -> None:
+    """Register ``bench GAME``: random playouts of that game on one core."""
 
-    _lang(lang)
-    run_bench(DuelGame(), seconds, as_json)
+    def bench(
+        seconds: Annotated[float, typer.Option("--seconds", min=0.0, help=_("How long to run."))] = 5.0,
+        as_json: JsonOption = False,
+        lang: LangOption = None,
+    ) -> None:
+        from flametable.cli.bench import run_bench
+        from flametable.sim.games import make_game
+
+        _lang(lang)
+        run_bench(make_game(game), seconds, as_json)
+
+    bench_app.command(game, help=help_text)(bench)
 
 
-@bench_app.command("duals", help=_("Random Flamecraft Duals playouts on one core: steps and matches per second."))
-def bench_duals(
-    seconds: Annotated[float, typer.Option("--seconds", min=0.0, help=_("How long to run."))] = 5.0,
-    as_json: JsonOption = False,
-    lang: LangOption = None,
-) -> None:
-    from flametable.cli.bench import run_bench
-    from flametable.duals.game import DualsGame
-
-    _lang(lang)
-    run_bench(DualsGame(), seconds, as_json)
+_bench_command("duel", _("Random Flame Duel playouts on one core: steps and matches per second."))
+_bench_command("duals", _("Random Flamecraft Duals playouts on one core: steps and matches per second."))
 
 
 GAME_ARG = typer.Argument(metavar="GAME", help=_("duel or duals."), show_default=False)

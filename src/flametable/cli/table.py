@@ -16,14 +16,32 @@ from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from flametable.cli.duel_text import seat_names
 from flametable.cli.i18n import _
 from flametable.cli.prompt import help_words, read_line
+from flametable.cli.seats import HUMAN
 from flametable.cli.words import illegal_text
 from flametable.core.errors import IllegalAction
 from flametable.core.match import Decider
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Action, GameState
+
+
+def seat_name(seat: int) -> str:
+    return _("Player {n}").format(n=seat + 1)
+
+
+def seat_names(specs: Sequence[str], me: int | None) -> tuple[str, str]:
+    """``Player 1 (you)`` / ``Player 2 (bot:random)``; ``me`` None: no seat is "you" (hot-seat, spectator)."""
+    names = []
+    for seat, spec in enumerate(specs):
+        if seat == me:
+            names.append(_("{player} (you)").format(player=seat_name(seat)))
+        elif spec.startswith("bot:"):
+            names.append(f"{seat_name(seat)} ({spec})")
+        else:
+            names.append(seat_name(seat))
+    return names[0], names[1]
+
 
 A = TypeVar("A", bound=Action)
 A_co = TypeVar("A_co", bound=Action, covariant=True)
@@ -73,7 +91,7 @@ class Table(ABC, Generic[V, A]):
 
     def __init__(self, console: Console, specs: Sequence[str]) -> None:
         self.console = console
-        humans = [seat for seat, spec in enumerate(specs) if spec == "human"]
+        humans = [seat for seat, spec in enumerate(specs) if spec == HUMAN]
         self.hot_seat = len(humans) == 2
         self.me: int | None = humans[0] if len(humans) == 1 else None
         self.names = seat_names(specs, self.me)
