@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from flametable.core.rng import Rng
-from flametable.duals.rules import STACK_LIMIT, Step
+from flametable.duals.rules import Step
 from flametable.duals.state import DualsState
 from flametable.duals.view import DualsView
 
@@ -30,22 +30,14 @@ class Sampler:
         self.me = me
         o = self.o = 1 - me
         data = game.data
-        st = self.base = DualsState.__new__(DualsState)
-        st.data = data
-        st.A = game.actions
-        st.adj = data.board.adj
-        st.abil = tuple(tuple(sorted(a)) for a in data.kind_abilities)
-        st.buddy = view.buddy
+        st = self.base = game.blank(view.buddy, Rng(0))
         st.stacks = list(view.board)
         st.bag = [k for k, n in enumerate(view.bag) for _ in range(n)]
         st.reserve = list(view.reserve)
         st.coins = [view.seats[0].coins, view.seats[1].coins]
         st.piles = [list(view.seats[0].pile), list(view.seats[1].pile)]
-        st.hands = [[], []]
         st.hands[me] = list(view.hand)
-        st.known_bottom = [[], []]
         st.known_bottom[me] = [c for c, _ in view.bottom_known]
-        st.rng = Rng(0)
         st.first = view.first_player
         st.first_draws = view.first_draws
         st.turn = view.turn
@@ -62,14 +54,8 @@ class Sampler:
         st.bottom_left = view.bottom_left
         st.ended = view.end_triggered
         st.last = view.last_chance
-        st.full = sum(1 << s for s, stack in enumerate(st.stacks) if len(stack) >= STACK_LIMIT)
-        st.has = data.matcher.tops(st.stacks).has
-        st.kinds = data.matcher.kind_types
-        st.ocache = game._ocache
-        st._mc = {}
+        st.index_board()
         st._outcome = view.outcome
-        st.deck = []
-        st._legal = []
         # Cards: the unseen ones are in the opponent's hand or the deck; mine at the bottom stay in place.
         seen = set(view.hand) | set(view.seats[0].pile) | set(view.seats[1].pile)
         self.unseen = [c for c in range(1, len(data.cards) + 1) if c not in seen and

@@ -85,12 +85,29 @@ class DualsGame:
         data = self.data
         if opts.buddy and not data.buddy_tokens:
             raise RecordError(f"the data {data.id!r} has no Buddy token for the Buddy variant (D11)")
+        st = self.blank(opts.buddy, Rng(seed))
+        if setup is not None:
+            _apply_setup(st, setup)
+        else:
+            self._deal(st)
+        st.index_board()
+        st._start_turn(st.first)
+        st._settle()
+        return st
+
+    def blank(self, buddy: bool, rng: Rng) -> DualsState:
+        """A state of this game before anything is dealt, every field at its empty value: ``new_match`` and the
+        determiniser start from it and fill in what they know."""
+        data = self.data
         st = DualsState.__new__(DualsState)
         st.data = data
         st.A = self.actions
         st.adj = data.board.adj
         st.abil = self._abil
-        st.buddy = opts.buddy
+        st.kinds = data.matcher.kind_types
+        st.ocache = self._ocache
+        st.buddy = buddy
+        st.rng = rng
         st.stacks = [() for _ in range(data.board.size)]
         st.bag = []
         st.reserve = []
@@ -99,7 +116,6 @@ class DualsGame:
         st.piles = [[], []]
         st.coins = [START_COINS, START_COINS]
         st.known_bottom = [[], []]
-        st.rng = Rng(seed)
         st.first = 0
         st.first_draws = ()
         st.turn = 0
@@ -119,18 +135,8 @@ class DualsGame:
         st._legal = []
         st.full = 0
         st.has = []
-        st.kinds = data.matcher.kind_types
-        st.ocache = self._ocache
         st._mc = {}
         st._outcome = None
-        if setup is not None:
-            _apply_setup(st, setup)
-        else:
-            self._deal(st)
-        st.full = sum(1 << s for s, stack in enumerate(st.stacks) if len(stack) >= STACK_LIMIT)
-        st.has = data.matcher.tops(st.stacks).has
-        st._start_turn(st.first)
-        st._settle()
         return st
 
     def _deal(self, st: DualsState) -> None:

@@ -296,6 +296,11 @@ class DualsState:
         self._mc = {}
         return k
 
+    def index_board(self) -> None:
+        """Work out the board's summaries (full spaces, top tokens by type) from the stacks."""
+        self.full = sum(1 << s for s, stack in enumerate(self.stacks) if len(stack) >= LIMIT)
+        self.has = self.data.matcher.tops(self.stacks).has
+
     def token_count(self) -> list[int]:
         """How many tokens of each kind are in play (board, bag, reserve, held, drawn): conserved."""
         counts = [0] * self.data.num_kinds

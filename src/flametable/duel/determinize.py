@@ -29,14 +29,10 @@ class Sampler:
             raise ValueError("a determiniser needs a seat's view, not a spectator's")
         self.me = me
         o = self.o = 1 - me
-        st = self.base = DuelState.__new__(DuelState)
-        st.cards = cards
+        st = self.base = DuelState.blank(cards, view.shared_pile, view.draft, Rng(0))
         st.phase = view.phase
         st.seat = view.to_act if view.to_act is not None else 0
-        st.shared = view.shared_pile
-        st.draft = view.draft
         st.first_picker = st.seat
-        st.pile_of = (0, 0) if st.shared else (0, 1)
         st.round_no = view.round_number - 1
         st.chooser = view.chooser if view.chooser is not None else 0
         st.stat = view.stat
@@ -56,10 +52,7 @@ class Sampler:
         st.cur = [seats[0].character, seats[1].character]
         st.discards = [list(seats[0].discard), list(seats[1].discard)]
         st.revealed = [list(seats[0].revealed), list(seats[1].revealed)]
-        st.rng = Rng(0)
         st._outcome = view.outcome
-        st.champion = [0, 0]
-        st.known_top = [0, 0]
         st.known_top[me] = len(view.known_top)
 
         # ---- characters and line-ups (R3)

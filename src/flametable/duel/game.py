@@ -10,7 +10,7 @@ from flametable.core.rng import Rng
 from flametable.duel.actions import NUM_ACTIONS, DuelAction
 from flametable.duel.cards import NUM_CHARACTERS, NUM_SUPPORTS, CardSet, Deck, SupportKind, builtin_card_set
 from flametable.duel.rules import HAND_SIZE, RULES_VERSION, DuelOptions, Mode, Phase, Pick
-from flametable.duel.state import NO_STAT, DuelState
+from flametable.duel.state import DuelState
 
 _ALL_CHARS = list(range(1, NUM_CHARACTERS + 1))
 _ALL_SUPPORTS = list(range(1, NUM_SUPPORTS + 1))
@@ -43,35 +43,7 @@ class DuelGame:
     ) -> DuelState:
         opts = DuelOptions.from_json(options)
         rng = Rng(seed)
-        st = DuelState.__new__(DuelState)
-        st.cards = self.cards
-        st.shared = opts.mode is Mode.SHARED
-        st.draft = opts.pick is Pick.DRAFT
-        st.chars = [[], []]
-        st.lineups = [[], []]
-        st.champion = [0, 0]
-        st.hands = [[], []]
-        st.discards = [[], []]
-        st.known_top = [0, 0]
-        st.place = 0
-        st.place_owner = 0
-        st.round_no = 0
-        st.chooser = 0
-        st.stat = NO_STAT
-        st.cur = [0, 0]
-        st.plays = [0, 0]
-        st.ability_used = [False, False]
-        st.passes = 0
-        st.items = [[], []]
-        st.events = []
-        st.mods = [0, 0]
-        st.pending = []
-        st.log = []
-        st.results = []
-        st.revealed = [[], []]
-        st.wins = [0, 0]
-        st._outcome = None
-        st.pile_of = (0, 0) if st.shared else (0, 1)
+        st = DuelState.blank(self.cards, opts.mode is Mode.SHARED, opts.pick is Pick.DRAFT, rng)
         if setup is not None:
             st.rng = Rng(seed ^ 0x5EED)
             _apply_setup(st, opts, setup)
@@ -99,7 +71,6 @@ class DuelGame:
                 st.piles.append(pile)
             st.phase = Phase.LINEUP
             st.seat = 0
-        st.rng = rng
         return st
 
 

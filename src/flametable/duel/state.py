@@ -98,6 +98,46 @@ class DuelState:
         "wins",
     )
 
+    @classmethod
+    def blank(cls, cards: CardSet, shared: bool, draft: bool, rng: Rng) -> DuelState:
+        """A state before anything is dealt, every field at its empty value: ``DuelGame.new_match`` and the
+        determiniser start from it and fill in what they know."""
+        st = cls.__new__(cls)
+        st.cards = cards
+        st.shared = shared
+        st.draft = draft
+        st.pile_of = (0, 0) if shared else (0, 1)
+        st.rng = rng
+        st.phase = Phase.LINEUP
+        st.seat = 0
+        st.first_picker = 0
+        st.chars = [[], []]
+        st.lineups = [[], []]
+        st.champion = [0, 0]
+        st.hands = [[], []]
+        st.piles = []
+        st.discards = [[], []]
+        st.known_top = [0, 0]
+        st.place = 0
+        st.place_owner = 0
+        st.round_no = 0
+        st.chooser = 0
+        st.stat = NO_STAT
+        st.cur = [0, 0]
+        st.plays = [0, 0]
+        st.ability_used = [False, False]
+        st.passes = 0
+        st.items = [[], []]
+        st.events = []
+        st.mods = [0, 0]
+        st.pending = []
+        st.log = []
+        st.results = []
+        st.revealed = [[], []]
+        st.wins = [0, 0]
+        st._outcome = None
+        return st
+
     cards: CardSet
     phase: Phase
     seat: int  # the seat to act (meaningless once OVER)
