@@ -215,11 +215,7 @@ def parse_card_set(data: Any, source: str) -> CardSet:
     chars = [_character(source, i, d) for i, d in enumerate(root.items("character"))]
     sups = [_support(source, i, d) for i, d in enumerate(root.items("support"))]
     _numbered(source, "character", chars, NUM_CHARACTERS)
-    _numbered(source, "support", sups, NUM_SUPPORTS)
-    if len(chars) != NUM_CHARACTERS:
-        raise DataError(source, "character", "(count)", f"need exactly {NUM_CHARACTERS} characters (R1)")
-    if len(sups) != NUM_SUPPORTS:
-        raise DataError(source, "support", "(count)", f"need exactly {NUM_SUPPORTS} support cards (R1)")
+    _numbered(source, "support", sups, NUM_SUPPORTS)  # numbers 1..N, each once: exactly N cards (R1)
     chars.sort(key=lambda c: c.number)
     sups.sort(key=lambda s: s.number)
     for what, items in (("character", chars), ("support", sups)):

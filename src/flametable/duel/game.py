@@ -160,14 +160,12 @@ def _apply_setup(st: DuelState, opts: DuelOptions, setup: Mapping[str, Any]) -> 
             raise RecordError(f"setup: support card(s) {dup} appear twice in {where}")
     st.piles = [list(reversed(p)) for p in piles]  # top first in the setup, top last in the engine
     st.discards = [list(d) for d in disc]
+    st.hands = [list(h) for h in hands_given]
     if lineups is not None:
         st.lineups = [list(r) for r in lineups]
-        st.hands = [list(h) for h in hands_given]
         if hands is None:
             for p in (0, 1):
                 for _ in range(HAND_SIZE):
                     st._draw(p)
         st._start_round()
-    else:
-        st.hands = [list(h) for h in hands_given]
-        # Given hands are topped up to 3 cards once the line-ups are done (R4).
+    # otherwise the given hands are topped up to 3 cards once the line-ups are done (R4)

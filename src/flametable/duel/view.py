@@ -78,13 +78,13 @@ def _flipped(st: DuelState, p: int) -> tuple[int, ...]:
 def observe(st: DuelState, seat: int | None) -> DuelView:
     if seat not in (None, 0, 1):
         raise ValueError(f"seat must be 0, 1 or None, got {seat!r}")
-    totals = st.totals() if st.phase in (Phase.PLAY, Phase.CHOICE) or st.stat >= 0 else (0, 0)
     over = st.phase is Phase.OVER
+    totals = st.totals() if st.stat >= 0 and not over else (0, 0)  # a stat is chosen in PLAY and CHOICE
+    in_round = st.phase in (Phase.STAT, Phase.PLAY, Phase.CHOICE) or (over and bool(st.results))
     infos = []
     for p in (0, 1):
         flipped = _flipped(st, p)
         known = tuple(sorted(st.chars[p])) if p == seat or st.draft else tuple(sorted(flipped))
-        in_round = st.phase in (Phase.STAT, Phase.PLAY, Phase.CHOICE) or (over and bool(st.results))
         character = st.cur[p] if in_round else 0
         if st.tiebreak and character:
             flipped = (*flipped, character) if character not in flipped else flipped
@@ -102,7 +102,7 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
                 ability_used=st.ability_used[p],
                 wins=st.wins[p],
                 modifier=st.mods[p],
-                total=totals[p] if st.stat >= 0 and not over else 0,
+                total=totals[p],
             )
         )
     hand: tuple[int, ...] = ()
