@@ -133,3 +133,21 @@ def test_language_from_environment() -> None:
     assert language_from_env({"LC_MESSAGES": "es_MX", "LANG": "C"}) == "es"
     assert language_from_env({"LC_ALL": "", "LANG": "es"}) == "es"
     assert language_from_env({}) == "en"
+
+
+def test_duals_errors_name_tokens_and_abilities_in_the_players_language() -> None:
+    from flametable.cli.i18n import set_language
+    from flametable.cli.words import illegal_text
+    from flametable.core.errors import IllegalAction
+    from tests.duals.scripted import act, play, start
+
+    st = start({"c4": ["bread", "meat"], "c5": ["iron"]}, ["plant", "crystal"], coins=(1, 0))
+    play(st, "place c3", "fire plant", "use c4")
+    with pytest.raises(IllegalAction) as err:
+        st.apply(act("fire bread"))
+    try:
+        set_language("es")
+        assert illegal_text(err.value) == "La ficha carne no tiene la habilidad pan."
+    finally:
+        set_language("en")
+    assert illegal_text(err.value) == "The meat token has no bread ability."

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from flametable.core.data import load_toml
-from flametable.core.errors import DataError
+from flametable.core.errors import DataError, RecordError
 from flametable.duals.board import DIRECTIONS
 from flametable.duals.data import load_duals_data, parse_duals_data
 from flametable.duals.game import DualsGame
@@ -182,3 +182,11 @@ def test_patterns_precomputed() -> None:
     assert len(pats[triangle("meat") - 1].placements) == 24
     assert len(pats[STARBURST - 1].placements) == 24  # its three variables are interchangeable
     assert Counter(p.fixed for p in pats) == Counter({True: 42, False: 1})
+
+
+def test_d11_the_buddy_variant_needs_data_with_a_buddy_token() -> None:
+    data = parse_duals_data(load_toml("no-buddy.toml", text=TEXT.replace("buddy = 1", "buddy = 0")), "no-buddy.toml")
+    assert not data.buddy_tokens
+    DualsGame(data).new_match({}, 1)  # the plain game is fine
+    with pytest.raises(RecordError, match="no Buddy token for the Buddy variant"):
+        DualsGame(data).new_match({"buddy": True}, 1)

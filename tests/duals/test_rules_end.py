@@ -153,3 +153,13 @@ def test_d9_scores_in_outcome() -> None:
     """D9: the outcome's scores are each seat's final VP."""
     winner, reason, scores = _final([[pair_end("bread", "meat")], []], (0, 3))
     assert (winner, reason, scores) == (1, Reason.MOST_VP, (2, 3))
+
+
+def test_d8_a_turn_that_finds_bag_and_reserve_empty_places_nothing_and_ends_the_match() -> None:
+    """docs/duals.md (D7, D8): "A turn that finds bag and reserve empty places nothing and triggers it." """
+    st = start({"c4": ["meat"]}, [], reserve=[])
+    assert st.stacks == start({"c4": ["meat"]}, ["bread"]).stacks  # nothing was placed
+    assert st.ended
+    assert st.to_act is None  # no card matches, no coin: the last chance has nothing to decide
+    assert st.outcome is not None
+    assert st.outcome.reason is Reason.SHARED

@@ -383,3 +383,25 @@ def test_faq_coin_whatever_the_hand_size() -> None:
     assert st.deck == [10, 11, 12]
     with pytest.raises(IllegalAction, match="no coins left"):
         start({}, ["meat", "iron"], coins=(0, 0), hands=[[1, 2], []]).apply(act("coin"))
+
+
+def test_d6_potion_never_swaps_two_tokens_of_the_same_kind() -> None:
+    """docs/duals.md (D6): "Swapping two tokens of the same kind changes nothing and is not offered." """
+    st = start({"a1": ["meat"], "e3": ["meat"], "b1": ["iron"]}, ["potion", "crystal"], coins=(1, 0))
+    play(st, "place c3", "fire potion")
+    assert "swap a1 e3" not in legal(st)
+    assert "swap a1 b1" in legal(st)
+    with pytest.raises(IllegalAction, match="Swapping two meat tokens changes nothing"):
+        st.apply(act("swap a1 e3"))
+
+
+def test_d6_a_plant_cannot_use_a_token_whose_ability_has_nothing_to_do() -> None:
+    """D6: "an ability with nothing legal to do does nothing": a plant is not offered, and may not use, a
+    neighbour whose abilities could do nothing from where it stands."""
+    # the meat on c4 has a neighbour to move, the potion on d3 tokens to swap; the crystal on c2 has no bag
+    # or reserve left to draw from
+    st = start({"c4": ["meat"], "d3": ["potion"], "c2": ["crystal"]}, ["plant"], reserve=[], coins=(0, 0))
+    play(st, "place c3", "fire plant")
+    assert legal(st) == ["use c4", "use d3"]
+    with pytest.raises(IllegalAction, match="no ability that can do something"):
+        st.apply(act("use c2"))

@@ -644,10 +644,10 @@ class DualsState:
                     k = stacks[src][-1]
                     if t not in self.abil[k]:
                         raise IllegalAction(N_("The {token} token has no {ability} ability."),
-                                            token=self.data.kind_names[k], ability=TYPE_KEYS[t])
+                                            token=Phrase(self.data.kind_names[k]), ability=Phrase(TYPE_KEYS[t]))
                     if not self._can(t, src, self.fired):
                         raise IllegalAction(N_("The {ability} ability has nothing to do here."),
-                                            ability=TYPE_KEYS[t])
+                                            ability=Phrase(TYPE_KEYS[t]))
                 self._fire(t)
                 return
             if kind == K_SKIP and self.fire_optional:
@@ -659,7 +659,7 @@ class DualsState:
             if kind == K_TAKE:
                 k = action.a
                 if check and k not in self.drawn:
-                    raise IllegalAction(N_("No {token} token was drawn."), token=self.data.kind_names[k])
+                    raise IllegalAction(N_("No {token} token was drawn."), token=Phrase(self.data.kind_names[k]))
                 self.drawn.remove(k)
                 self.held = k
                 self.fire_after = False
@@ -705,7 +705,7 @@ class DualsState:
                                             space=self._name(a if not stacks[a] else b))
                     if stacks[a][-1] == stacks[b][-1]:
                         raise IllegalAction(N_("Swapping two {token} tokens changes nothing."),
-                                            token=self.data.kind_names[stacks[a][-1]])
+                                            token=Phrase(self.data.kind_names[stacks[a][-1]]))
                 ka, kb = self._pop(a), self._pop(b)
                 self._push(a, kb)
                 self._push(b, ka)
