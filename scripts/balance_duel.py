@@ -18,7 +18,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from flametable.duel.cards import parse_card_set
+from flametable.duel.cards import load_card_set
 from flametable.sim.report import duel_sections
 from flametable.sim.runner import SimSpec, run
 
@@ -49,14 +49,23 @@ def write(text: str, stats: dict[int, list[int]]) -> str:
 
 
 def measure(text: str, games: int, jobs: int, seed: int) -> dict[str, object]:
-    with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
-        f.write(text)
-        path = f.name
-    cards = parse_card_set(tomllib.loads(text), path)
-    lines = list(run(SimSpec("duel", "bot:greedy", "bot:greedy", games, seed=seed, data=path), jobs))
-    Path(path).unlink()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "cards.toml"
+        path.write_text(text, encoding="utf-8")
+        cards = load_card_set(path)
+        lines = list(run(SimSpec("duel", "bot:greedy", "bot:greedy", games, seed=seed, data=str(path)), jobs))
     _, figures = duel_sections(lines, cards)
     return figures
+
+
+def shapes(text: str) -> dict[int, tuple[list[float], float]]:
+    """Each character's stat shape (its stats less their mean) and stat sum, from a card set's text."""
+    out = {}
+    for c in tomllib.loads(text)["character"]:
+        vals = [c[s] for s in STATS]
+        m = sum(vals) / 3
+        out[c["number"]] = ([v - m for v in vals], float(sum(vals)))
+    return out
 
 
 def main() -> None:
@@ -75,19 +84,11 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=CARDS, help="where to write the balanced set (default: in place)")
     args = ap.parse_args()
     text = args.cards.read_text(encoding="utf-8")
-    data = tomllib.loads(text)
-    shape: dict[int, list[float]] = {}
-    total: dict[int, float] = {}
-    for c in data["character"]:
-        vals = [c[s] for s in STATS]
-        m = sum(vals) / 3
-        shape[c["number"]] = [v - m for v in vals]
-        total[c["number"]] = float(sum(vals))
+    found = shapes(text)
+    shape = {n: sh for n, (sh, _) in found.items()}
+    total = {n: t for n, (_, t) in found.items()}
     if args.shapes is not None:
-        for c in tomllib.loads(args.shapes.read_text(encoding="utf-8"))["character"]:
-            vals = [c[s] for s in STATS]
-            m = sum(vals) / 3
-            shape[c["number"]] = [v - m for v in vals]
+        shape.update({n: sh for n, (sh, _) in shapes(args.shapes.read_text(encoding="utf-8")).items()})
     k = args.k if args.k is not None else 1.0
     for it in range(args.iterations + 1):
         stats = {n: stats_for(shape[n], total[n], k) for n in shape}

@@ -40,12 +40,13 @@ class TurnPlanner:
         me: int = view.seat
         sampler = self.determinize(view)
         states = [sampler(self.rng) for _ in range(self.samples)]
-        first = [(self._after(states[0], a, me)[0], i) for i, a in enumerate(legal)]
+        # greedy's judgement on the first sample; those children are played on, not made again
+        first = [(*self._after(states[0], a, me), i) for i, a in enumerate(legal)]
         first.sort(key=lambda x: -x[0])
-        best_i, best_total = first[0][1], -float("inf")
-        for _, i in first[: self.width]:
-            total = 0.0
-            for st in states:
+        best_i, best_total = first[0][2], -float("inf")
+        for value0, child0, i in first[: self.width]:
+            total = self._finish_turn(child0, me, value0)  # _finish_turn plays on clones: child0 is kept
+            for st in states[1:]:
                 value, child = self._after(st, legal[i], me)
                 total += self._finish_turn(child, me, value)
             if total > best_total:
