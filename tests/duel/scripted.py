@@ -134,6 +134,10 @@ def quiet(n: int, exclude: Iterable[int] = (), avoid: Stat | None = None) -> lis
     return found[:n]
 
 
+PLAIN_PLACES = supports(lambda s: s.kind is PLACE and not s.effects)
+"""The places with a bonus and no table effect."""
+
+
 def with_effect(kind: EffectKind) -> Callable[[Character | Support], bool]:
     return lambda card: kind in effect_kinds(card)
 
@@ -162,7 +166,7 @@ def stat_for(a: int, b: int, want: int) -> Stat | None:
     return None
 
 
-_WANT = {"0": 0, "1": 1, "D": DRAW}
+WANT = {"0": 0, "1": 1, "D": DRAW}  # a round's outcome by its letter in ``lineups_for``
 
 
 def lineups_for(
@@ -195,7 +199,7 @@ def lineups_for(
                     continue
                 stat: Stat | None = SPARK
                 if i < len(outcomes):
-                    stat = stat_for(a, b, _WANT[outcomes[i]])
+                    stat = stat_for(a, b, WANT[outcomes[i]])
                     if stat is None:
                         continue
                 lin[0][i], lin[1][i] = a, b
@@ -213,6 +217,11 @@ def lineups_for(
     if not rec(0):
         raise LookupError(f"no line-ups of plain characters give the rounds {outcomes!r} with {fixed}")
     return lin, stats
+
+
+def log_of(state: DuelState) -> list[tuple[int, str, bool]]:
+    """The round's log as everybody sees it: (seat, action text, automatic)."""
+    return [(p.seat, p.action.text(), p.auto) for p in state.view(None).log]
 
 
 def stat_word(stat: Stat) -> str:

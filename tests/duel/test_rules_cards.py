@@ -10,7 +10,7 @@ from flametable.duel.state import DuelState
 from tests.duel.scripted import (
     EVENT,
     ITEM,
-    PLACE,
+    PLAIN_PLACES,
     STATS,
     by,
     characters,
@@ -128,7 +128,6 @@ def test_r7_item_is_equipped_for_this_round_only() -> None:
 
 # ---------------------------------------------------------------- places (R8)
 
-PLAIN_PLACES = supports(lambda s: s.kind is PLACE and not s.effects)
 
 
 def _two_places() -> tuple[int, int]:

@@ -11,7 +11,7 @@ from flametable.duel.state import DuelState
 from tests.duel.scripted import (
     CARDS,
     ITEM,
-    PLACE,
+    PLAIN_PLACES,
     STATS,
     by,
     char,
@@ -19,6 +19,7 @@ from tests.duel.scripted import (
     effect_kinds,
     fillers,
     first_round,
+    log_of,
     plain,
     play,
     printed,
@@ -52,10 +53,6 @@ def _solo(
         by(st, 1, "pass")
     assert st.to_act == 0
     return st
-
-
-def _log(st: DuelState) -> list[tuple[int, str, bool]]:
-    return [(p.seat, p.action.text(), p.auto) for p in st.view(None).log]
 
 
 def _only(kind: EffectKind, card_kind: object = None) -> list[int]:
@@ -186,7 +183,7 @@ def test_rules_card_text_done_at_the_table_take_back_with_a_choice(card: int) ->
     assert st.discards == [[d3, d2], other]
     assert st.phase is Phase.PLAY
     assert st.to_act == 0  # seat 1 has no cards: passed for
-    assert (0, f"take S{d1}", False) in _log(st)
+    assert (0, f"take S{d1}", False) in log_of(st)
 
 
 @pytest.mark.parametrize("card", RECOVER)
@@ -201,7 +198,7 @@ def test_r10_take_back_with_one_card_needs_no_choice(card: int) -> None:
     assert st.phase is Phase.PLAY
     assert st.hands[0] == [*keep, d1]
     assert st.discards == [[], []]
-    assert (0, f"take S{d1}", True) in _log(st)
+    assert (0, f"take S{d1}", True) in log_of(st)
 
 
 @pytest.mark.parametrize("card", RECOVER)
@@ -221,7 +218,6 @@ def test_r10_take_back_from_an_empty_discard_pile_does_nothing(card: int) -> Non
 # ---------------------------------------------------------------- swap a place
 
 SWAPPERS = characters(lambda c: effect_kinds(c) == (EffectKind.SWAP_PLACE,))
-PLAIN_PLACES = supports(lambda s: s.kind is PLACE and not s.effects)
 
 
 def test_rules_card_text_done_at_the_table_swap_a_place_with_a_choice() -> None:
@@ -260,7 +256,7 @@ def test_r10_swap_a_place_with_one_place_needs_no_choice() -> None:
     assert st.place == p1
     assert st.place_owner == 0
     assert st.discards == [[non_place, pay], []]
-    assert (0, f"swap S{p1}", True) in _log(st)
+    assert (0, f"swap S{p1}", True) in log_of(st)
 
 
 def test_r10_swap_a_place_with_no_place_does_nothing() -> None:
@@ -447,7 +443,7 @@ def test_rules_discard_a_card_to_trigger_the_ability_and_add_15(stat: Stat) -> N
         assert view.seats[0].discard == (cards[1],)
         assert view.seats[0].total == printed(c0, stat) + ABILITY_BONUS
         assert view.seats[1].total == printed(c1, stat)
-    assert (0, f"ability S{cards[1]}", False) in _log(st)
+    assert (0, f"ability S{cards[1]}", False) in log_of(st)
 
 
 def test_r1_marciano_is_a_character() -> None:
@@ -486,7 +482,7 @@ def test_r11_discard_first_then_the_effects() -> None:
     assert st.discards[0] == []
     assert st.ability_used[0]
     assert st.view(None).seats[0].total == printed(c0, Stat.HEAT) + ABILITY_BONUS
-    assert (0, f"take S{pay}", True) in _log(st)
+    assert (0, f"take S{pay}", True) in log_of(st)
 
 
 def test_r11_ability_with_a_choice_the_actor_decides() -> None:

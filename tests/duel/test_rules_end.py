@@ -14,6 +14,7 @@ from tests.duel.scripted import (
     CHARM,
     PLACE,
     STATS,
+    WANT,
     characters,
     charm,
     lineups_for,
@@ -29,8 +30,6 @@ from tests.duel.scripted import (
     texts,
     top_first,
 )
-
-_WANT = {"0": 0, "1": 1, "D": DRAW}
 
 
 def _play_rounds(st: DuelState, stats: Iterable[Stat]) -> None:
@@ -71,7 +70,7 @@ def test_r14_a_player_with_2_round_wins_wins_the_match(outcomes: str) -> None:
     st = start(lin, hands=[[], []])
     _play_rounds(st, stats)
     winner = 0 if outcomes.count("0") == 2 else 1
-    assert [r.winner for r in st.results] == [_WANT[o] for o in outcomes]
+    assert [r.winner for r in st.results] == [WANT[o] for o in outcomes]
     assert st.phase is Phase.OVER
     assert st.outcome is not None
     assert st.outcome.winner == winner

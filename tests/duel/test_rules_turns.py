@@ -14,6 +14,7 @@ from tests.duel.scripted import (
     first_support,
     inert,
     lineups_for,
+    log_of,
     play,
     quiet,
     start,
@@ -36,10 +37,6 @@ def _match(hand0: int = 3, hand1: int = 3, pile: int = 0) -> tuple[DuelState, li
     assert st.chooser == 0
     play(st, "stat spark")
     return st, hands
-
-
-def _log(st: DuelState) -> list[tuple[int, str, bool]]:
-    return [(p.seat, p.action.text(), p.auto) for p in st.view(None).log]
 
 
 def test_rules_starting_with_whoever_chose_take_turns() -> None:
@@ -105,7 +102,7 @@ def test_r6_at_most_2_plays_a_third_is_never_offered() -> None:
     # seat 0 (2 plays made) was passed for by the engine; seat 1 is asked again
     assert st.to_act == 1
     assert st.view(0).legal == ()
-    assert _log(st)[-1] == (0, "pass", True)
+    assert log_of(st)[-1] == (0, "pass", True)
     play(st, f"play S{hands[1][1]}")
     # both have 2 plays: two passes in a row, the round is over
     assert st.round_no == 1
@@ -136,7 +133,7 @@ def test_r6_passes_not_in_a_row_do_not_end_the_round() -> None:
     assert st.results == []
     assert st.phase is Phase.PLAY
     assert st.to_act == 1
-    assert _log(st) == [(0, "pass", False), (1, f"play S{hands[1][0]}", False), (0, "pass", False)]
+    assert log_of(st) == [(0, "pass", False), (1, f"play S{hands[1][0]}", False), (0, "pass", False)]
     play(st, "pass")
     assert len(st.results) == 1
 
@@ -169,7 +166,7 @@ def test_rules_anyone_who_has_made_their_2_plays_always_passes() -> None:
     play(st, f"play S{hands[0][0]}", "pass", f"play S{hands[0][1]}")
     assert st.to_act == 1
     play(st, f"play S{hands[1][0]}")
-    assert _log(st)[-2:] == [(1, f"play S{hands[1][0]}", False), (0, "pass", True)]
+    assert log_of(st)[-2:] == [(1, f"play S{hands[1][0]}", False), (0, "pass", True)]
     assert st.to_act == 1
     assert st.phase is Phase.PLAY
     play(st, "pass")  # the automatic pass and this one are two passes in a row
@@ -183,11 +180,11 @@ def test_rules_anyone_who_has_no_cards_always_passes() -> None:
     st, hands = _match(hand0=0, hand1=3)
     # seat 0 chose the stat and has no cards: the engine passed for it, seat 1 is asked
     assert st.to_act == 1
-    assert _log(st) == [(0, "pass", True)]
+    assert log_of(st) == [(0, "pass", True)]
     assert st.view(None).passes == 1
     play(st, f"play S{hands[1][0]}")
     assert st.to_act == 1
-    assert _log(st) == [(0, "pass", True), (1, f"play S{hands[1][0]}", False), (0, "pass", True)]
+    assert log_of(st) == [(0, "pass", True), (1, f"play S{hands[1][0]}", False), (0, "pass", True)]
     play(st, f"play S{hands[1][1]}")
     # seat 1 has made 2 plays and seat 0 has no cards: the round is over without asking anyone
     assert len(st.results) == 1
@@ -265,7 +262,7 @@ def test_rules_the_ability_counts_as_one_of_your_2_plays() -> None:
     assert st.plays == [2, 0]
     play(st, f"play S{hands[1][0]}")
     # seat 0 has made its 2 plays (ability + card): passed for by the engine
-    assert _log(st)[-1] == (0, "pass", True)
+    assert log_of(st)[-1] == (0, "pass", True)
     assert st.to_act == 1
     assert st.hands[0] == [hands[0][2]]
 
@@ -280,7 +277,7 @@ def test_rules_you_need_a_card_in_your_hand_to_discard() -> None:
     play(st, f"play S{hands[1][0]}")
     # seat 0 has a play left but no card: no ability, no play, the engine passes
     assert st.to_act == 1
-    assert _log(st)[-1] == (0, "pass", True)
+    assert log_of(st)[-1] == (0, "pass", True)
     st2, _ = _match(hand0=0, hand1=1)
     assert st2.to_act == 1
     assert st2.view(0).legal == ()
