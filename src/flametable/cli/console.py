@@ -1,4 +1,5 @@
-"""Where output goes: rich consoles for stdout and stderr, and clean error exits (never a traceback)."""
+"""Where output goes: rich consoles for stdout and stderr, the tables both games draw, and clean error exits
+(never a traceback)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import sys
 from typing import Any, NoReturn
 
 import typer
+from rich import box
 from rich.console import Console
+from rich.table import Table
 
 from flametable.cli.i18n import _
 
@@ -19,6 +22,15 @@ def out(stderr: bool = False) -> Console:
 
 def err() -> Console:
     return out(stderr=True)
+
+
+NONE = "—"  # an empty cell or list
+
+
+def simple_table(title: str | None = None) -> Table:
+    """The plain table of the boards: a rule under the head, no frame, the title on the left."""
+    return Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, title_justify="left", title_style="bold",
+                 pad_edge=False)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

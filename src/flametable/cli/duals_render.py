@@ -20,6 +20,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from flametable.cli.console import NONE, simple_table
 from flametable.cli.duals_text import (
     DualsWords,
     describe_option,
@@ -34,13 +35,7 @@ from flametable.duals.pattern import Cell
 from flametable.duals.rules import NUM_TYPES, STACK_LIMIT, Step
 from flametable.duals.view import DualsView
 
-NONE = "—"
 FIRING_MARK = "»"
-
-
-def _table(title: str | None = None) -> Table:
-    return Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, title_justify="left", title_style="bold",
-                 pad_edge=False)
 
 
 # ------------------------------------------------------------------ the board
@@ -221,7 +216,7 @@ def hand(view: DualsView, words: DualsWords) -> RenderableType:
 
 
 def seats_table(view: DualsView, words: DualsWords, names: Sequence[str]) -> Table:
-    table = _table()
+    table = simple_table()
     table.add_column("")
     for seat, name in enumerate(names):
         head = Text(name, style="bold" if seat == view.turn and view.outcome is None else "")
@@ -367,7 +362,7 @@ def grid_heading(action: DualsAction, view: DualsView, words: DualsWords) -> Tex
 
 def final_table(view: DualsView, words: DualsWords, names: Sequence[str]) -> Table:
     """D9: each player's cards, coins and victory points."""
-    table = _table(_("Final count"))
+    table = simple_table(_("Final count"))
     table.add_column("")
     for name in names:
         table.add_column(name, overflow="fold")

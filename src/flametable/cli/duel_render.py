@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich import box
 from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from flametable.cli.console import NONE, simple_table
 from flametable.cli.duel_text import CardWords, log_entry, round_title, round_winner
 from flametable.cli.i18n import _, ngettext
 from flametable.cli.words import phase_text, stat_name
@@ -17,16 +17,9 @@ from flametable.duel.cards import Stat
 from flametable.duel.rules import MAX_PLAYS, Phase
 from flametable.duel.view import DuelView
 
-NONE = "—"
-
 
 def _cards(n: int) -> str:
     return ngettext("{n} card", "{n} cards", n).format(n=n)
-
-
-def _table(title: str | None = None) -> Table:
-    return Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, title_justify="left", title_style="bold",
-                 pad_edge=False)
 
 
 def header(view: DuelView, names: Sequence[str]) -> RenderableType:
@@ -54,7 +47,7 @@ def place_line(view: DuelView, words: CardWords, names: Sequence[str]) -> Text:
 
 
 def seats_table(view: DuelView, words: CardWords, names: Sequence[str]) -> Table:
-    table = _table()
+    table = simple_table()
     table.add_column("")
     for name in names:
         table.add_column(name, overflow="fold")
@@ -92,7 +85,7 @@ def abilities(view: DuelView, words: CardWords) -> RenderableType:
 def round_log(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableType:
     if not view.log:
         return Text(_("Nothing played yet this round."))
-    table = _table(_("This round"))
+    table = simple_table(_("This round"))
     table.add_column(_("Player"))
     table.add_column(_("What"), overflow="fold")
     for entry in view.log:
@@ -103,7 +96,7 @@ def round_log(view: DuelView, words: CardWords, names: Sequence[str]) -> Rendera
 def hand_table(view: DuelView, words: CardWords) -> RenderableType:
     if not view.hand:
         return Text(_("Your hand is empty."))
-    table = _table(_("Your hand"))
+    table = simple_table(_("Your hand"))
     table.add_column(_("Card"))
     table.add_column(_("Kind"))
     table.add_column(_("Equips to"))
@@ -115,7 +108,7 @@ def hand_table(view: DuelView, words: CardWords) -> RenderableType:
 
 def characters_table(title: str, numbers: Sequence[int], words: CardWords, with_ability: bool = True,
                      lineup: Sequence[int] = (), flipped: Sequence[int] = ()) -> Table:
-    table = _table(title)
+    table = simple_table(title)
     if lineup:
         table.add_column("#")
     table.add_column(_("Character"))
@@ -151,7 +144,7 @@ def my_pile(view: DuelView, words: CardWords) -> RenderableType:
 def results_table(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableType:
     if not view.results:
         return Group()
-    table = _table(_("Rounds so far"))
+    table = simple_table(_("Rounds so far"))
     table.add_column(_("Round"))
     table.add_column(_("Stat"))
     table.add_column(names[0], overflow="fold")
