@@ -19,6 +19,7 @@ CARDS = builtin_card_set()
 GAME = DuelGame(CARDS)
 SPARK, HEAT, CHARM = Stat.SPARK, Stat.HEAT, Stat.CHARM
 STATS = (SPARK, HEAT, CHARM)
+ALL_SUPPORTS = range(1, len(CARDS.supports) + 1)  # every support card's number
 ITEM, PLACE, EVENT = SupportKind.ITEM, SupportKind.PLACE, SupportKind.EVENT
 
 

@@ -9,6 +9,7 @@ from flametable.duel.cards import EffectKind, Stat
 from flametable.duel.rules import ABILITY_BONUS, Phase
 from flametable.duel.state import DuelState
 from tests.duel.scripted import (
+    ALL_SUPPORTS,
     CARDS,
     ITEM,
     PLAIN_PLACES,
@@ -77,7 +78,7 @@ def test_rules_card_text_done_at_the_table_draw(card: int) -> None:
     n = sup(card).effects[0].n
     c0 = fillers(1, [])[0]
     keep = quiet(1, exclude=[card])
-    pile = [s for s in range(1, 22) if s not in (card, *keep)][: n + 2]
+    pile = [s for s in ALL_SUPPORTS if s not in (card, *keep)][: n + 2]
     st = _solo(c0, [card, *keep], sup(card).stat, pile=pile)
     by(st, 0, f"play S{card}")
     assert st.hands[0] == [*keep, *pile[:n]]
@@ -109,7 +110,7 @@ def test_rules_card_text_done_at_the_table_look_at_the_deck(card: int) -> None:
     n = sup(card).effects[0].n
     c0 = fillers(1, [])[0]
     keep = quiet(1, exclude=[card])
-    pile = [s for s in range(1, 22) if s not in (card, *keep)][: n + 2]
+    pile = [s for s in ALL_SUPPORTS if s not in (card, *keep)][: n + 2]
     st = _solo(c0, [card, *keep], sup(card).stat, pile=pile)
     assert st.view(0).known_top == ()
     by(st, 0, f"play S{card}")
@@ -127,7 +128,7 @@ def test_r10_looked_at_cards_are_seen_only_by_that_player() -> None:
     n = sup(peek).effects[0].n
     draw = _only(EffectKind.DRAW, ITEM)[0]
     c0, c1 = fillers(2, [])
-    pile = [s for s in range(1, 22) if s not in (peek, draw)][: n + 2]
+    pile = [s for s in ALL_SUPPORTS if s not in (peek, draw)][: n + 2]
     st = first_round(c0, c1, [[peek], [draw]], sup(peek).stat, pile=pile)
     if st.to_act == 1:
         by(st, 1, "pass")
@@ -164,8 +165,8 @@ def test_rules_card_text_done_at_the_table_take_back_with_a_choice(card: int) ->
     player makes it as a decision of their own.")"""
     c0 = fillers(1, [])[0]
     keep = quiet(1, exclude=[card])
-    d1, d2, d3 = [s for s in range(1, 22) if s not in (card, *keep)][:3]
-    other = [s for s in range(1, 22) if s not in (card, *keep, d1, d2, d3)][:1]
+    d1, d2, d3 = [s for s in ALL_SUPPORTS if s not in (card, *keep)][:3]
+    other = [s for s in ALL_SUPPORTS if s not in (card, *keep, d1, d2, d3)][:1]
     st = _solo(c0, [card, *keep], sup(card).stat, discards=[[d3, d1, d2], other])
     by(st, 0, f"play S{card}")
     assert st.phase is Phase.CHOICE
@@ -192,7 +193,7 @@ def test_r10_take_back_with_one_card_needs_no_choice(card: int) -> None:
     there is nothing to choose: the engine takes it)"""
     c0 = fillers(1, [])[0]
     keep = quiet(1, exclude=[card])
-    d1 = next(s for s in range(1, 22) if s not in (card, *keep))
+    d1 = next(s for s in ALL_SUPPORTS if s not in (card, *keep))
     st = _solo(c0, [card, *keep], sup(card).stat, discards=[[d1], []])
     by(st, 0, f"play S{card}")
     assert st.phase is Phase.PLAY
@@ -206,7 +207,7 @@ def test_r10_take_back_from_an_empty_discard_pile_does_nothing(card: int) -> Non
     """R10: "An effect that cannot be done (empty pile, nothing to take) does nothing." (take back)"""
     c0 = fillers(1, [])[0]
     keep = quiet(1, exclude=[card])
-    d = next(s for s in range(1, 22) if s not in (card, *keep))
+    d = next(s for s in ALL_SUPPORTS if s not in (card, *keep))
     st = _solo(c0, [card, *keep], sup(card).stat, discards=[[], [d]])
     by(st, 0, f"play S{card}")
     assert st.phase is Phase.PLAY
@@ -380,7 +381,7 @@ def test_r10_effects_are_done_in_the_order_written() -> None:
     c0 = both[0]
     n = next(e.n for e in char(c0).effects if e.kind is EffectKind.PEEK)
     pay = _rest(1, [])[0]
-    pile = [s for s in range(1, 22) if s != pay][: n + 2]
+    pile = [s for s in ALL_SUPPORTS if s != pay][: n + 2]
     st = _solo(c0, [pay], Stat.SPARK, pile=pile)
     by(st, 0, f"ability S{pay}")
     assert st.hands[0] == [pile[0]]
@@ -394,7 +395,7 @@ def test_r10_clear_then_draw_in_the_order_written() -> None:
     c0 = found[0]
     place = PLAIN_PLACES[0]
     pay = _rest(1, [place])[0]
-    pile = [s for s in range(1, 22) if s not in (pay, place)][:2]
+    pile = [s for s in ALL_SUPPORTS if s not in (pay, place)][:2]
     st = _solo(c0, [pay], Stat.SPARK, pile=pile, place=(place, 1))
     by(st, 0, f"ability S{pay}")
     assert st.place == 0
@@ -409,7 +410,7 @@ def test_rules_if_not_it_is_just_for_laughs() -> None:
     for card in supports(lambda s: not s.effects and s.kind is ITEM):
         s = sup(card)
         keep = quiet(1, exclude=[card])
-        pile = [x for x in range(1, 22) if x not in (card, *keep)][:2]
+        pile = [x for x in ALL_SUPPORTS if x not in (card, *keep)][:2]
         st = _solo(c0, [card, *keep], s.stat, pile=pile, c1=c1)
         by(st, 0, f"play S{card}")
         assert st.hands == [keep, []]
@@ -461,7 +462,7 @@ def test_rules_if_the_abilitys_text_can_be_done_at_the_table_do_that_too() -> No
     for c0 in with_draw:
         n = char(c0).effects[0].n
         pay = _rest(1, [])[0]
-        pile = [s for s in range(1, 22) if s != pay][: n + 1]
+        pile = [s for s in ALL_SUPPORTS if s != pay][: n + 1]
         st = _solo(c0, [pay], Stat.SPARK, pile=pile)
         by(st, 0, f"ability S{pay}")
         assert st.hands[0][:n] == pile[:n]
@@ -509,7 +510,7 @@ def test_r10_own_decks_look_at_your_own_draw_pile() -> None:
     n = sup(peek).effects[0].n
     draw = _only(EffectKind.DRAW, ITEM)[0]
     c0, c1, a, b, c, d = fillers(6, [])
-    mine = [s for s in range(1, 22) if s != peek][: n + 1]
+    mine = [s for s in ALL_SUPPORTS if s != peek][: n + 1]
     theirs = [s for s in range(21, 0, -1) if s != draw][: n + 1]
     st = start([[c0, a, b], [c1, c, d]], hands=[[peek], [draw]], piles=[mine, theirs], mode="decks")
     play(st, stat_word(sup(peek).stat))

@@ -11,6 +11,7 @@ from flametable.duel.cards import Stat
 from flametable.duel.rules import Phase, Reason
 from flametable.duel.state import DRAW, DuelState
 from tests.duel.scripted import (
+    ALL_SUPPORTS,
     CHARM,
     PLACE,
     STATS,
@@ -157,7 +158,7 @@ def test_r14_tiebreak_hands_and_the_place_carry_over() -> None:
     assert places, "need a place of a stat the first three rounds do not use"
     place = places[0]
     hand = quiet(3, exclude=[place])
-    pile = [s for s in range(1, 22) if s not in (place, *hand)][:6]
+    pile = [s for s in ALL_SUPPORTS if s not in (place, *hand)][:6]
     st = start(lin, hands=[hand[:2], hand[2:]], piles=[pile], place=(place, 1))
     _play_rounds(st, stats)
     # three clean-ups, each drawing for the chooser first (R13)

@@ -8,6 +8,7 @@ from flametable.duel.cards import EffectKind, Stat
 from flametable.duel.rules import ABILITY_BONUS, Phase
 from flametable.duel.state import DRAW
 from tests.duel.scripted import (
+    ALL_SUPPORTS,
     CHARM,
     EVENT,
     ITEM,
@@ -58,7 +59,7 @@ def test_rules_each_player_adds_up_their_characters_chosen_stat_plus_bonuses() -
     boost = char(c0).effects[0].n
     draws = sum(e.n for e in sup(event).effects)
     pay = quiet(1, exclude=[item, place, event])[0]
-    pile = [s for s in range(1, 22) if s not in (item, place, event, pay)][: draws + 2]
+    pile = [s for s in ALL_SUPPORTS if s not in (item, place, event, pay)][: draws + 2]
     st = first_round(c0, c1, [[item, pay], [event]], stat, pile=pile, place=(place, 0))
     run(st, [f"play S{item}"], [f"play S{event}"])
     # mid-round: the running totals (public, R15)
@@ -267,7 +268,7 @@ def test_rules_no_hand_limit() -> None:
     """"Each player draws a card (no hand limit; if your deck runs out, you don't draw) ..." (R13: "no hand limit")"""
     c0, c1 = fillers(2, [])
     hand = quiet(9)[:8]
-    pile = [s for s in range(1, 22) if s not in hand][:2]
+    pile = [s for s in ALL_SUPPORTS if s not in hand][:2]
     st = first_round(c0, c1, [hand, []], Stat.SPARK, pile=pile)
     run(st, ["pass"], [])
     assert len(st.results) == 1

@@ -180,7 +180,7 @@ def test_r4_each_player_starts_with_3_support_cards() -> None:
     """R4: "Each player starts with 3 support cards." (a scripted setup without hands draws them from the pile)"""
     a, b, c, d, e, f = characters(plain)[:6]
     pile = inert(None, 6)
-    pile += [s for s in range(1, 22) if s not in pile][:3]
+    pile += [s for s in range(1, NUM_SUPPORTS + 1) if s not in pile][:3]
     st = start([[a, b, c], [d, e, f]], hands=None, piles=[pile])
     assert len(st.hands[0]) == 3
     assert len(st.hands[1]) == 3
@@ -325,7 +325,7 @@ def test_setup_characters_runs_the_lineup_phase() -> None:
     hands are topped up to 3 (R4) once the line-ups are done."""
     a, b, c, d, e, f = characters(plain)[:6]
     s = inert(None, 1)
-    pile = [x for x in range(1, 22) if x not in s][:6]
+    pile = [x for x in range(1, NUM_SUPPORTS + 1) if x not in s][:6]
     st = GAME.new_match({}, 0, setup={"characters": [[a, b, c], [d, e, f]], "hands": [s, []], "piles": [pile]})
     assert st.phase is Phase.LINEUP
     assert st.to_act == 0

@@ -10,6 +10,7 @@ from flametable.duel.cards import EffectKind
 from flametable.duel.rules import Phase
 from flametable.duel.state import DuelState, Played
 from tests.duel.scripted import (
+    ALL_SUPPORTS,
     SPARK,
     first_support,
     inert,
@@ -32,7 +33,7 @@ def _match(hand0: int = 3, hand1: int = 3, pile: int = 0) -> tuple[DuelState, li
     cards = quiet(hand0 + hand1, avoid=SPARK)
     hands = [cards[:hand0], cards[hand0:]]
     used = set(cards)
-    rest = [s for s in range(1, 22) if s not in used and not sup(s).effects][:pile]
+    rest = [s for s in ALL_SUPPORTS if s not in used and not sup(s).effects][:pile]
     st = start(lin, hands=hands, piles=[rest])
     assert st.chooser == 0
     play(st, "stat spark")
@@ -300,7 +301,7 @@ def test_r11_ability_needs_a_card_from_your_own_hand() -> None:
 def test_illegal_playing_a_card_not_in_hand() -> None:
     """R6: "a player plays one support card" from their hand: another card raises IllegalAction with a reason."""
     st, hands = _match()
-    outside = next(s for s in range(1, 22) if s not in hands[0] + hands[1])
+    outside = next(s for s in ALL_SUPPORTS if s not in hands[0] + hands[1])
     for s in (hands[1][0], outside):
         with pytest.raises(IllegalAction) as err:
             play(st, f"play S{s}")
@@ -319,7 +320,7 @@ def test_illegal_third_play_during_an_effect_choice() -> None:
     if lin[0][0] > lin[1][0]:
         lin = [lin[1], lin[0]]
     x, y, z = inert(sup(recover).stat, 3, exclude=[recover])
-    rest = [s for s in range(1, 22) if s not in (recover, x, y, z)]
+    rest = [s for s in ALL_SUPPORTS if s not in (recover, x, y, z)]
     d1, d2 = rest[:2]
     st = start(lin, hands=[[x, recover, y], [z]], discards=[[d1, d2], []])
     play(st, "stat spark", f"play S{x}", "pass", f"play S{recover}")

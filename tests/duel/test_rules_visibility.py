@@ -9,6 +9,7 @@ from flametable.duel.rules import ABILITY_BONUS, Phase
 from flametable.duel.state import DuelState
 from flametable.duel.view import DuelView
 from tests.duel.scripted import (
+    ALL_SUPPORTS,
     EVENT,
     GAME,
     ITEM,
@@ -50,7 +51,7 @@ def _busy_round() -> tuple[DuelState, dict[str, int]]:
     used = [item, event, place]
     pay, keep0, keep1, r1a, r1b = quiet(5, exclude=used)
     used += [pay, keep0, keep1, r1a, r1b]
-    pile = [s for s in range(1, 22) if s not in used][:4]
+    pile = [s for s in ALL_SUPPORTS if s not in used][:4]
     a, b, c, d, e, f = fillers(6, [])
     st = start([[a, b, c], [d, e, f]], hands=[[r1a, item, pay, keep0], [r1b, event, place, keep1]], piles=[pile])
     # round 1: one card each, then both pass
@@ -146,7 +147,7 @@ def test_r15_private_to_a_player_the_cards_they_looked_at() -> None:
     c0 = peekers[0]
     c1 = fillers(1, [c0])[0]
     pay, keep = quiet(2)
-    pile = [s for s in range(1, 22) if s not in (pay, keep)][:5]
+    pile = [s for s in ALL_SUPPORTS if s not in (pay, keep)][:5]
     st = start([[c0, *fillers(2, [c0, c1])], [c1, *fillers(4, [c0, c1])[2:]]], hands=[[pay, keep], []],
                piles=[pile])
     play(st, "stat spark")
@@ -163,7 +164,7 @@ def test_r15_hidden_from_everyone_the_draw_pile_order() -> None:
     same to both players and to a spectator)"""
     a, b, c, d, e, f = fillers(6, [])
     h = quiet(4)
-    pile = [s for s in range(1, 22) if s not in h][:8]
+    pile = [s for s in ALL_SUPPORTS if s not in h][:8]
     one = start([[a, b, c], [d, e, f]], hands=[h[:2], h[2:]], piles=[pile])
     two = start([[a, b, c], [d, e, f]], hands=[h[:2], h[2:]], piles=[list(reversed(pile))])
     for st in (one, two):
@@ -229,7 +230,7 @@ def test_r3_draft_identities_known_but_order_hidden() -> None:
     from the opponent." (in the draft the picks are public, the order is not)"""
     views = []
     for order in ([30, 12, 7], [30, 7, 12]):
-        st = GAME.new_match({"pick": "draft"}, 0, setup={"piles": [list(range(1, 22))], "first_picker": 0})
+        st = GAME.new_match({"pick": "draft"}, 0, setup={"piles": [list(ALL_SUPPORTS)], "first_picker": 0})
         play(st, "pick C7", "pick C3", "pick C12", "pick C4", "pick C30", "pick C21")
         line_up(st, [order, [21, 3, 4]])
         assert st.phase is Phase.STAT
