@@ -92,8 +92,8 @@ def test_mo_is_compiled_from_po(es: Catalog, tmp_path: Path) -> None:
     with MO.open("rb") as f:
         committed = read_mo(f)
     fresh_path = tmp_path / "fresh.mo"
-    with fresh_path.open("wb") as f:
-        write_mo(f, es)
+    with fresh_path.open("wb") as out:
+        write_mo(out, es)
     with fresh_path.open("rb") as f:
         fresh = read_mo(f)
 

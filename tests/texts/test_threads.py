@@ -9,6 +9,7 @@ by a barrier with the interpreter switching threads as often as it can.
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -201,6 +202,8 @@ def test_two_threads_narrate_the_same_match_each_in_its_own_language(game_name: 
         assert want["es"][-1] != want["en"][-1]
         differ = sum(1 for es, en in zip(want["es"], want["en"], strict=True) if es != en)
         assert differ >= len(played) // 2, (game.name, seed)
+        for lang in want:  # every parameter filled in: no literal {card} reaches a player
+            assert not [line for step in want[lang] for line in step if re.search(r"\{\w*\}", line)]
         assert run_lockstep(narrate, played, seed) == want
         assert run_free(narrate, played, seed) == want
     assert steps >= 100  # many steps: the threads have every chance to meet
