@@ -4,7 +4,7 @@ public data (board geometry, card patterns), nothing else.
 The board is drawn as the hex grid it is (rows offset by half a space, so the six neighbours of a space are
 the two beside it and the two above and below it on either side); each space shows its name and its stack,
 bottom first, the top token in upper case and bold, the covered ones in lower case. Each token type has a
-colour and a letter (:data:`~flametable.cli.duals_text.TYPE_LETTERS`); a dual shows both letters, Buddy a
+colour and a letter (:data:`~flametable.texts.duals.TYPE_LETTERS`); a dual shows both letters, Buddy a
 star.
 """
 
