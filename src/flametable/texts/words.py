@@ -42,8 +42,6 @@ def error_text(tr: Translator, exc: FlametableError) -> str:
     return tr.error(exc)
 
 
-illegal_text = error_text
-
 
 def phase_text(tr: Translator, phase: Phase) -> str:
     """What the seat to act is expected to do, from the engine's own (N_-marked) phase texts."""
