@@ -25,7 +25,7 @@ LOCALE = PACKAGE / "locale"
 PO = LOCALE / "es" / "LC_MESSAGES" / "flametable.po"
 MO = PO.with_suffix(".mo")
 POT = LOCALE / "flametable.pot"
-KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
 
 
 def _load(path: Path) -> Catalog:
@@ -92,8 +92,8 @@ def test_mo_is_compiled_from_po(es: Catalog, tmp_path: Path) -> None:
     with MO.open("rb") as f:
         committed = read_mo(f)
     fresh_path = tmp_path / "fresh.mo"
-    with fresh_path.open("wb") as f:
-        write_mo(f, es)
+    with fresh_path.open("wb") as out:
+        write_mo(out, es)
     with fresh_path.open("rb") as f:
         fresh = read_mo(f)
 
@@ -108,19 +108,35 @@ def test_mo_is_compiled_from_po(es: Catalog, tmp_path: Path) -> None:
 
 
 def test_spanish_is_used_at_run_time() -> None:
-    from flametable.cli.i18n import _, set_language, translate
-    from flametable.cli.words import phase_text, reason_text, stat_name
     from flametable.duel.rules import Phase, Reason
+    from flametable.texts.translator import Translator
+    from flametable.texts.words import phase_text, reason_text, stat_name
+
+    es, en = Translator.for_language("es"), Translator.for_language("en")
+    assert (stat_name(es, 0), stat_name(es, 1), stat_name(es, 2)) == ("Chispa", "Calor", "Simpatía")
+    assert reason_text(es, Reason.TWO_WINS) == "dos rondas ganadas"
+    assert phase_text(es, Phase.STAT) == "elegir la estadística de la ronda"
+    assert es.gettext("Pass") == "Pasar"
+    assert es.translate("Item") == "Objeto"
+    assert es.ngettext("{n} card", "{n} cards", 2).format(n=2) == "2 cartas"
+    assert stat_name(en, 2) == "Charm"
+    assert (es.lang, en.lang) == ("es", "en")
+    assert Translator.for_language("es") is es  # one per language, made once
+    with pytest.raises(ValueError, match="unknown language"):
+        Translator.for_language("xx")
+
+
+def test_the_terminal_speaks_its_own_language() -> None:
+    """The terminal's translator (``--lang`` or the locale) is one translator, and only the terminal's."""
+    from flametable.cli.i18n import _, language, set_language, translate, translator
 
     try:
-        set_language("es")
-        assert (stat_name(0), stat_name(1), stat_name(2)) == ("Chispa", "Calor", "Simpatía")
-        assert reason_text(Reason.TWO_WINS) == "dos rondas ganadas"
-        assert phase_text(Phase.STAT) == "elegir la estadística de la ronda"
+        assert set_language("es") == "es"
+        assert (language(), translator().lang) == ("es", "es")
         assert _("Pass") == "Pasar"
         assert translate("Item") == "Objeto"
         set_language("en")
-        assert stat_name(2) == "Charm"
+        assert _("Pass") == "Pass"
     finally:
         set_language("en")
 
@@ -136,15 +152,17 @@ def test_language_from_environment() -> None:
 
 
 def test_duals_errors_name_tokens_and_abilities_in_the_players_language() -> None:
-    from flametable.cli.i18n import set_language
-    from flametable.cli.words import illegal_text
+    from flametable.cli.i18n import illegal_text, set_language
     from flametable.core.errors import IllegalAction
+    from flametable.texts.translator import Translator
+    from flametable.texts.words import error_text
     from tests.duals.scripted import act, play, start
 
     st = start({"c4": ["bread", "meat"], "c5": ["iron"]}, ["plant", "crystal"], coins=(1, 0))
     play(st, "place c3", "fire plant", "use c4")
     with pytest.raises(IllegalAction) as err:
         st.apply(act("fire bread"))
+    assert error_text(Translator.for_language("es"), err.value) == "La ficha carne no tiene la habilidad pan."
     try:
         set_language("es")
         assert illegal_text(err.value) == "La ficha carne no tiene la habilidad pan."

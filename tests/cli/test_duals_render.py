@@ -10,7 +10,6 @@ import pytest
 from rich.console import Console
 
 from flametable.cli import duals_render
-from flametable.cli.duals_text import DualsWords, describe_option, describe_public, outcome_text, short_option
 from flametable.cli.duals_tui import DualsNarrator, DualsTable, parse_choice
 from flametable.cli.i18n import set_language
 from flametable.cli.table import seat_names
@@ -18,9 +17,12 @@ from flametable.core.rng import Rng
 from flametable.duals.game import DualsGame
 from flametable.duals.rules import Reason, Step
 from flametable.duals.state import DualsState
+from flametable.texts.duals import DualsWords, describe_option, describe_public, outcome_text, short_option
+from flametable.texts.translator import Translator
 
 GAME = DualsGame()
-WORDS = DualsWords(GAME.data)
+EN = Translator.for_language("en")
+WORDS = DualsWords(EN, GAME.data)
 NAMES = ("Player 1", "Player 2")
 
 
@@ -55,9 +57,10 @@ def test_every_board_renders_and_hides_what_it_must(lang: str, seed: int) -> Non
     has words, and the other seat's hand never reaches the screen (only cards this seat may know appear).
     Rendering is slow, so a board is drawn at every new phase and every third decision."""
     set_language(lang)
-    words = DualsWords(GAME.data)
+    tr = Translator.for_language(lang)
+    words = DualsWords(tr, GAME.data)
     names = seat_names(["human", "bot:random"], 0)
-    table = DualsTable(Console(file=io.StringIO(), width=100), GAME, ["bot:random", "bot:random"])
+    table = DualsTable(Console(file=io.StringIO(), width=100), GAME, ["bot:random", "bot:random"], tr=tr)
     phases = set()
     state = GAME.new_match({"buddy": seed == 1}, seed)
     narrator = DualsNarrator(table, None, state.view(None))
@@ -233,7 +236,7 @@ def test_outcome_words(scores: list[list[int]], coins: list[int], reason: Reason
     assert outcome is not None
     assert outcome.reason == reason
     view = state.view(None)
-    assert outcome_text(outcome, view, NAMES) == text
+    assert outcome_text(EN, outcome, view, NAMES) == text
     final = _render(duals_render.final_table(view, WORDS, NAMES))
     assert "Victory points" in final
     if reason is Reason.MORE_CARDS:

@@ -8,7 +8,6 @@ import pytest
 from rich.console import Console
 
 from flametable.cli import duel_render
-from flametable.cli.duel_text import CardWords, describe_option
 from flametable.cli.duel_tui import DuelTable, Narrator
 from flametable.cli.i18n import set_language
 from flametable.cli.table import seat_names
@@ -16,6 +15,8 @@ from flametable.core.i18n import pick
 from flametable.core.rng import Rng
 from flametable.duel.game import DuelGame
 from flametable.duel.rules import Phase
+from flametable.texts.duel import CardWords, describe_option
+from flametable.texts.translator import Translator
 
 
 def _render(renderable: object) -> str:
@@ -33,9 +34,10 @@ def _render(renderable: object) -> str:
 def test_every_board_renders_and_hides_what_it_must(lang: str, options: dict[str, str]) -> None:
     set_language(lang)
     game = DuelGame()
-    words = CardWords(game.cards)
+    tr = Translator.for_language(lang)
+    words = CardWords(tr, game.cards)
     names = seat_names(["human", "bot:random"], 0)
-    table = DuelTable(Console(file=io.StringIO(), width=100), game, ["bot:random", "bot:random"])
+    table = DuelTable(Console(file=io.StringIO(), width=100), game, ["bot:random", "bot:random"], tr)
     phases = set()
     try:
         for seed in range(2):

@@ -12,8 +12,8 @@ from rich.rule import Rule
 from rich.text import Text
 
 from flametable.cli.console import fail, out, print_json
-from flametable.cli.duel_text import CardWords
 from flametable.cli.games import detect, lookup
+from flametable.cli.i18n import TerminalCardWords as CardWords
 from flametable.cli.i18n import _, language
 from flametable.core.data import load_toml
 from flametable.core.errors import DataError

@@ -12,7 +12,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from flametable.cli.i18n import _
+from flametable.cli import i18n
+from flametable.texts.translator import Translator
 
 
 def out(stderr: bool = False) -> Console:
@@ -33,8 +34,10 @@ def simple_table(title: str | None = None) -> Table:
                  pad_edge=False)
 
 
-def fail(message: str, code: int = 1) -> NoReturn:
-    """Print ``Error: message`` on stderr and exit with ``code``."""
+def fail(message: str, code: int = 1, tr: Translator | None = None) -> NoReturn:
+    """Print ``Error: message`` on stderr (in ``tr``'s language, by default the terminal's) and exit with
+    ``code``."""
+    _ = (tr or i18n.translator()).gettext
     err().print(_("Error: {message}").format(message=message), markup=False, soft_wrap=True)
     raise typer.Exit(code)
 

@@ -13,18 +13,12 @@ from rich.text import Text
 
 from flametable.cli.cards import load_or_fail, page_title, show_page
 from flametable.cli.duals_render import card_panel, hex_grid, legend
-from flametable.cli.duals_text import (
-    BUDDY_TEXT,
-    TYPE_LETTERS,
-    DualsWords,
-    ability_text,
-    fmt,
-    type_name,
-)
-from flametable.cli.i18n import _, language, translate
+from flametable.cli.i18n import TerminalDualsWords as DualsWords
+from flametable.cli.i18n import _, ability_text, language, translate, type_name
 from flametable.core.i18n import pick
 from flametable.duals.data import DualsData, builtin_duals_data, load_duals_data
 from flametable.duals.rules import NUM_TYPES, TYPE_KEYS
+from flametable.texts.duals import BUDDY_TEXT, TYPE_LETTERS, fmt
 
 
 def show_duals(file: Path | None, as_json: bool) -> None:

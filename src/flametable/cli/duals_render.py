@@ -4,7 +4,7 @@ public data (board geometry, card patterns), nothing else.
 The board is drawn as the hex grid it is (rows offset by half a space, so the six neighbours of a space are
 the two beside it and the two above and below it on either side); each space shows its name and its stack,
 bottom first, the top token in upper case and bold, the covered ones in lower case. Each token type has a
-colour and a letter (:data:`~flametable.cli.duals_text.TYPE_LETTERS`); a dual shows both letters, Buddy a
+colour and a letter (:data:`~flametable.texts.duals.TYPE_LETTERS`); a dual shows both letters, Buddy a
 star.
 """
 
@@ -21,7 +21,11 @@ from rich.table import Table
 from rich.text import Text
 
 from flametable.cli.console import NONE, simple_table
-from flametable.cli.duals_text import (
+from flametable.duals.actions import DualsAction, Kind
+from flametable.duals.pattern import Cell
+from flametable.duals.rules import NUM_TYPES, STACK_LIMIT, Step
+from flametable.duals.view import DualsView
+from flametable.texts.duals import (
     DualsWords,
     describe_option,
     fmt,
@@ -29,11 +33,6 @@ from flametable.cli.duals_text import (
     short_option,
     type_name,
 )
-from flametable.cli.i18n import _, ngettext
-from flametable.duals.actions import DualsAction, Kind
-from flametable.duals.pattern import Cell
-from flametable.duals.rules import NUM_TYPES, STACK_LIMIT, Step
-from flametable.duals.view import DualsView
 
 FIRING_MARK = "»"
 
@@ -103,7 +102,9 @@ def _cell(stack: Sequence[int], name: str, firing: bool, words: DualsWords) -> T
 
 
 def legend(words: DualsWords) -> Text:
-    parts = [fmt("{glyph} {name}", glyph=words.glyph(t), name=type_name(t)) for t in range(NUM_TYPES)]
+    _ = words.tr.gettext
+    parts = [fmt("{glyph} {name}", glyph=words.glyph(t), name=type_name(words.tr, t))
+             for t in range(NUM_TYPES)]
     out = Text()
     out.append(_("Tokens:") + " ", style="bold")
     out.append_text(Text(" · ").join(parts))
@@ -118,9 +119,10 @@ def legend(words: DualsWords) -> Text:
 
 def supply(view: DualsView, words: DualsWords) -> Text:
     """The bag (a multiset, D10), the reserve and the shop deck."""
+    _ = words.tr.gettext
     bag = Text(" ").join(fmt("{glyph}{n}", glyph=words.glyph(k), n=n) for k, n in enumerate(view.bag) if n)
     reserve = Text(" ").join(words.glyph(k) for k in view.reserve) if view.reserve else Text(NONE)
-    out = fmt(ngettext("Bag: {n} token", "Bag: {n} tokens", view.bag_size), n=view.bag_size)
+    out = fmt(words.tr.ngettext("Bag: {n} token", "Bag: {n} tokens", view.bag_size), n=view.bag_size)
     if view.bag_size:
         out.append(" (")
         out.append_text(bag)
@@ -128,7 +130,8 @@ def supply(view: DualsView, words: DualsWords) -> Text:
     out.append(" · ")
     out.append_text(fmt(_("Reserve: {tokens}"), tokens=reserve))
     out.append(" · ")
-    out.append(ngettext("Shop deck: {n} card", "Shop deck: {n} cards", view.deck_size).format(n=view.deck_size))
+    out.append(words.tr.ngettext("Shop deck: {n} card", "Shop deck: {n} cards", view.deck_size).format(
+        n=view.deck_size))
     return out
 
 
@@ -165,6 +168,7 @@ def pattern_sketch(cells: Sequence[Cell], words: DualsWords) -> Text:
 
 def card_panel(number: int, words: DualsWords, matches: bool | None, where: str = "",
                note: str = "") -> Panel:
+    _ = words.tr.gettext
     card = words.data.card(number)
     body = Text()
     body.append_text(pattern_sketch(card.cells, words))
@@ -197,6 +201,7 @@ def where_matches(view: DualsView, number: int, words: DualsWords) -> str:
 
 
 def hand(view: DualsView, words: DualsWords) -> RenderableType:
+    _ = words.tr.gettext
     if view.seat is None:
         return Group()
     if not view.hand:
@@ -216,6 +221,7 @@ def hand(view: DualsView, words: DualsWords) -> RenderableType:
 
 
 def seats_table(view: DualsView, words: DualsWords, names: Sequence[str]) -> Table:
+    _ = words.tr.gettext
     table = simple_table()
     table.add_column("")
     for seat, name in enumerate(names):
@@ -228,18 +234,21 @@ def seats_table(view: DualsView, words: DualsWords, names: Sequence[str]) -> Tab
     return table
 
 
-def header(view: DualsView, names: Sequence[str], buddy: bool = False) -> RenderableType:
+def header(view: DualsView, words: DualsWords, names: Sequence[str], buddy: bool = False) -> RenderableType:
+    _ = words.tr.gettext
     title = _("Flamecraft Duals · Turn {n}").format(n=view.turn_number)
     if buddy:
         title += " · " + _("Buddy variant")
     lines: list[Text] = [Text(_("First player: {player}").format(player=names[view.first_player]), style="dim")]
     if view.to_act is not None:
-        lines.append(Text(_("Turn: {player} — {task}").format(player=names[view.to_act], task=phase_text(view.phase))))
+        lines.append(Text(_("Turn: {player} — {task}").format(player=names[view.to_act],
+                                                               task=phase_text(words.tr, view.phase))))
     return Group(Rule(title), *lines)
 
 
-def notices(view: DualsView, names: Sequence[str]) -> RenderableType:
+def notices(view: DualsView, words: DualsWords, names: Sequence[str]) -> RenderableType:
     """D8: the end is triggered; the last chance."""
+    _ = words.tr.gettext
     out: list[Text] = []
     if view.outcome is not None:
         return Group()
@@ -256,13 +265,14 @@ def notices(view: DualsView, names: Sequence[str]) -> RenderableType:
 
 def decision(view: DualsView, words: DualsWords, names: Sequence[str]) -> Text:
     """The decision pending, in words."""
+    _ = words.tr.gettext
     if view.outcome is not None or view.to_act is None:
         return Text(_("The match is over."))
     player = names[view.to_act]
     src = view.src
     phase = view.phase
     if phase is Step.BOTTOM:
-        return Text(ngettext("{player}: put {n} card of your hand at the bottom of the deck (the coin).",
+        return Text(words.tr.ngettext("{player}: put {n} card of your hand at the bottom of the deck (the coin).",
                              "{player}: put {n} cards of your hand at the bottom of the deck (the coin).",
                              view.bottom_left).format(player=player, n=view.bottom_left))
     if phase is Step.PLACE:
@@ -300,8 +310,8 @@ def decision(view: DualsView, words: DualsWords, names: Sequence[str]) -> Text:
 def board(view: DualsView, words: DualsWords, names: Sequence[str], buddy: bool = False) -> RenderableType:
     """Everything the seat of ``view`` sees at the table."""
     parts: list[RenderableType] = [
-        header(view, names, buddy),
-        notices(view, names),
+        header(view, words, names, buddy),
+        notices(view, words, names),
         Text(),
         hex_board(view, words),
         Text(),
@@ -321,6 +331,7 @@ GRID_AFTER = 8  # more options of one of these kinds than this: shown in columns
 
 def menu(view: DualsView, words: DualsWords) -> RenderableType:
     """The legal actions, numbered in ``view.legal`` order; many places, moves or swaps go in columns."""
+    _ = words.tr.gettext
     legal = view.legal
     parts: list[RenderableType] = [Text(_("Your options:"), style="bold")]
     table: Table | None = None
@@ -350,6 +361,7 @@ def menu(view: DualsView, words: DualsWords) -> RenderableType:
 
 
 def grid_heading(action: DualsAction, view: DualsView, words: DualsWords) -> Text:
+    _ = words.tr.gettext
     if action.kind is Kind.PLACE:
         return fmt(_("Place {token} on (type the number or the space, like {example}):"), token=words.token(view.held),
                    example=words.names[action.a])
@@ -362,6 +374,7 @@ def grid_heading(action: DualsAction, view: DualsView, words: DualsWords) -> Tex
 
 def final_table(view: DualsView, words: DualsWords, names: Sequence[str]) -> Table:
     """D9: each player's cards, coins and victory points."""
+    _ = words.tr.gettext
     table = simple_table(_("Final count"))
     table.add_column("")
     for name in names:

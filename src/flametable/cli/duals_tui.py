@@ -15,21 +15,21 @@ from rich.console import Console, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
-from flametable.cli import duals_render
-from flametable.cli.duals_text import (
-    DualsWords,
-    describe_public,
-    first_player_text,
-    fmt,
-    outcome_for,
-    outcome_text,
-)
-from flametable.cli.i18n import _
+from flametable.cli import duals_render, i18n
 from flametable.cli.table import Table, TableNarrator, parse_notation, parse_number
 from flametable.core.outcome import Outcome
 from flametable.duals.actions import DualsAction
 from flametable.duals.game import DualsGame
 from flametable.duals.view import DualsView
+from flametable.texts.duals import (
+    DualsWords,
+    first_player_text,
+    outcome_for,
+    outcome_text,
+    step_lines,
+    turn_start_lines,
+)
+from flametable.texts.translator import Translator
 
 
 def parse_choice(text: str, legal: Sequence[DualsAction], game: DualsGame) -> DualsAction | str:
@@ -51,11 +51,13 @@ class DualsTable(Table[DualsView, DualsAction]):
     view_type = DualsView
     action_type = DualsAction
 
-    def __init__(self, console: Console, game: DualsGame, specs: Sequence[str], buddy: bool = False) -> None:
+    def __init__(self, console: Console, game: DualsGame, specs: Sequence[str], buddy: bool = False,
+                 tr: Translator | None = None) -> None:
         super().__init__(console, specs)
         self.game = game
         self.buddy = buddy
-        self.words = DualsWords(game.data)
+        self.tr = tr or i18n.translator()  # the language of everyone at this terminal
+        self.words = DualsWords(self.tr, game.data)
 
     def board(self, view: DualsView) -> RenderableType:
         return duals_render.board(view, self.words, self.names, self.buddy)
@@ -77,58 +79,25 @@ class DualsNarrator(TableNarrator[DualsTable, DualsView, DualsAction]):
 
     def narrate(self, prev: DualsView, view: DualsView, actor: int, action: DualsAction) -> None:
         table = self.table
-        words, names = table.words, table.names
-        lines: list[Text] = []
-        own = actor == self.observer
-        if not own:
-            lines.append(describe_public(names[actor], action, prev, words))
-        if prev.reserve and not view.reserve:
-            lines.append(Text(_("The bag was empty: the reserve tokens went into the bag, shuffled (D7)."),
-                              style="bold"))
-        if view.end_triggered and not prev.end_triggered:
-            lines.append(self._end_text(view))
-        for line in lines:
+        for line in step_lines(prev, view, actor, action, self.observer, table.words, table.names):
             table.tell(line)
         if view.outcome is not None:
             self.finish(view)
         elif view.turn_number != prev.turn_number:
             self._turn_started(view)
 
-    def _end_text(self, view: DualsView) -> Text:
-        names = self.table.names
-        if view.deck_size == 0:
-            text = _("The shop deck is empty: the end is triggered (D8). {player} finishes this turn, then {other} "
-                     "gets a last chance.")
-        else:
-            text = _("The bag is empty: the end is triggered (D8). {player} finishes this turn, then {other} gets a "
-                     "last chance.")
-        return Text(text.format(player=names[view.turn], other=names[1 - view.turn]), style="bold yellow")
-
     def _turn_started(self, view: DualsView) -> None:
-        table = self.table
-        words, names = table.words, table.names
-        player = names[view.turn]
-        if view.last_chance:
-            title = _("Turn {n} · {player}: last chance").format(n=view.turn_number, player=player)
-        else:
-            title = _("Turn {n} · {player}").format(n=view.turn_number, player=player)
-        table.tell(Text(f"── {title} ──", style="bold"))
-        if view.last_chance:
-            table.tell(Text(_("{player} may only score cards and spend a coin; then the match ends.").format(
-                player=player)))
-        elif view.held >= 0:
-            table.tell(fmt(_("{player} draws {token} from the bag."), player=player, token=words.token(view.held)))
-        else:
-            table.tell(Text(_("{player} has nothing left to draw: no token to place.").format(player=player)))
+        for line in turn_start_lines(view, self.table.words, self.table.names):
+            self.table.tell(line)
 
     def show_result(self, view: DualsView, outcome: Outcome) -> None:
         console = self.table.console
         words, names = self.table.words, self.table.names
-        console.print(Rule(_("End of the match")))
+        console.print(Rule(self.table.tr.gettext("End of the match")))
         console.print(duals_render.hex_board(view, words))
         console.print()
         console.print(duals_render.final_table(view, words, names))
-        console.print(Text(outcome_text(outcome, view, names), style="bold"))
+        console.print(Text(outcome_text(self.table.tr, outcome, view, names), style="bold"))
 
     def outcome_line(self, outcome: Outcome, seat: int) -> str:
-        return outcome_for(outcome, seat)
+        return outcome_for(self.table.tr, outcome, seat)

@@ -10,36 +10,39 @@ from rich.table import Table
 from rich.text import Text
 
 from flametable.cli.console import NONE, simple_table
-from flametable.cli.duel_text import CardWords, log_entry, round_title, round_winner
-from flametable.cli.i18n import _, ngettext
-from flametable.cli.words import phase_text, stat_name
 from flametable.duel.cards import Stat
 from flametable.duel.rules import MAX_PLAYS, Phase
 from flametable.duel.view import DuelView
+from flametable.texts.duel import CardWords, log_entry, round_title, round_winner
+from flametable.texts.translator import Translator
+from flametable.texts.words import phase_text, stat_name
 
 
-def _cards(n: int) -> str:
-    return ngettext("{n} card", "{n} cards", n).format(n=n)
+def _cards(tr: Translator, n: int) -> str:
+    return tr.ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
-def header(view: DuelView, names: Sequence[str]) -> RenderableType:
+def header(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableType:
+    _ = words.tr.gettext
     if view.phase is Phase.DRAFT:
         title = _("Flame Duel · Draft")
     elif view.phase is Phase.LINEUP:
         title = _("Flame Duel · Line-up")
     else:
-        title = _("Flame Duel · {round}").format(round=round_title(view.round_number))
+        title = _("Flame Duel · {round}").format(round=round_title(words.tr, view.round_number))
     lines: list[str] = []
     if view.stat >= 0:
-        lines.append(_("Stat: {stat}").format(stat=stat_name(view.stat)))
+        lines.append(_("Stat: {stat}").format(stat=stat_name(words.tr, view.stat)))
     if view.chooser is not None:
         lines.append(_("Chooser: {player}").format(player=names[view.chooser]))
     if view.to_act is not None:
-        lines.append(_("Turn: {player} — {task}").format(player=names[view.to_act], task=phase_text(view.phase)))
+        lines.append(_("Turn: {player} — {task}").format(player=names[view.to_act],
+                                                         task=phase_text(words.tr, view.phase)))
     return Group(Rule(title), Text(" · ".join(lines)))
 
 
 def place_line(view: DuelView, words: CardWords, names: Sequence[str]) -> Text:
+    _ = words.tr.gettext
     if not view.place or view.place_owner is None:
         return Text(_("Place on the table: none"))
     return Text(_("Place on the table: {card} ({detail}), owned by {player}").format(
@@ -47,6 +50,7 @@ def place_line(view: DuelView, words: CardWords, names: Sequence[str]) -> Text:
 
 
 def seats_table(view: DuelView, words: CardWords, names: Sequence[str]) -> Table:
+    _ = words.tr.gettext
     table = simple_table()
     table.add_column("")
     for name in names:
@@ -54,7 +58,7 @@ def seats_table(view: DuelView, words: CardWords, names: Sequence[str]) -> Table
     a, b = view.seats
     chars = [s.character for s in view.seats]
     table.add_row(_("Character"), *(words.character(c) if c else NONE for c in chars))
-    stats_label = " · ".join(stat_name(s) for s in Stat)
+    stats_label = " · ".join(stat_name(words.tr, s) for s in Stat)
     table.add_row(stats_label, *(" · ".join(str(words.cards.character(c).stat(s)) for s in Stat) if c else NONE
                                  for c in chars))
     if view.stat >= 0:
@@ -64,12 +68,12 @@ def seats_table(view: DuelView, words: CardWords, names: Sequence[str]) -> Table
     table.add_row(_("Items this round"), *(", ".join(words.support(i) for i in s.items) or NONE for s in view.seats))
     table.add_row(_("Plays left"), *(str(max(0, MAX_PLAYS - s.plays)) for s in view.seats))
     table.add_row(_("Ability"), *(_("used") if s.ability_used else _("not used") for s in view.seats))
-    table.add_row(_("Hand"), _cards(a.hand_size), _cards(b.hand_size))
+    table.add_row(_("Hand"), _cards(words.tr, a.hand_size), _cards(words.tr, b.hand_size))
     if a.revealed or b.revealed:
         table.add_row(_("Known in hand"), *(", ".join(words.support(r) for r in s.revealed) or NONE
                                             for s in view.seats))
     pile = _("Draw pile (shared)") if view.shared_pile else _("Draw pile")
-    table.add_row(pile, _cards(a.pile_size), _cards(b.pile_size))
+    table.add_row(pile, _cards(words.tr, a.pile_size), _cards(words.tr, b.pile_size))
     table.add_row(_("Discard pile"), *(", ".join(words.support(d) for d in s.discard) or NONE for s in view.seats))
     table.add_row(_("Flipped so far"), *(", ".join(f"C{c}" for c in s.flipped) or NONE for s in view.seats))
     table.add_row(_("Round wins"), str(a.wins), str(b.wins))
@@ -77,12 +81,14 @@ def seats_table(view: DuelView, words: CardWords, names: Sequence[str]) -> Table
 
 
 def abilities(view: DuelView, words: CardWords) -> RenderableType:
+    _ = words.tr.gettext
     lines = [Text(f"{words.character(s.character)}: {words.ability(s.character)}")
              for s in view.seats if s.character]
     return Group(Text(_("Abilities in play:"), style="bold"), *lines) if lines else Group()
 
 
 def round_log(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableType:
+    _ = words.tr.gettext
     if not view.log:
         return Text(_("Nothing played yet this round."))
     table = simple_table(_("This round"))
@@ -94,6 +100,7 @@ def round_log(view: DuelView, words: CardWords, names: Sequence[str]) -> Rendera
 
 
 def hand_table(view: DuelView, words: CardWords) -> RenderableType:
+    _ = words.tr.gettext
     if not view.hand:
         return Text(_("Your hand is empty."))
     table = simple_table(_("Your hand"))
@@ -108,12 +115,13 @@ def hand_table(view: DuelView, words: CardWords) -> RenderableType:
 
 def characters_table(title: str, numbers: Sequence[int], words: CardWords, with_ability: bool = True,
                      lineup: Sequence[int] = (), flipped: Sequence[int] = ()) -> Table:
+    _ = words.tr.gettext
     table = simple_table(title)
     if lineup:
         table.add_column("#")
     table.add_column(_("Character"))
     for s in Stat:
-        table.add_column(stat_name(s), justify="right")
+        table.add_column(stat_name(words.tr, s), justify="right")
     if lineup:
         table.add_column(_("Status"))
     if with_ability:
@@ -131,6 +139,7 @@ def characters_table(title: str, numbers: Sequence[int], words: CardWords, with_
 
 def my_pile(view: DuelView, words: CardWords) -> RenderableType:
     """What I know of my draw pile: the top cards I looked at; in own decks, which cards are left."""
+    _ = words.tr.gettext
     lines = []
     if view.known_top:
         lines.append(Text(_("Top of your draw pile (you looked, top first): {cards}").format(
@@ -142,6 +151,7 @@ def my_pile(view: DuelView, words: CardWords) -> RenderableType:
 
 
 def results_table(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableType:
+    _ = words.tr.gettext
     if not view.results:
         return Group()
     table = simple_table(_("Rounds so far"))
@@ -151,13 +161,14 @@ def results_table(view: DuelView, words: CardWords, names: Sequence[str]) -> Ren
     table.add_column(names[1], overflow="fold")
     table.add_column(_("Winner"))
     for r in view.results:
-        table.add_row(round_title(r.number), stat_name(r.stat),
+        table.add_row(round_title(words.tr, r.number), stat_name(words.tr, r.stat),
                       f"{words.character(r.characters[0])}: {r.totals[0]}",
-                      f"{words.character(r.characters[1])}: {r.totals[1]}", round_winner(r, names))
+                      f"{words.character(r.characters[1])}: {r.totals[1]}", round_winner(words.tr, r, names))
     return table
 
 
 def draft_parts(view: DuelView, words: CardWords, names: Sequence[str]) -> list[RenderableType]:
+    _ = words.tr.gettext
     parts: list[RenderableType] = [characters_table(_("Characters still free"), view.draft_pool, words)]
     for seat, info in enumerate(view.seats):
         picks = ", ".join(words.character(c) for c in info.known_characters) or NONE
@@ -167,7 +178,8 @@ def draft_parts(view: DuelView, words: CardWords, names: Sequence[str]) -> list[
 
 def board(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableType:
     """Everything the seat of ``view`` sees at the table."""
-    parts: list[RenderableType] = [header(view, names)]
+    _ = words.tr.gettext
+    parts: list[RenderableType] = [header(view, words, names)]
     if view.phase is Phase.DRAFT:
         parts += draft_parts(view, words, names)
     elif view.phase is Phase.LINEUP:
@@ -196,7 +208,8 @@ def board(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableT
     return Group(*parts)
 
 
-def menu(options: Sequence[str]) -> RenderableType:
+def menu(tr: Translator, options: Sequence[str]) -> RenderableType:
+    _ = tr.gettext
     table = Table(box=None, show_header=False, pad_edge=False)
     table.add_column(justify="right", style="bold")
     table.add_column(overflow="fold")

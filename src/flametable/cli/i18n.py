@@ -1,24 +1,34 @@
-"""The player's language: gettext catalogs shipped in ``flametable/locale`` (English is the source).
+"""The terminal's language: one :class:`~flametable.texts.translator.Translator`, chosen from ``--lang`` or the
+locale, for the terminal's own words.
 
-Strings are English in the code, wrapped in ``_()`` (or marked with ``N_`` and translated later with
-:func:`translate`). The catalog is kept up to date with ``python -m flametable.cli.i18n_tools update``.
+The terminal passes :func:`translator` explicitly to everything it uses from :mod:`flametable.texts` (the
+texts a player reads whatever the front end); ``_``, ``ngettext`` and ``translate`` here are its shortcuts
+for the terminal's own messages (menus, prompts, help), English literals found by the extractor. The
+catalogue is kept up to date with ``python -m flametable.cli.i18n_tools update``.
+
+The ``Terminal*`` classes and the one-argument word functions at the end are the terminal's translator bound
+to :mod:`flametable.texts`, for commands that do not pass a translator themselves yet.
 """
 
 from __future__ import annotations
 
-import gettext
 import os
 from collections.abc import Mapping
-from functools import cache
-from pathlib import Path
 
-from flametable.core.i18n import LANGUAGES
+from flametable.core.errors import FlametableError
+from flametable.duals.data import DualsData
+from flametable.duel.cards import CardSet
+from flametable.texts import duals as duals_texts
+from flametable.texts import words
+from flametable.texts.duals import DualsWords
+from flametable.texts.duel import CardWords
+from flametable.texts.translator import DOMAIN, LOCALE_DIR, Translator
 
-DOMAIN = "flametable"
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+__all__ = ["DOMAIN", "LOCALE_DIR", "TerminalCardWords", "TerminalDualsWords", "Translator", "_", "ability_text",
+           "error_text", "illegal_text", "language", "language_from_env", "ngettext", "reason_text", "set_language",
+           "translate", "translator", "type_name"]
 
-_current: gettext.NullTranslations = gettext.NullTranslations()
-_lang = "en"
+_terminal: Translator = Translator.for_language("en")
 
 
 def language_from_env(env: Mapping[str, str] | None = None) -> str:
@@ -31,41 +41,71 @@ def language_from_env(env: Mapping[str, str] | None = None) -> str:
     return "en"
 
 
-@cache
-def translations(lang: str) -> gettext.NullTranslations:
-    """The catalog of ``lang`` (English: no catalog, the source strings as they are)."""
-    if lang == "en":
-        return gettext.NullTranslations()
-    return gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang], fallback=True)
-
-
 def set_language(lang: str | None) -> str:
-    """Use ``lang`` (``None``: from the environment) for every later message; returns the language."""
-    global _current, _lang
-    chosen = language_from_env() if lang is None else lang
-    if chosen not in LANGUAGES:
-        raise ValueError(f"unknown language {chosen!r} (known: {', '.join(LANGUAGES)})")
-    _current = translations(chosen)
-    _lang = chosen
-    return chosen
+    """The terminal speaks ``lang`` (``None``: from the environment) from now on; returns the language."""
+    global _terminal
+    _terminal = Translator.for_language(language_from_env() if lang is None else lang)
+    return _terminal.lang
+
+
+def translator() -> Translator:
+    """The terminal's translator (the player at this terminal reads this language)."""
+    return _terminal
 
 
 def language() -> str:
-    return _lang
+    return _terminal.lang
 
 
 def _(message: str) -> str:
     """Translate a literal English message (found by the extractor)."""
-    return _current.gettext(message)
+    return _terminal.gettext(message)
 
 
 def translate(message: str) -> str:
     """Translate a message marked elsewhere with ``N_`` (a variable, so the extractor skips it here)."""
-    return _current.gettext(message)
+    return _terminal.translate(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _current.ngettext(singular, plural, n)
+    return _terminal.ngettext(singular, plural, n)
+
+
+# ------------------------------------------------------------------ texts in the terminal's language
+
+
+def error_text(exc: FlametableError) -> str:
+    """An illegal action's reason, or a bad data file's or record's error, in the terminal's language."""
+    return _terminal.error(exc)
+
+
+illegal_text = error_text
+
+
+def reason_text(reason: object) -> str:
+    return words.reason_text(_terminal, reason)
+
+
+def type_name(t: int) -> str:
+    return duals_texts.type_name(_terminal, t)
+
+
+def ability_text(t: int) -> str:
+    return duals_texts.ability_text(_terminal, t)
+
+
+class TerminalCardWords(CardWords):
+    """Flame Duel's card labels in the terminal's language (or ``tr``'s)."""
+
+    def __init__(self, cards: CardSet, tr: Translator | None = None) -> None:
+        super().__init__(tr or _terminal, cards)
+
+
+class TerminalDualsWords(DualsWords):
+    """Flamecraft Duals' tokens, spaces and cards in the terminal's language (or ``tr``'s)."""
+
+    def __init__(self, data: DualsData, tr: Translator | None = None) -> None:
+        super().__init__(tr or _terminal, data)
 
 
 set_language(None)

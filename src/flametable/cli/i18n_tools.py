@@ -6,8 +6,9 @@
 
 After ``update``, translate the new entries (empty or ``#, fuzzy``) in the .po files, then run ``compile``
 and commit the .pot, .po and .mo files (nothing is compiled at run time). ``tests/test_i18n.py`` fails
-while an entry is missing, untranslated or fuzzy. Messages are English literals in ``_()``,
-``ngettext()`` or ``N_()`` anywhere under ``src/flametable``.
+while an entry is missing, untranslated or fuzzy. Messages are English literals in ``_()``, ``gettext()``,
+``ngettext()`` (also as methods: ``tr.ngettext(...)``) or ``N_()`` anywhere under ``src/flametable``: the
+engines' N_ marks, the texts of :mod:`flametable.texts` and the interfaces' own words.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from flametable.cli.i18n import DOMAIN, LOCALE_DIR
+from flametable.texts.translator import DOMAIN, LOCALE_DIR
 
 PACKAGE_DIR = LOCALE_DIR.parent
-KEYWORDS: dict[str, tuple[int, ...] | None] = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS: dict[str, tuple[int, ...] | None] = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
 METHOD_MAP = [("**.py", "python")]
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 

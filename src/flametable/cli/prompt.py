@@ -6,7 +6,8 @@ import sys
 
 from rich.console import Console
 
-from flametable.cli.i18n import _
+from flametable.cli import i18n
+from flametable.texts.translator import Translator
 
 
 class QuitMatch(Exception):
@@ -17,18 +18,23 @@ class QuitMatch(Exception):
         self.how = how
 
 
-def quit_words() -> set[str]:
+def quit_words(tr: Translator | None = None) -> set[str]:
+    """What a player types to leave: the English words and those of ``tr`` (default: the terminal's language)."""
+    _ = (tr or i18n.translator()).gettext
     # Translators: typed by a player to leave the match
     return {"q", "quit", "exit", _("quit")}
 
 
-def help_words() -> set[str]:
+def help_words(tr: Translator | None = None) -> set[str]:
+    """What a player types to see the options again, in English and in ``tr``'s language."""
+    _ = (tr or i18n.translator()).gettext
     # Translators: typed by a player to see the options again
     return {"?", "help", _("help")}
 
 
-def read_line(console: Console, prompt: str) -> str:
-    """One line of input (stripped); raises :class:`QuitMatch` on EOF, Ctrl-C or a quit word."""
+def read_line(console: Console, prompt: str, tr: Translator | None = None) -> str:
+    """One line of input (stripped); raises :class:`QuitMatch` on EOF, Ctrl-C or a quit word (English or
+    ``tr``'s language, by default the terminal's)."""
     if sys.stdin is None:  # started with standard input closed
         console.print(prompt, markup=False)
         raise QuitMatch("eof")
@@ -43,6 +49,6 @@ def read_line(console: Console, prompt: str) -> str:
     if not sys.stdin.isatty():
         console.print(line, markup=False, highlight=False)  # a script's input, shown as a terminal would
     text = line.strip()
-    if text.lower() in quit_words():
+    if text.lower() in quit_words(tr):
         raise QuitMatch("quit")
     return text

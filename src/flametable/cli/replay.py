@@ -10,8 +10,7 @@ from rich.text import Text
 
 from flametable.cli.console import fail, out, print_json
 from flametable.cli.games import GameEntry, lookup
-from flametable.cli.i18n import _
-from flametable.cli.words import illegal_text, reason_text
+from flametable.cli.i18n import _, illegal_text, reason_text
 from flametable.core.errors import DataError, RecordError
 from flametable.core.protocol import Game
 from flametable.core.record import MatchRecord, ReplayReport, replay

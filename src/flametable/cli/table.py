@@ -16,10 +16,9 @@ from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from flametable.cli.i18n import _
+from flametable.cli.i18n import _, illegal_text
 from flametable.cli.prompt import help_words, read_line
 from flametable.cli.seats import HUMAN
-from flametable.cli.words import illegal_text
 from flametable.core.errors import IllegalAction
 from flametable.core.match import Decider
 from flametable.core.outcome import Outcome

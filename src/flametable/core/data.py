@@ -2,17 +2,49 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
-from flametable.core.errors import DataError
-from flametable.core.i18n import LANGUAGES
+from flametable.core.errors import DataError, FlametableError
+from flametable.core.i18n import LANGUAGES, N_, Phrase
 
 T = TypeVar("T")
+
+FILE = Phrase(N_("file"))  # the entry of a problem with the whole file
+PATH, ENCODING, SYNTAX = Phrase(N_("path")), Phrase(N_("encoding")), Phrase(N_("syntax"))
+WHOLE_ENTRY, COUNT = Phrase(N_("(entry)")), Phrase(N_("(count)"))
+_ERRNO = {errno.ENOENT: Phrase(N_("no such file")), errno.EACCES: Phrase(N_("permission denied")),
+          errno.EISDIR: Phrase(N_("it is a folder")), errno.ENOTDIR: Phrase(N_("a part of the path is no folder"))}
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def os_problem(exc: OSError) -> Phrase:
+    """Why a file cannot be read, as a phrase (the system's own words may be in any language)."""
+    known = _ERRNO.get(exc.errno) if exc.errno is not None else None
+    return known if known is not None else Phrase(N_("cannot be read"))
+
+
+def type_phrase(value: object) -> Phrase:
+    """What a value read from a data file is, in words (``got a list``)."""
+    if isinstance(value, bool):
+        return Phrase(N_("true or false"))
+    if isinstance(value, int):
+        return Phrase(N_("an integer"))
+    if isinstance(value, float):
+        return Phrase(N_("a decimal number"))
+    if isinstance(value, str):
+        return Phrase(N_("a string"))
+    if isinstance(value, list):
+        return Phrase(N_("a list"))
+    if isinstance(value, Mapping):
+        return Phrase(N_("a table"))
+    return Phrase(N_("a date or time"))
 
 
 def load_toml(path: Path | str, *, text: str | None = None) -> dict[str, Any]:
@@ -22,14 +54,17 @@ def load_toml(path: Path | str, *, text: str | None = None) -> dict[str, Any]:
         if text is None:
             text = Path(path).read_text(encoding="utf-8")
         return tomllib.loads(text)
-    except FileNotFoundError:
-        raise DataError(source, "file", "path", "no such file") from None
     except UnicodeDecodeError as exc:
-        raise DataError(source, "file", "encoding", f"not UTF-8 text ({exc.reason})") from None
+        raise DataError(source, FILE, ENCODING, N_("not UTF-8 text (byte {position})"),
+                        position=exc.start + 1) from None
     except tomllib.TOMLDecodeError as exc:
-        raise DataError(source, "file", "syntax", f"not valid TOML: {exc}") from None
+        at = _TOML_AT.search(str(exc))
+        if at is None:  # pragma: no cover - tomllib always says where
+            raise DataError(source, FILE, SYNTAX, N_("not valid TOML")) from None
+        raise DataError(source, FILE, SYNTAX, N_("not valid TOML (line {line}, column {column})"),
+                        line=int(at.group(1)), column=int(at.group(2))) from None
     except OSError as exc:
-        raise DataError(source, "file", "path", exc.strerror or str(exc)) from None
+        raise DataError(source, FILE, PATH, "{problem}", problem=os_problem(exc)) from None
 
 
 def load_data(path: Path | str | None, builtin: str, parse: Callable[[dict[str, Any], str], T]) -> T:
@@ -40,14 +75,15 @@ def load_data(path: Path | str | None, builtin: str, parse: Callable[[dict[str, 
     return parse(load_toml(path), str(path))
 
 
-def read_text_file(path: Path | str, error: Callable[[str], Exception]) -> str:
+def read_text_file(path: Path | str, error: type[FlametableError]) -> str:
     """The UTF-8 text of ``path``; a missing or unreadable file raises ``error`` with a message naming it."""
     try:
         return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise error(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise error(f"{path}: cannot read: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise error(N_("{path}: not UTF-8 text (byte {position})"), path=str(path),
+                    position=exc.start + 1) from None
+    except OSError as exc:
+        raise error(N_("{path}: {problem}"), path=str(path), problem=os_problem(exc)) from None
 
 
 def content_hash(data: Any) -> str:
@@ -65,11 +101,12 @@ class Reader:
         self.source = source
         self.entry = entry
         if not isinstance(data, Mapping):
-            self.fail("(entry)", f"must be a table, got {type(data).__name__}")
+            self.fail(WHOLE_ENTRY, N_("must be a table, got {kind}"), kind=type_phrase(data))
         self.data: Mapping[str, Any] = data
 
-    def fail(self, field: str, problem: str) -> NoReturn:
-        raise DataError(self.source, self.entry, field, problem)
+    def fail(self, field: str, problem: str, **params: Any) -> NoReturn:
+        """Raise a :class:`DataError` on ``field``: ``problem`` is an N_-marked template filled by ``params``."""
+        raise DataError(self.source, self.entry, field, problem, **params)
 
     def has(self, field: str) -> bool:
         return field in self.data
@@ -77,61 +114,64 @@ class Reader:
     def check_keys(self, allowed: set[str]) -> None:
         for key in self.data:
             if key not in allowed:
-                self.fail(key, f"unknown field (allowed: {', '.join(sorted(allowed))})")
+                self.fail(key, N_("unknown field (allowed: {allowed})"), allowed=", ".join(sorted(allowed)))
 
     def integer(self, field: str, lo: int | None = None, hi: int | None = None, default: int | None = None) -> int:
         if field not in self.data:
             if default is not None:
                 return default
-            self.fail(field, "missing")
+            self.fail(field, N_("missing"))
         value = self.data[field]
         if not isinstance(value, int) or isinstance(value, bool):
-            raise DataError(self.source, self.entry, field, f"must be an integer, got {value!r}")
+            self.fail(field, N_("must be an integer, got {value!r}"), value=value)
         if lo is not None and value < lo:
-            self.fail(field, f"must be at least {lo}, got {value}")
+            self.fail(field, N_("must be at least {lo}, got {value}"), lo=lo, value=value)
         if hi is not None and value > hi:
-            self.fail(field, f"must be at most {hi}, got {value}")
+            self.fail(field, N_("must be at most {hi}, got {value}"), hi=hi, value=value)
         return value
 
     def string(self, field: str, choices: tuple[str, ...] | None = None) -> str:
         if field not in self.data:
-            self.fail(field, "missing")
+            self.fail(field, N_("missing"))
         value = self.data[field]
         if not isinstance(value, str) or not value.strip():
-            raise DataError(self.source, self.entry, field, f"must be a non-empty string, got {value!r}")
+            self.fail(field, N_("must be a non-empty string, got {value!r}"), value=value)
         if choices is not None and value not in choices:
-            self.fail(field, f"must be one of {', '.join(choices)}, got {value!r}")
+            self.fail(field, N_("must be one of {choices}, got {value!r}"), choices=", ".join(choices),
+                      value=value)
         return value
 
     def text(self, field: str) -> dict[str, str]:
         """A bilingual text: a table with a non-empty string for every language."""
         if field not in self.data:
-            self.fail(field, "missing")
+            self.fail(field, N_("missing"))
         value = self.data[field]
         if not isinstance(value, Mapping):
-            self.fail(field, f"must be a table with {', '.join(LANGUAGES)} texts, got {value!r}")
+            self.fail(field, N_("must be a table with {languages} texts, got {value!r}"),
+                      languages=", ".join(LANGUAGES), value=value)
         out: dict[str, str] = {}
         for lang in LANGUAGES:
             item = value.get(lang)
             if not isinstance(item, str) or not item.strip():
-                self.fail(f"{field}.{lang}", "missing or empty text")
+                self.fail(f"{field}.{lang}", N_("missing or empty text"))
             out[lang] = str(item)
         for lang in value:
             if lang not in LANGUAGES:
-                self.fail(f"{field}.{lang}", f"unknown language (known: {', '.join(LANGUAGES)})")
+                self.fail(f"{field}.{lang}", N_("unknown language (known: {languages})"),
+                          languages=", ".join(LANGUAGES))
         return out
 
     def items(self, field: str, default: list[Any] | None = None) -> list[Any]:
         if field not in self.data:
             if default is not None:
                 return default
-            self.fail(field, "missing")
+            self.fail(field, N_("missing"))
         value = self.data[field]
         if not isinstance(value, list):
-            raise DataError(self.source, self.entry, field, f"must be a list, got {value!r}")
+            self.fail(field, N_("must be a list, got {value!r}"), value=value)
         return list(value)
 
     def sub(self, field: str, index: int | None = None) -> Reader:
         value = self.data[field] if index is None else self.data[field][index]
         where = field if index is None else f"{field}[{index}]"
-        return Reader(self.source, f"{self.entry}: {where}", value)
+        return Reader(self.source, where if isinstance(self.entry, Phrase) else f"{self.entry}: {where}", value)

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flametable.core.data import read_text_file
+from flametable.core.data import read_text_file, type_phrase
 from flametable.core.errors import FlametableError, IllegalAction, RecordError
+from flametable.core.i18n import N_
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Game, GameState
 
@@ -58,32 +59,36 @@ class MatchRecord:
     @staticmethod
     def from_json(data: Any, source: str = "record") -> MatchRecord:
         if not isinstance(data, dict):
-            raise RecordError(f"{source}: a record is a JSON object")
+            raise RecordError(N_("{source}: a record is a JSON object"), source=source)
         if data.get("format") != RECORD_FORMAT:
-            raise RecordError(f"{source}: format must be {RECORD_FORMAT!r}, got {data.get('format')!r}")
+            raise RecordError(N_("{source}: format must be {expected!r}, got {value!r}"), source=source,
+                              expected=RECORD_FORMAT, value=data.get("format"))
         unknown = set(data) - _FIELDS
         if unknown:
-            raise RecordError(f"{source}: unknown field(s) {', '.join(sorted(unknown))}")
+            raise RecordError(N_("{source}: unknown field(s) {fields}"), source=source,
+                              fields=", ".join(sorted(unknown)))
 
         def need(key: str, kind: type | tuple[type, ...]) -> Any:
             if key not in data:
-                raise RecordError(f"{source}: field {key!r} is missing")
+                raise RecordError(N_("{source}: field {field!r} is missing"), source=source, field=key)
             value = data[key]
             if not isinstance(value, kind) or isinstance(value, bool):
-                raise RecordError(f"{source}: field {key!r} has the wrong type ({type(value).__name__})")
+                raise RecordError(N_("{source}: field {field!r} has the wrong type ({kind})"), source=source, field=key,
+                                  kind=type_phrase(value))
             return value
 
         actions = need("actions", list)
         for i, a in enumerate(actions):
             if not isinstance(a, str):
-                raise RecordError(f"{source}: actions[{i}] must be a string, got {a!r}")
+                raise RecordError(N_("{source}: actions[{i}] must be a string, got {value!r}"), source=source, i=i,
+                                  value=a)
         content = need("content", dict)
         setup = data.get("setup")
         if setup is not None and not isinstance(setup, dict):
-            raise RecordError(f"{source}: field 'setup' must be an object or null")
+            raise RecordError(N_("{source}: field {field!r} must be an object or null"), source=source, field="setup")
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
-            raise RecordError(f"{source}: field 'result' must be an object or null")
+            raise RecordError(N_("{source}: field {field!r} must be an object or null"), source=source, field="result")
         return MatchRecord(
             game=need("game", str),
             rules_version=need("rules_version", str),
@@ -102,7 +107,8 @@ class MatchRecord:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"{path}: not valid JSON: {exc}") from None
+            raise RecordError(N_("{source}: not valid JSON (line {line}, column {column})"), source=str(path),
+                              line=exc.lineno, column=exc.colno) from None
         return MatchRecord.from_json(data, str(path))
 
 
@@ -129,19 +135,20 @@ class ReplayReport:
 def start(game: Game[Any, Any], record: MatchRecord) -> GameState[Any, Any]:
     """The record's initial state; raises :class:`RecordError` when it does not fit ``game``."""
     if record.game != game.name:
-        raise RecordError(f"record is for game {record.game!r}, not {game.name!r}")
+        raise RecordError(N_("the record is for the game {record!r}, not {game!r}"), record=record.game, game=game.name)
     if record.rules_version != game.rules_version:
-        raise RecordError(f"record uses rules {record.rules_version!r}; this engine plays {game.rules_version!r}")
+        raise RecordError(N_("the record uses the rules {record!r}; this engine plays {engine!r}"),
+                          record=record.rules_version, engine=game.rules_version)
     cid, chash = game.content_id()
     if record.content.get("hash") != chash:
         raise RecordError(
-            f"record was played with data {record.content.get('id')!r} ({record.content.get('hash')}); "
-            f"loaded data is {cid!r} ({chash}): pass the same file"
-        )
+            N_("the record was played with the data {record!r} ({record_hash}); the data loaded is {loaded!r} "
+               "({loaded_hash}): pass the same file"),
+            record=record.content.get("id"), record_hash=record.content.get("hash"), loaded=cid, loaded_hash=chash)
     try:
         state: GameState[Any, Any] = game.new_match(record.options, record.seed, record.setup)
     except FlametableError as exc:
-        raise RecordError(f"record cannot start a match: {exc}") from None
+        raise RecordError(N_("the record cannot start a match: {error}"), error=exc) from None
     return state
 
 

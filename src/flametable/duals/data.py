@@ -34,8 +34,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flametable.core.data import Reader, content_hash, load_data
+from flametable.core.data import COUNT, FILE, Reader, content_hash, load_data
 from flametable.core.errors import DataError
+from flametable.core.i18n import N_
 from flametable.duals.board import Board
 from flametable.duals.pattern import Cell, Matcher
 from flametable.duals.rules import ALL_TYPES_MASK, NUM_TYPES, STACK_LIMIT, TYPE_KEYS
@@ -121,36 +122,37 @@ def _board(root: Reader) -> Board:
     coords: list[tuple[int, int]] = []
     raw = r.items("spaces")
     if not raw:
-        r.fail("spaces", "the board needs spaces")
+        r.fail("spaces", N_("the board needs spaces"))
     for i in range(len(raw)):
         sp = r.sub("spaces", i)
         sp.check_keys({"name", "q", "r"})
         name = sp.string("name")
         if not _SPACE_NAME.match(name):
-            sp.fail("name", f"a space name is lowercase letters then digits (like c3), got {name!r}")
+            sp.fail("name", N_("a space name is lowercase letters then digits (like c3), got {value!r}"), value=name)
         if name in names:
-            sp.fail("name", f"space {name!r} is listed twice")
+            sp.fail("name", N_("the space {space!r} is listed twice"), space=name)
         q, rr = sp.integer("q", -99, 99), sp.integer("r", -99, 99)
         if (q, rr) in coords:
-            sp.fail("q", f"two spaces at q={q}, r={rr}")
+            sp.fail("q", N_("two spaces at q={q}, r={r}"), q=q, r=rr)
         names.append(name)
         coords.append((q, rr))
     inner_names = r.items("inner")
     inner: list[int] = []
     for v in inner_names:
         if not isinstance(v, str) or v not in names:
-            r.fail("inner", f"{v!r} is not a space of the board")
+            r.fail("inner", N_("{value!r} is not a space of the board"), value=v)
         if names.index(v) in inner:
-            r.fail("inner", f"space {v!r} is listed twice")
+            r.fail("inner", N_("the space {space!r} is listed twice"), space=v)
         inner.append(names.index(v))
     if len(inner) != NUM_TYPES:
-        r.fail("inner", f"the inner ring holds one token of each type: {NUM_TYPES} spaces, got {len(inner)}")
+        r.fail("inner", N_("the inner ring holds one token of each type: {need} spaces, got {n}"), need=NUM_TYPES,
+               n=len(inner))
     return Board.build(tuple(names), tuple(coords), tuple(inner))
 
 
 def _type(r: Reader, fieldname: str, value: Any) -> int:
     if not isinstance(value, str) or value not in TYPE_KEYS:
-        r.fail(fieldname, f"must be one of {', '.join(TYPE_KEYS)}, got {value!r}")
+        r.fail(fieldname, N_("must be one of {choices}, got {value!r}"), choices=", ".join(TYPE_KEYS), value=value)
     return TYPE_KEYS.index(value)
 
 
@@ -160,18 +162,18 @@ def _tokens(root: Reader) -> tuple[tuple[int, ...], int, tuple[tuple[int, int], 
     r.check_keys({"fire_up_order", "artisans_per_type", "duals", "buddy"})
     order = [_type(r, "fire_up_order", v) for v in r.items("fire_up_order")]
     if sorted(order) != list(range(NUM_TYPES)):
-        r.fail("fire_up_order", f"must list each of the {NUM_TYPES} types once")
+        r.fail("fire_up_order", N_("must list each of the {n} types once"), n=NUM_TYPES)
     per_type = r.integer("artisans_per_type", 2, 99)  # one for the inner ring, one for the reserve
     duals: list[tuple[int, int]] = []
     for i, pair in enumerate(r.items("duals")):
         where = f"duals[{i}]"
         if not isinstance(pair, list) or len(pair) != 2:
-            r.fail(where, f"a dual is a pair of two types, got {pair!r}")
+            r.fail(where, N_("a dual is a pair of two types, got {value!r}"), value=pair)
         a, b = _type(r, where, pair[0]), _type(r, where, pair[1])
         if a == b:
-            r.fail(where, "a dual has two different types")
+            r.fail(where, N_("a dual has two different types"))
         if (a, b) in duals or (b, a) in duals:
-            r.fail(where, f"the pair {pair[0]}+{pair[1]} is listed twice")
+            r.fail(where, N_("the pair {pair} is listed twice"), pair=f"{pair[0]}+{pair[1]}")
         duals.append((a, b))
     buddy = r.integer("buddy", 0, 1)
     return tuple(order), per_type, tuple(duals), buddy
@@ -185,39 +187,39 @@ def _card(source: str, index: int, data: Any) -> ShopCard:
     vp = r.integer("vp", 0, 99)
     starburst = r.data.get("starburst", False)
     if not isinstance(starburst, bool):
-        r.fail("starburst", f"must be true or false, got {starburst!r}")
+        r.fail("starburst", N_("must be true or false, got {value!r}"), value=starburst)
     name = r.text("name") if r.has("name") else None
     raw = r.items("cells")
     if not raw:
-        r.fail("cells", "a pattern needs at least one cell")
+        r.fail("cells", N_("a pattern needs at least one cell"))
     cells: list[Cell] = []
     for i in range(len(raw)):
         c = r.sub("cells", i)
         c.check_keys({"at", "type", "var"})
         at = c.items("at")
         if len(at) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in at):
-            c.fail("at", f"must be two integers [dq, dr], got {at!r}")
+            c.fail("at", N_("must be two integers [dq, dr], got {value!r}"), value=at)
         if any(cell.dq == at[0] and cell.dr == at[1] for cell in cells):
-            c.fail("at", f"two cells at {at!r}")
+            c.fail("at", N_("two cells at {value!r}"), value=at)
         if c.has("type") == c.has("var"):
-            c.fail("type", "a cell has exactly one of type (a required type) or var (a variable)")
+            c.fail("type", N_("a cell has exactly one of type (a required type) or var (a variable)"))
         if c.has("type"):
             cells.append(Cell(at[0], at[1], _type(c, "type", c.data["type"])))
         else:
             var = c.string("var")
             if not _VAR_NAME.match(var):
-                c.fail("var", f"a variable is a name like A or X1, got {var!r}")
+                c.fail("var", N_("a variable is a name like A or X1, got {value!r}"), value=var)
             cells.append(Cell(at[0], at[1], -1, var))
     return ShopCard(number, vp, tuple(cells), starburst, name)
 
 
 def parse_duals_data(data: Any, source: str) -> DualsData:
     """Validate parsed TOML content and build the data set. Raises :class:`DataError`."""
-    root = Reader(source, "file", data)
+    root = Reader(source, FILE, data)
     root.check_keys({"set", "board", "tokens", "card"})
     for section in ("set", "board", "tokens"):
         if not root.has(section):
-            root.fail(section, "missing section")
+            root.fail(section, N_("missing section"))
     meta = root.sub("set")
     meta.entry = "set"
     meta.check_keys({"id", "version", "name"})
@@ -228,14 +230,15 @@ def parse_duals_data(data: Any, source: str) -> DualsData:
     order, per_type, duals, buddy = _tokens(root)
     cards = [_card(source, i, d) for i, d in enumerate(root.items("card"))]
     if not cards:
-        raise DataError(source, "card", "(count)", "the shop deck needs cards")
+        raise DataError(source, "card", COUNT, N_("the shop deck needs cards"))
     numbers = [c.number for c in cards]
     for n in sorted(set(numbers)):
         if numbers.count(n) > 1:
-            raise DataError(source, f"card {n}", "number", "used by more than one card")
+            raise DataError(source, f"card {n}", "number", N_("used by more than one card"))
     for n in range(1, len(cards) + 1):
         if n not in numbers:
-            raise DataError(source, "card", "number", f"card number {n} is missing (need 1..{len(cards)})")
+            raise DataError(source, "card", "number", N_("card number {n} is missing (need 1..{last})"), n=n,
+                            last=len(cards))
     cards.sort(key=lambda c: c.number)
 
     kind_names = [*TYPE_KEYS, *(f"{TYPE_KEYS[a]}+{TYPE_KEYS[b]}" for a, b in duals), "buddy"]
@@ -244,13 +247,14 @@ def parse_duals_data(data: Any, source: str) -> DualsData:
     supply = [*(per_type for _ in range(NUM_TYPES)), *(1 for _ in duals), buddy]
     total = sum(supply)
     if total >= STACK_LIMIT * board.size:
-        raise DataError(source, "tokens", "(count)",
-                        f"{total} tokens do not leave room on {board.size} spaces of {STACK_LIMIT} tokens")
+        raise DataError(source, "tokens", COUNT,
+                        N_("{total} tokens do not leave room on {spaces} spaces of {limit} tokens"), total=total,
+                        spaces=board.size, limit=STACK_LIMIT)
 
     matcher = Matcher(board, tuple(kind_mask), [card.cells for card in cards])
     for card, pattern in zip(cards, matcher.patterns, strict=True):
         if not pattern.placements:
-            raise DataError(source, f"card {card.number}", "cells", "the pattern fits nowhere on the board")
+            raise DataError(source, f"card {card.number}", "cells", N_("the pattern fits nowhere on the board"))
     return DualsData(
         id=set_id,
         version=version,

@@ -8,9 +8,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flametable.core.data import Reader, content_hash, load_data, load_toml
+from flametable.core.data import FILE, WHOLE_ENTRY, Reader, content_hash, load_data, load_toml
 from flametable.core.errors import DataError
-from flametable.core.i18n import LANGUAGES
+from flametable.core.i18n import LANGUAGES, N_
 
 NUM_CHARACTERS = 33
 NUM_SUPPORTS = 21
@@ -128,7 +128,7 @@ def _effects(reader: Reader, fieldname: str) -> tuple[Effect, ...]:
             n = sub.integer("n", 1, 10)
         else:
             if sub.has("n"):
-                sub.fail("n", f"effect {kind_key!r} takes no n")
+                sub.fail("n", N_("the effect {effect!r} takes no n"), effect=kind_key)
             n = 0
         out.append(Effect(kind, n))
     return tuple(out)
@@ -164,20 +164,21 @@ def _support(source: str, index: int, data: Any) -> Support:
         values = r.items("equips_to")
         for v in values:
             if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= NUM_CHARACTERS:
-                r.fail("equips_to", f"must list character numbers 1..{NUM_CHARACTERS}, got {v!r}")
+                r.fail("equips_to", N_("must list character numbers 1..{last}, got {value!r}"), last=NUM_CHARACTERS,
+                       value=v)
         if len(set(values)) != len(values):
-            r.fail("equips_to", "lists a character twice")
+            r.fail("equips_to", N_("lists a character twice"))
         equips = frozenset(values)
     elif r.has("equips_to"):
-        r.fail("equips_to", "only items equip to characters")
+        r.fail("equips_to", N_("only items equip to characters"))
     at_most = at_least = None
     if r.has("condition"):
         if kind is not SupportKind.EVENT:
-            r.fail("condition", "only events have a condition (R9)")
+            r.fail("condition", N_("only events have a condition (R9)"))
         cond = r.sub("condition")
         cond.check_keys({"printed_at_most", "printed_at_least"})
         if cond.has("printed_at_most") == cond.has("printed_at_least"):
-            cond.fail("(entry)", "needs exactly one of printed_at_most, printed_at_least")
+            cond.fail(WHOLE_ENTRY, N_("needs exactly one of {fields}"), fields="printed_at_most, printed_at_least")
         if cond.has("printed_at_most"):
             at_most = cond.integer("printed_at_most", 0, 999)
         else:
@@ -200,14 +201,15 @@ def _numbered(source: str, what: str, items: list[Any], expected: int) -> None:
     numbers = [item.number for item in items]
     for n in range(1, expected + 1):
         if numbers.count(n) > 1:
-            raise DataError(source, f"{what} {n}", "number", "used by more than one card")
+            raise DataError(source, f"{what} {n}", "number", N_("used by more than one card"))
         if n not in numbers:
-            raise DataError(source, what, "number", f"card number {n} is missing (need 1..{expected})")
+            raise DataError(source, what, "number", N_("card number {n} is missing (need 1..{last})"), n=n,
+                            last=expected)
 
 
 def parse_card_set(data: Any, source: str) -> CardSet:
     """Validate parsed TOML content and build the card set. Raises :class:`DataError`."""
-    root = Reader(source, "file", data)
+    root = Reader(source, FILE, data)
     root.check_keys({"set", "character", "support"})
     meta = root.sub("set")
     meta.entry = "set"
@@ -224,10 +226,8 @@ def parse_card_set(data: Any, source: str) -> CardSet:
             for item in items:
                 key = item.name[lang].casefold()
                 if key in seen:
-                    raise DataError(
-                        source, f"{what} {item.number}", f"name.{lang}",
-                        f"same name as {what} {seen[key]}",
-                    )
+                    raise DataError(source, f"{what} {item.number}", f"name.{lang}",
+                                    N_("the same name as {entry}"), entry=f"{what} {seen[key]}")
                 seen[key] = item.number
     printed = ((0, 0, 0), *((c.spark, c.heat, c.charm) for c in chars))
     return CardSet(
@@ -275,13 +275,14 @@ def parse_deck(data: Any, source: str) -> Deck:
     for field_name, values, hi in (("characters", chars, NUM_CHARACTERS), ("supports", sups, NUM_SUPPORTS)):
         for v in values:
             if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= hi:
-                r.fail(field_name, f"card numbers must be 1..{hi}, got {v!r}")
+                r.fail(field_name, N_("card numbers must be 1..{last}, got {value!r}"), last=hi, value=v)
         if len(set(values)) != len(values):
-            r.fail(field_name, "no card may appear twice within one deck (R2)")
+            r.fail(field_name, N_("no card may appear twice within one deck (R2)"))
     if len(chars) != 3:
-        r.fail("characters", f"a deck has exactly 3 characters (R2), got {len(chars)}")
+        r.fail("characters", N_("a deck has exactly {need} characters (R2), got {n}"), need=3, n=len(chars))
     if not 8 <= len(sups) <= 12:
-        r.fail("supports", f"a deck has 8 to 12 support cards (R2), got {len(sups)}")
+        r.fail("supports", N_("a deck has {least} to {most} support cards (R2), got {n}"), least=8, most=12,
+               n=len(sups))
     return Deck(tuple(chars), tuple(sups))
 
 

@@ -8,6 +8,7 @@ from enum import IntEnum, StrEnum
 from typing import Any
 
 from flametable.core.errors import RecordError
+from flametable.core.i18n import N_, Phrase
 from flametable.duel.cards import Deck, parse_deck
 
 RULES_VERSION = "flame-duel/1"
@@ -35,6 +36,17 @@ class Phase(IntEnum):
     PLAY = 4  # R6: turns of plays and passes
     CHOICE = 5  # R10: a table effect waits for its player's choice
     OVER = 6
+
+
+PHASE_TEXT = {  # what the seat to act is expected to do (a phrase inside messages, e.g. an IllegalAction's)
+    Phase.DRAFT: Phrase(N_("pick a character")),
+    Phase.LINEUP: Phrase(N_("line up your characters")),
+    Phase.CHAMPION: Phrase(N_("choose your tie-break character")),
+    Phase.STAT: Phrase(N_("choose the round's stat")),
+    Phase.PLAY: Phrase(N_("play a card, trigger your ability or pass")),
+    Phase.CHOICE: Phrase(N_("choose a card for the effect")),
+    Phase.OVER: Phrase(N_("the match is over")),
+}
 
 
 class Reason(StrEnum):
@@ -66,24 +78,27 @@ class DuelOptions:
         if data is None:
             return DuelOptions()
         if not isinstance(data, Mapping):
-            raise RecordError(f"options must be an object, got {data!r}")
+            raise RecordError(N_("options must be an object, got {value!r}"), value=data)
         unknown = set(data) - {"mode", "pick", "decks"}
         if unknown:
-            raise RecordError(f"options: unknown field(s) {', '.join(sorted(unknown))}")
+            raise RecordError(N_("options: unknown field(s) {fields}"), fields=", ".join(sorted(unknown)))
         try:
             mode = Mode(data.get("mode", "shared"))
         except ValueError:
-            raise RecordError(f"options.mode must be shared or decks, got {data.get('mode')!r}") from None
+            raise RecordError(N_("{field} must be {choices}, got {value!r}"), field="options.mode",
+                              choices="shared, decks", value=data.get("mode")) from None
         try:
             pick = Pick(data.get("pick", "random"))
         except ValueError:
-            raise RecordError(f"options.pick must be random or draft, got {data.get('pick')!r}") from None
+            raise RecordError(N_("{field} must be {choices}, got {value!r}"), field="options.pick",
+                              choices="random, draft", value=data.get("pick")) from None
         raw = data.get("decks") or [None, None]
         if not isinstance(raw, list) or len(raw) != 2:
-            raise RecordError("options.decks must be a list of two decks (or nulls)")
+            raise RecordError(N_("{field} must be a list of two decks (or nulls)"), field="options.decks")
         decks = tuple(None if d is None else parse_deck(d, f"options.decks[{i}]") for i, d in enumerate(raw))
         if mode is Mode.SHARED and any(decks):
-            raise RecordError("options.decks is only for mode 'decks'")
+            raise RecordError(N_("{field} is only for the mode {mode!r}"), field="options.decks", mode="decks")
         if mode is Mode.DECKS and pick is Pick.DRAFT:
-            raise RecordError("own decks bring their characters: pick 'draft' is only for mode 'shared'")
+            raise RecordError(N_("own decks bring their characters: the pick {pick!r} is only for the mode {mode!r}"),
+                              pick="draft", mode="shared")
         return DuelOptions(mode, pick, (decks[0], decks[1]))

@@ -28,7 +28,7 @@ from flametable.duel.actions import (
     Kind,
 )
 from flametable.duel.cards import CardSet, EffectKind, SupportKind
-from flametable.duel.rules import ABILITY_BONUS, HAND_SIZE, MAX_PLAYS, ROUNDS, Phase, Reason
+from flametable.duel.rules import ABILITY_BONUS, HAND_SIZE, MAX_PLAYS, PHASE_TEXT, ROUNDS, Phase, Reason
 
 if TYPE_CHECKING:
     from flametable.duel.view import DuelView
@@ -626,15 +626,6 @@ class DuelState:
         self._start_round()
 
 
-PHASE_TEXT = {
-    Phase.DRAFT: Phrase(N_("pick a character")),
-    Phase.LINEUP: Phrase(N_("line up your characters")),
-    Phase.CHAMPION: Phrase(N_("choose your tie-break character")),
-    Phase.STAT: Phrase(N_("choose the round's stat")),
-    Phase.PLAY: Phrase(N_("play a card, trigger your ability or pass")),
-    Phase.CHOICE: Phrase(N_("choose a card for the effect")),
-    Phase.OVER: Phrase(N_("the match is over")),
-}
 CHOICE_TEXT = {
     Kind.TAKE: Phrase(N_("take a card from your discard pile")),
     Kind.SWAP: Phrase(N_("put a place from your discard pile on the table")),

@@ -1,14 +1,13 @@
-"""Translated names of the games' enum-like words: stats, card kinds, outcome reasons, phases."""
+"""Both games' enum-like words in a player's language: stats, card kinds, outcome reasons, phases, errors."""
 
 from __future__ import annotations
 
-from flametable.cli.i18n import translate
-from flametable.core.errors import IllegalAction
+from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.duals.rules import Reason as DualsReason
 from flametable.duel.cards import Stat, SupportKind
-from flametable.duel.rules import Phase, Reason
-from flametable.duel.state import PHASE_TEXT
+from flametable.duel.rules import PHASE_TEXT, Phase, Reason
+from flametable.texts.translator import Translator
 
 STAT_NAMES = {Stat.SPARK: N_("Spark"), Stat.HEAT: N_("Heat"), Stat.CHARM: N_("Charm")}
 KIND_NAMES = {SupportKind.ITEM: N_("Item"), SupportKind.PLACE: N_("Place"), SupportKind.EVENT: N_("Event")}
@@ -23,26 +22,27 @@ REASONS: dict[str, str] = {  # both games' outcome reasons, by their value
 }
 
 
-def stat_name(stat: int) -> str:
-    return translate(STAT_NAMES[Stat(stat)])
+def stat_name(tr: Translator, stat: int) -> str:
+    return tr.translate(STAT_NAMES[Stat(stat)])
 
 
-def kind_name(kind: SupportKind) -> str:
-    return translate(KIND_NAMES[kind])
+def kind_name(tr: Translator, kind: SupportKind) -> str:
+    return tr.translate(KIND_NAMES[kind])
 
 
-def reason_text(reason: object) -> str:
-    """The translated reason of an outcome (any game's reason; unknown ones as they are)."""
+def reason_text(tr: Translator, reason: object) -> str:
+    """The reason of an outcome (any game's reason; unknown ones as they are)."""
     text = REASONS.get(str(reason))
-    return translate(text) if text is not None else str(reason)
+    return tr.translate(text) if text is not None else str(reason)
 
 
-# Engine phrases (N_-marked) that reach an IllegalAction as a parameter, e.g. ``{expected}``.
-def illegal_text(exc: IllegalAction) -> str:
-    """The engine's reason in the player's language, its N_-marked phrase parameters translated too."""
-    return exc.translated(translate)
+def error_text(tr: Translator, exc: FlametableError) -> str:
+    """An engine's reason (an illegal action) or a bad file's or record's error, its phrase parameters
+    translated too."""
+    return tr.error(exc)
 
 
-def phase_text(phase: Phase) -> str:
+
+def phase_text(tr: Translator, phase: Phase) -> str:
     """What the seat to act is expected to do, from the engine's own (N_-marked) phase texts."""
-    return translate(PHASE_TEXT[phase])
+    return tr.translate(PHASE_TEXT[phase])

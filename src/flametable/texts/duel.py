@@ -1,48 +1,54 @@
-"""Flame Duel words for the terminal: card labels, action descriptions, narration and outcomes.
+"""Flame Duel in a player's language: card labels, action descriptions, narration and outcomes.
 
-Everything here turns public facts (card numbers from a view, actions, results) into translated text;
-no rules are decided here.
+Everything here turns public facts (card numbers from a view, actions, results) into text, in the language
+of the :class:`~flametable.texts.translator.Translator` it is given (held by :class:`CardWords`, or a
+parameter); no rules are decided here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from flametable.cli.i18n import _, language
-from flametable.cli.words import kind_name, reason_text, stat_name
-from flametable.core.i18n import pick
 from flametable.core.outcome import Outcome
 from flametable.duel.actions import DuelAction, Kind
 from flametable.duel.cards import CardSet, Stat
+from flametable.duel.rules import Phase
 from flametable.duel.state import DRAW, RoundResult
+from flametable.duel.view import DuelView
+from flametable.texts.translator import Translator
+from flametable.texts.words import kind_name, reason_text, stat_name
 
 
 class CardWords:
-    """Labels of one card set's cards in the current language."""
+    """Labels of one card set's cards in the language of ``tr``."""
 
-    def __init__(self, cards: CardSet) -> None:
+    def __init__(self, tr: Translator, cards: CardSet) -> None:
+        self.tr = tr
         self.cards = cards
-        self.lang = language()
+
+    @property
+    def lang(self) -> str:
+        return self.tr.lang
 
     def character(self, number: int) -> str:
-        return f"C{number} {pick(self.cards.character(number).name, self.lang)}"
+        return f"C{number} {self.tr.pick(self.cards.character(number).name)}"
 
     def character_stats(self, number: int) -> str:
         c = self.cards.character(number)
-        return " · ".join(f"{stat_name(s)} {c.stat(s)}" for s in Stat)
+        return " · ".join(f"{stat_name(self.tr, s)} {c.stat(s)}" for s in Stat)
 
     def ability(self, number: int) -> str:
-        return pick(self.cards.character(number).ability, self.lang)
+        return self.tr.pick(self.cards.character(number).ability)
 
     def support(self, number: int) -> str:
-        return f"S{number} {pick(self.cards.support(number).name, self.lang)}"
+        return f"S{number} {self.tr.pick(self.cards.support(number).name)}"
 
     def support_detail(self, number: int) -> str:
         s = self.cards.support(number)
-        return f"{kind_name(s.kind)} · {stat_name(s.stat)} {s.bonus:+d}"
+        return f"{kind_name(self.tr, s.kind)} · {stat_name(self.tr, s.stat)} {s.bonus:+d}"
 
     def support_text(self, number: int) -> str:
-        return pick(self.cards.support(number).text, self.lang)
+        return self.tr.pick(self.cards.support(number).text)
 
     def equips_to(self, number: int) -> str:
         return ", ".join(f"C{c}" for c in sorted(self.cards.support(number).equips_to))
@@ -50,6 +56,7 @@ class CardWords:
 
 def describe_option(action: DuelAction, words: CardWords, current: int, lineup_len: int) -> str:
     """A legal action as a menu line for the seat that takes it (``current``: its character this round)."""
+    _ = words.tr.gettext
     kind, arg = action.kind, action.arg
     if kind is Kind.PASS:
         return _("Pass")
@@ -59,7 +66,7 @@ def describe_option(action: DuelAction, words: CardWords, current: int, lineup_l
         return _("Trigger {character}'s ability (+15), discarding {card}").format(
             character=words.character(current), card=words.support(arg))
     if kind is Kind.STAT:
-        return _("Compete on {stat}").format(stat=stat_name(arg))
+        return _("Compete on {stat}").format(stat=stat_name(words.tr, arg))
     if kind is Kind.PICK:
         return _("Pick {character}").format(character=words.character(arg))
     if kind is Kind.LINE:
@@ -75,6 +82,7 @@ def describe_option(action: DuelAction, words: CardWords, current: int, lineup_l
 def describe_public(player: str, action: DuelAction, words: CardWords, character: int = 0,
                     auto: bool = False) -> str:
     """What everyone at the table sees of ``player``'s action (a line-up or tie-break pick stays secret)."""
+    _ = words.tr.gettext
     kind, arg = action.kind, action.arg
     if kind is Kind.PASS:
         if auto:
@@ -90,7 +98,7 @@ def describe_public(player: str, action: DuelAction, words: CardWords, character
         return _("{player} discards {card} to trigger their ability (+15).").format(
             player=player, card=words.support(arg))
     if kind is Kind.STAT:
-        return _("{player} chooses {stat} for this round.").format(player=player, stat=stat_name(arg))
+        return _("{player} chooses {stat} for this round.").format(player=player, stat=stat_name(words.tr, arg))
     if kind is Kind.PICK:
         return _("{player} picks {character}.").format(player=player, character=words.character(arg))
     if kind is Kind.LINE:
@@ -106,6 +114,7 @@ def describe_public(player: str, action: DuelAction, words: CardWords, character
 
 def log_entry(action: DuelAction, words: CardWords, auto: bool) -> str:
     """A short line for the round's log table (who did it is in another column)."""
+    _ = words.tr.gettext
     kind, arg = action.kind, action.arg
     if kind is Kind.PASS:
         return _("Passed (automatically)") if auto else _("Passed")
@@ -120,7 +129,8 @@ def log_entry(action: DuelAction, words: CardWords, auto: bool) -> str:
     return action.text()
 
 
-def round_title(number: int) -> str:
+def round_title(tr: Translator, number: int) -> str:
+    _ = tr.gettext
     if number > 3:
         return _("Tie-break round")
     return _("Round {n} of 3").format(n=number)
@@ -128,8 +138,10 @@ def round_title(number: int) -> str:
 
 def round_result(result: RoundResult, names: Sequence[str], words: CardWords) -> str:
     """``Round 1 · Heat: C3 ... 55 – C4 ... 40. Player 1 wins the round.``"""
+    tr = words.tr
+    _ = tr.gettext
     head = _("{round} · {stat}: {first} {total1} – {second} {total2}.").format(
-        round=round_title(result.number), stat=stat_name(result.stat),
+        round=round_title(tr, result.number), stat=stat_name(tr, result.stat),
         first=words.character(result.characters[0]), total1=result.totals[0],
         second=words.character(result.characters[1]), total2=result.totals[1])
     if result.winner == DRAW:
@@ -140,7 +152,8 @@ def round_result(result: RoundResult, names: Sequence[str], words: CardWords) ->
     return head + " " + tail
 
 
-def round_winner(result: RoundResult, names: Sequence[str]) -> str:
+def round_winner(tr: Translator, result: RoundResult, names: Sequence[str]) -> str:
+    _ = tr.gettext
     if result.winner == DRAW:
         # Translators: the "winner" of a drawn round
         return _("Draw")
@@ -148,17 +161,65 @@ def round_winner(result: RoundResult, names: Sequence[str]) -> str:
     return text + " " + _("(by Charm)") if result.by_charm else text
 
 
-def outcome_text(outcome: Outcome, names: Sequence[str]) -> str:
+def outcome_text(tr: Translator, outcome: Outcome, names: Sequence[str]) -> str:
+    _ = tr.gettext
     score = f"{outcome.scores[0]}–{outcome.scores[1]}"
     if outcome.winner is None:
         return _("The match is a tie ({reason}). Round wins: {score}.").format(
-            reason=reason_text(outcome.reason), score=score)
+            reason=reason_text(tr, outcome.reason), score=score)
     return _("{player} wins the match ({reason}). Round wins: {score}.").format(
-        player=names[outcome.winner], reason=reason_text(outcome.reason), score=score)
+        player=names[outcome.winner], reason=reason_text(tr, outcome.reason), score=score)
 
 
-def outcome_for(outcome: Outcome, seat: int) -> str:
+def outcome_for(tr: Translator, outcome: Outcome, seat: int) -> str:
     """The line for the player at ``seat``."""
+    _ = tr.gettext
     if outcome.winner is None:
         return _("Nobody wins this time.")
     return _("You win!") if outcome.winner == seat else _("You lose.")
+
+
+# ------------------------------------------------------------------ narration
+
+ROUND_PHASES = (Phase.STAT, Phase.PLAY, Phase.CHOICE)
+
+
+def step_lines(prev: DuelView, view: DuelView, actor: int, action: DuelAction, observer: int | None,
+               words: CardWords, names: Sequence[str]) -> list[str]:
+    """What ``observer`` (a seat, or None for everyone) is told when ``actor`` played ``action``, from its views
+    before and after: the action (unless the observer took it), the moves made for the seats (automatic passes)
+    and the rounds that ended. A line-up or tie-break pick stays secret."""
+    lines: list[str] = []
+    own = actor == observer
+    ended = len(view.results) > len(prev.results)
+    if action.kind in (Kind.STAT, Kind.PICK, Kind.LINE, Kind.CHAMPION):
+        if not own:
+            lines.append(describe_public(names[actor], action, words))
+    elif ended and not own:
+        lines.append(describe_public(names[actor], action, words, prev.seats[actor].character))
+    if not ended and view.round_number == prev.round_number:
+        for entry in view.log[len(prev.log):]:
+            if entry.seat == observer and not entry.auto:
+                continue
+            lines.append(describe_public(names[entry.seat], entry.action, words,
+                                         view.seats[entry.seat].character, entry.auto))
+    for result in view.results[len(prev.results):]:
+        lines.append(round_result(result, names, words))
+    return lines
+
+
+def round_started(prev: DuelView | None, view: DuelView) -> bool:
+    """Whether a round begins with ``view`` (``prev``: the view before the step, None at the start)."""
+    if view.outcome is not None or view.phase not in ROUND_PHASES:
+        return False
+    return prev is None or view.round_number != prev.round_number or prev.phase not in ROUND_PHASES
+
+
+def round_start_text(view: DuelView, words: CardWords, names: Sequence[str]) -> str:
+    """``Round 1 of 3: Player 1 flips C3 …, Player 2 flips C4 …. Player 1 chooses the stat.``"""
+    _ = words.tr.gettext
+    a, b = (s.character for s in view.seats)
+    chooser = names[view.chooser] if view.chooser is not None else ""
+    return _("{round}: {first} flips {c1}, {second} flips {c2}. {chooser} chooses the stat.").format(
+        round=round_title(words.tr, view.round_number), first=names[0], c1=words.character(a), second=names[1],
+        c2=words.character(b), chooser=chooser)

@@ -1,8 +1,11 @@
-"""Flamecraft Duals words for the terminal: tokens (a colour and a letter each), cards, actions, outcomes.
+"""Flamecraft Duals in a player's language: tokens (a colour and a letter each), cards, actions, narration,
+outcomes.
 
 Everything here turns public facts (a :class:`~flametable.duals.view.DualsView`, actions, the game's data)
-into translated text; no rules are decided here. Texts are rich :class:`~rich.text.Text` so tokens keep
-their colour inside translated sentences (:func:`fmt`); ``.plain`` gives the bare words.
+into text, in the language of the :class:`~flametable.texts.translator.Translator` it is given (held by
+:class:`DualsWords`, or a parameter); no rules are decided here. Texts are rich :class:`~rich.text.Text` so
+tokens keep their colour inside translated sentences (:func:`fmt`): ``.plain`` gives the bare words, and the
+spans name each token's style.
 """
 
 from __future__ import annotations
@@ -12,13 +15,13 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from flametable.cli.i18n import _, language, ngettext, translate
-from flametable.core.i18n import N_, pick
+from flametable.core.i18n import N_
 from flametable.core.outcome import Outcome
 from flametable.duals.actions import DualsAction, Kind
 from flametable.duals.data import DualsData
 from flametable.duals.rules import Reason, Step, TokenType
 from flametable.duals.view import DualsView
+from flametable.texts.translator import Translator
 
 # One letter per type (the same in every language, like the notation) and one colour; Buddy is a star.
 TYPE_LETTERS = ("B", "C", "M", "I", "P", "L")
@@ -75,25 +78,29 @@ def fmt(template: str, **values: object) -> Text:
     return out
 
 
-def phase_text(phase: Step) -> str:
-    return translate(PHASES[phase])
+def phase_text(tr: Translator, phase: Step) -> str:
+    return tr.translate(PHASES[phase])
 
 
-def type_name(t: int) -> str:
-    return translate(TYPE_NAMES[TokenType(t)])
+def type_name(tr: Translator, t: int) -> str:
+    return tr.translate(TYPE_NAMES[TokenType(t)])
 
 
-def ability_text(t: int) -> str:
-    return translate(ABILITIES[TokenType(t)])
+def ability_text(tr: Translator, t: int) -> str:
+    return tr.translate(ABILITIES[TokenType(t)])
 
 
 class DualsWords:
-    """Labels of one data set's tokens, spaces and cards in the current language."""
+    """Labels of one data set's tokens, spaces and cards in the language of ``tr``."""
 
-    def __init__(self, data: DualsData) -> None:
+    def __init__(self, tr: Translator, data: DualsData) -> None:
+        self.tr = tr
         self.data = data
-        self.lang = language()
         self.names = data.board.names
+
+    @property
+    def lang(self) -> str:
+        return self.tr.lang
 
     # ------------------------------------------------------------------ tokens
 
@@ -122,8 +129,8 @@ class DualsWords:
     def kind_name(self, kind: int) -> str:
         if kind == self.data.buddy:
             # Translators: the wild token of the Buddy variant
-            return _("Buddy")
-        return "+".join(type_name(t) for t in self.types_of(kind))
+            return self.tr.gettext("Buddy")
+        return "+".join(type_name(self.tr, t) for t in self.types_of(kind))
 
     def token(self, kind: int) -> Text:
         """``M meat`` with the letter in colour."""
@@ -148,11 +155,11 @@ class DualsWords:
         card = self.data.card(number)
         label = f"K{number}"
         if card.name:
-            label += " " + pick(card.name, self.lang)
+            label += " " + self.tr.pick(card.name)
         return label
 
     def card_vp(self, number: int) -> str:
-        return _("{card} ({vp} VP)").format(card=self.card(number), vp=self.data.card(number).vp)
+        return self.tr.gettext("{card} ({vp} VP)").format(card=self.card(number), vp=self.data.card(number).vp)
 
 
 # ------------------------------------------------------------------ the menu
@@ -160,6 +167,7 @@ class DualsWords:
 
 def describe_option(action: DualsAction, view: DualsView, words: DualsWords) -> Text:
     """A legal action as a menu line for the seat to act."""
+    _ = words.tr.gettext
     kind, a, b = action.kind, action.a, action.b
     me = view.seat if view.seat is not None else view.to_act or 0
     if kind is Kind.DONE:
@@ -181,7 +189,7 @@ def describe_option(action: DualsAction, view: DualsView, words: DualsWords) -> 
         return fmt(_("Place {token} on {space}, on top of {top} (stack of {height})"), token=words.token(view.held),
                    space=words.space(a), top=words.token(stack[-1]), height=len(stack) + 1)
     if kind is Kind.FIRE:
-        return fmt(_("FIRE UP {ability}: {text}"), ability=words.token(a), text=ability_text(a))
+        return fmt(_("FIRE UP {ability}: {text}"), ability=words.token(a), text=ability_text(words.tr, a))
     if kind is Kind.TAKE:
         return fmt(_("Keep {token} and place it"), token=words.token(a))
     if kind is Kind.USE:
@@ -219,6 +227,7 @@ def describe_public(player: str, action: DualsAction, before: DualsView, words: 
     """What everyone at the table sees of ``player``'s action (``before``: a view from just before it).
 
     The card put back under the deck stays private (D10) unless ``own``."""
+    _ = words.tr.gettext
     kind, a, b = action.kind, action.a, action.b
     if kind is Kind.DONE:
         if before.phase is Step.IRON:
@@ -235,11 +244,11 @@ def describe_public(player: str, action: DualsAction, before: DualsView, words: 
     if kind is Kind.FIRE:
         src = before.src
         if src < 0:  # pragma: no cover - a FIRE decision always has its token
-            return fmt(_("{player} fires up {ability}."), player=player, ability=type_name(a))
+            return fmt(_("{player} fires up {ability}."), player=player, ability=type_name(words.tr, a))
         top = before.board[src][-1]
         if len(words.types_of(top)) > 1:
             return fmt(_("{player} fires up {token} on {space}, with its {ability} ability."), player=player,
-                       token=words.token(top), space=words.space(src), ability=type_name(a))
+                       token=words.token(top), space=words.space(src), ability=type_name(words.tr, a))
         return fmt(_("{player} fires up {token} on {space}."), player=player, token=words.token(top),
                    space=words.space(src))
     if kind is Kind.TAKE:
@@ -269,6 +278,7 @@ def describe_public(player: str, action: DualsAction, before: DualsView, words: 
 
 def first_player_text(view: DualsView, words: DualsWords, names: Sequence[str]) -> Text:
     """D3: the first-player draws, public."""
+    _ = words.tr.gettext
     out = Text()
     for i, (t0, t1) in enumerate(view.first_draws):
         if i:
@@ -283,12 +293,13 @@ def first_player_text(view: DualsView, words: DualsWords, names: Sequence[str]) 
     return out
 
 
-def outcome_text(outcome: Outcome, view: DualsView, names: Sequence[str]) -> str:
+def outcome_text(tr: Translator, outcome: Outcome, view: DualsView, names: Sequence[str]) -> str:
     """The result with its tie-breaks (D9)."""
+    _ = tr.gettext
     v0 = outcome.scores[0]
     n0, n1 = (len(s.pile) for s in view.seats)
     if outcome.winner is None:
-        return ngettext("Shared victory: {vp} VP and {n} scored card each.",
+        return tr.ngettext("Shared victory: {vp} VP and {n} scored card each.",
                         "Shared victory: {vp} VP and {n} scored cards each.", n0).format(vp=v0, n=n0)
     w = outcome.winner
     vp, other_vp = outcome.scores[w], outcome.scores[1 - w]
@@ -299,7 +310,59 @@ def outcome_text(outcome: Outcome, view: DualsView, names: Sequence[str]) -> str
     return _("{player} wins with {vp} VP against {other_vp}.").format(player=names[w], vp=vp, other_vp=other_vp)
 
 
-def outcome_for(outcome: Outcome, seat: int) -> str:
+def outcome_for(tr: Translator, outcome: Outcome, seat: int) -> str:
+    _ = tr.gettext
     if outcome.winner is None:
         return _("You share the victory.")
     return _("You win!") if outcome.winner == seat else _("You lose.")
+
+
+# ------------------------------------------------------------------ what the engine did on its own
+
+
+def step_lines(prev: DualsView, view: DualsView, actor: int, action: DualsAction, observer: int | None,
+               words: DualsWords, names: Sequence[str]) -> list[Text]:
+    """What ``observer`` (a seat, or None for everyone) is told when ``actor`` played ``action``, from its views
+    before and after: the action (unless the observer took it), the reserve going into the bag (D7), the end
+    being triggered (D8)."""
+    _ = words.tr.gettext
+    lines: list[Text] = []
+    if actor != observer:
+        lines.append(describe_public(names[actor], action, prev, words))
+    if prev.reserve and not view.reserve:
+        lines.append(Text(_("The bag was empty: the reserve tokens went into the bag, shuffled (D7)."),
+                          style="bold"))
+    if view.end_triggered and not prev.end_triggered:
+        lines.append(end_text(view, words.tr, names))
+    return lines
+
+
+def end_text(view: DualsView, tr: Translator, names: Sequence[str]) -> Text:
+    """D8: why the end is triggered, and what is left."""
+    _ = tr.gettext
+    if view.deck_size == 0:
+        text = _("The shop deck is empty: the end is triggered (D8). {player} finishes this turn, then {other} "
+                 "gets a last chance.")
+    else:
+        text = _("The bag is empty: the end is triggered (D8). {player} finishes this turn, then {other} gets a "
+                 "last chance.")
+    return Text(text.format(player=names[view.turn], other=names[1 - view.turn]), style="bold yellow")
+
+
+def turn_start_lines(view: DualsView, words: DualsWords, names: Sequence[str]) -> list[Text]:
+    """A new turn: its title, then what its player draws (or may still do, in the last chance)."""
+    _ = words.tr.gettext
+    player = names[view.turn]
+    if view.last_chance:
+        title = _("Turn {n} · {player}: last chance").format(n=view.turn_number, player=player)
+    else:
+        title = _("Turn {n} · {player}").format(n=view.turn_number, player=player)
+    lines = [Text(f"── {title} ──", style="bold")]
+    if view.last_chance:
+        lines.append(Text(_("{player} may only score cards and spend a coin; then the match ends.").format(
+            player=player)))
+    elif view.held >= 0:
+        lines.append(fmt(_("{player} draws {token} from the bag."), player=player, token=words.token(view.held)))
+    else:
+        lines.append(Text(_("{player} has nothing left to draw: no token to place.").format(player=player)))
+    return lines
