@@ -54,8 +54,8 @@ def _startup() -> None:
         return
     _reported = True
     for broken in registry.broken():
-        err().print(_("Skipped the plug-in game {entry} of {distribution}: {error}").format(
-            entry=broken.entry_point, distribution=broken.distribution, error=broken.error),
+        err().print(_("The plug-in game {name} of {distribution} cannot be loaded and is skipped: {error}").format(
+            name=broken.name, distribution=broken.distribution, error=broken.error),
             markup=False, soft_wrap=True)
 
 

@@ -159,6 +159,8 @@ class NoDataFile(FlametableError):
 class BrokenPlugin:
     """A plug-in that could not be loaded: its entry point and why."""
 
+    name: str
+    """The entry point's name (the game's name, by convention)."""
     entry_point: str
     """``name = value`` as the distribution declares it."""
     distribution: str
@@ -220,11 +222,11 @@ class Registry:
             try:
                 entry = _entry_of(ep.load(), origin)
             except Exception as exc:  # a broken plug-in is skipped, whatever went wrong in it
-                self._broken.append(BrokenPlugin(origin, dist, f"{type(exc).__name__}: {exc}"))
+                self._broken.append(BrokenPlugin(ep.name, origin, dist, f"{type(exc).__name__}: {exc}"))
                 continue
             if entry.name in self._games:
-                self._broken.append(BrokenPlugin(origin, dist, f"the name {entry.name!r} is already taken by "
-                                                               f"{self._games[entry.name].origin}"))
+                self._broken.append(BrokenPlugin(ep.name, origin, dist, f"the name {entry.name!r} is already taken "
+                                                                         f"by {self._games[entry.name].origin}"))
                 continue
             self._games[entry.name] = entry
 
