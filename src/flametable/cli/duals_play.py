@@ -11,12 +11,10 @@ import typer
 from flametable.cli.console import fail
 from flametable.cli.i18n import _
 from flametable.cli.options import P1, P2, RECORD, SEED, DataOption, JsonOption, LangOption, use_language
-from flametable.cli.playing import match_console, match_seed, play_at_table
-from flametable.cli.seats import can_sit, check_seats, known_seats
 from flametable.core import registry
 from flametable.core.errors import DataError, FlametableError
-from flametable.core.match import new_record
-from flametable.duals.rules import DualsOptions
+
+# What plays the match is imported when a match is played, not whenever the command line is read.
 
 BUDDY = typer.Option("--buddy", help=_("The Buddy variant: the Buddy token joins the bag (D11)."))
 
@@ -50,6 +48,8 @@ class DualsRequest:
 
 def check_duals_seat(spec: str, game: Any) -> str | None:
     """``None`` when ``spec`` names a seat that can play Flamecraft Duals, else a translated message."""
+    from flametable.cli.seats import can_sit, known_seats
+
     if can_sit(spec, game):
         return None
     return _("Unknown seat {spec!r} for Flamecraft Duals (known: {known}).").format(
@@ -57,6 +57,11 @@ def check_duals_seat(spec: str, game: Any) -> str | None:
 
 
 def run_duals(req: DualsRequest) -> None:
+    from flametable.cli.playing import match_console, match_seed, play_at_table
+    from flametable.cli.seats import check_seats
+    from flametable.core.match import new_record
+    from flametable.duals.rules import DualsOptions
+
     entry = registry.get("duals")
     try:
         game = entry.make(req.data)

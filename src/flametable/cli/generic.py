@@ -9,10 +9,10 @@ it has them, replace the plain ones here.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 from rich.console import Console, RenderableType
 from rich.text import Text
@@ -20,18 +20,7 @@ from rich.text import Text
 from flametable.bots.registry import bot_names
 from flametable.cli.console import fail
 from flametable.cli.i18n import _, translate
-from flametable.cli.options import (
-    OPTIONS,
-    P1,
-    P2,
-    RECORD,
-    SEED,
-    GameDataOption,
-    JsonOption,
-    LangOption,
-    json_options,
-    use_language,
-)
+from flametable.cli.options import json_options
 from flametable.cli.playing import match_console, match_seed, play_at_table
 from flametable.cli.seats import HUMAN, can_sit, check_seats
 from flametable.cli.table import Table, TableNarrator, parse_notation, parse_number
@@ -172,23 +161,3 @@ def run_plain(entry: GameEntry, seats: tuple[str, str], seed: int | None, option
         game=translate(entry.title), first=table.names[0], second=table.names[1], seed=match)
     play_at_table(table, narrator_class, game, state, record, title=title, save_to=record_to, as_json=as_json,
                   fields=lambda: {"seed": match, "options": options})
-
-
-def play_command(entry: GameEntry) -> Callable[..., None]:
-    """The command ``play NAME`` of a game that has no play command of its own."""
-
-    def play(
-        p1: Annotated[str, P1] = HUMAN,
-        p2: Annotated[str, P2] = "bot:random",
-        seed: Annotated[int | None, SEED] = None,
-        lang: LangOption = None,
-        options: Annotated[str | None, OPTIONS] = None,
-        cards: GameDataOption = None,
-        record: Annotated[Path | None, RECORD] = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        use_language(lang)
-        run_plain(entry, (p1, p2), seed, options, cards, record, as_json)
-
-    return play
-

@@ -15,7 +15,17 @@ from typer.core import TyperGroup
 
 from flametable.cli.console import err, fail
 from flametable.cli.i18n import _, translate
-from flametable.cli.options import OPTIONS, GameDataOption, JsonOption, LangOption, use_language
+from flametable.cli.options import (
+    OPTIONS,
+    P1,
+    P2,
+    RECORD,
+    SEED,
+    GameDataOption,
+    JsonOption,
+    LangOption,
+    use_language,
+)
 from flametable.core import registry
 
 LADDER_BOTS = ("bot:random", "bot:easy", "bot:medium", "bot:hard")
@@ -91,12 +101,31 @@ def _cards_command(entry: registry.GameEntry) -> Callable[..., None]:
     return cards
 
 
+def _plain_play_command(entry: registry.GameEntry) -> Callable[..., None]:
+    """``play NAME`` for a game without a play command of its own: plain notation (:mod:`flametable.cli.generic`)."""
+
+    def play(
+        p1: Annotated[str, P1] = "human",
+        p2: Annotated[str, P2] = "bot:random",
+        seed: Annotated[int | None, SEED] = None,
+        lang: LangOption = None,
+        options: Annotated[str | None, OPTIONS] = None,
+        cards: GameDataOption = None,
+        record: Annotated[Path | None, RECORD] = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        from flametable.cli.generic import run_plain
+
+        use_language(lang)
+        run_plain(entry, (p1, p2), seed, options, cards, record, as_json)
+
+    return play
+
+
 def _add_game_commands() -> None:
     """One ``play``, ``bench`` and (for a game with data to show) ``cards`` subcommand per game of the registry."""
-    from flametable.cli.generic import play_command
-
     for entry in registry.entries():
-        play = entry.piece("play") or play_command(entry)
+        play = entry.piece("play") or _plain_play_command(entry)
         play_app.command(entry.name, help=_help(entry, "play", _("Play a match.")))(play)
         bench_app.command(entry.name, help=_help(entry, "bench", _("Measure the speed of a rules engine.")))(
             _bench_command(entry))

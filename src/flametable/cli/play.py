@@ -11,13 +11,11 @@ import typer
 from flametable.cli.console import fail
 from flametable.cli.i18n import _
 from flametable.cli.options import P1, P2, RECORD, SEED, CardsOption, JsonOption, LangOption, use_language
-from flametable.cli.playing import match_console, match_seed, play_at_table
-from flametable.cli.seats import check_seat, check_seats
 from flametable.core import registry
 from flametable.core.errors import DataError, FlametableError
-from flametable.core.match import new_record
-from flametable.duel.cards import load_deck
 from flametable.duel.rules import DuelOptions, Mode, Pick
+
+# What plays the match is imported when a match is played, not whenever the command line is read.
 
 MODE = typer.Option("--mode", help=_("shared: one support deck; decks: a deck each."))
 PICK = typer.Option("--pick", help=_("random: characters dealt; draft: players pick them."))
@@ -58,6 +56,8 @@ class DuelRequest:
 
 
 def _options(req: DuelRequest) -> DuelOptions:
+    from flametable.duel.cards import load_deck
+
     if req.mode is Mode.SHARED and any(req.decks):
         fail(_("--deck1 and --deck2 need --mode decks."), 2)
     if req.mode is Mode.DECKS and req.pick is Pick.DRAFT:
@@ -75,6 +75,10 @@ def _options(req: DuelRequest) -> DuelOptions:
 
 
 def run_duel(req: DuelRequest) -> None:
+    from flametable.cli.playing import match_console, match_seed, play_at_table
+    from flametable.cli.seats import check_seat, check_seats
+    from flametable.core.match import new_record
+
     options = _options(req)
     entry = registry.get("duel")
     try:
