@@ -106,7 +106,8 @@ def name_dispatch(text: str) -> list[int]:
             return any(k is not None and names_in(k) for k in node.keys)
         return isinstance(node, ast.MatchValue) and names_in(node.value)
 
-    return [node.lineno for node in ast.walk(ast.parse(text)) if chooses(node)]
+    return [node.lineno for node in ast.walk(ast.parse(text)) if isinstance(node, ast.expr | ast.pattern)
+            and chooses(node)]
 
 
 def test_no_module_outside_the_registry_dispatches_on_a_game_name() -> None:

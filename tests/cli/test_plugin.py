@@ -35,14 +35,25 @@ def nim_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
+def fake_installed(target: Path, distribution: str, entry_points: str) -> None:
+    """The metadata an installer writes for ``distribution`` (its ``dist-info``), with ``entry_points``."""
+    info = target / f"{distribution.replace('-', '_')}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {distribution}\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(f"[{GROUP}]\n{entry_points}\n", encoding="utf-8")
+
+
 @pytest.fixture(scope="session")
 def broken_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An installed distribution whose entry point names a module that is not there (as a broken plug-in)."""
+    """Two broken plug-ins, installed: one names a module that is not there; the other's GameEntry loads, but
+    its play command names an attribute its module lacks."""
     target = tmp_path_factory.mktemp("broken-installed")
-    info = target / "flametable_broken-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: flametable-broken\nVersion: 1.0\n", encoding="utf-8")
-    (info / "entry_points.txt").write_text(f"[{GROUP}]\nbroken = flametable_broken_nowhere:Game\n", encoding="utf-8")
+    fake_installed(target, "flametable-broken", "broken = flametable_broken_nowhere:Game")
+    (target / "flametable_badplay.py").write_text(
+        "from flametable.core.registry import GameEntry\n"
+        "ENTRY = GameEntry(name='badplay', title='Bad play', game='flametable_nim:NimGame',\n"
+        "                  play='flametable_badplay:nowhere')\n", encoding="utf-8")
+    fake_installed(target, "flametable-badplay", "badplay = flametable_badplay:ENTRY")
     return target
 
 
@@ -169,6 +180,8 @@ def test_a_broken_plugin_is_reported_once_and_skipped(nim_dir: Path, broken_dir:
     assert json_of(duel)["game"] == "duel"
     assert duel.stderr.count("The plug-in game broken of flametable-broken cannot be loaded and is skipped: "
                              "ModuleNotFoundError: No module named 'flametable_broken_nowhere'") == 1
+    assert duel.stderr.count("The plug-in game badplay of flametable-badplay cannot be loaded and is skipped: "
+                             "PieceError: game 'badplay': its piece 'play' (flametable_badplay:nowhere)") == 1
     assert json_of(flametable("play", "nim", *BOTS, "--seed", "1", "--json", path=both))["game"] == "nim"
     missing = flametable("play", "broken", path=both, env={"LC_ALL": "en_GB.UTF-8"})
     assert missing.returncode == 2

@@ -66,8 +66,11 @@ def outcome_only(state: GameState[Any, Any], me: int) -> float:
 
 def knowledge(game: Any) -> Knowledge | None:
     """What the bots know of ``game``, from its registry entry: its ``bots`` piece, or one made from its
-    ``determinizer`` (and ``evaluate``) pieces; None when the game has no determiniser (only bot:random)."""
-    entry = registry.get(game.name)
+    ``determinizer`` (and ``evaluate``) pieces; None when the game has no determiniser (only bot:random), or no
+    entry at all."""
+    entry = registry.find(game.name)
+    if entry is None:
+        return None
     bots = entry.piece("bots")
     if bots is not None:
         know: Knowledge = bots(game)

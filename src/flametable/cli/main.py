@@ -125,7 +125,13 @@ def _plain_play_command(entry: registry.GameEntry) -> Callable[..., None]:
 def _add_game_commands() -> None:
     """One ``play``, ``bench`` and (for a game with data to show) ``cards`` subcommand per game of the registry."""
     for entry in registry.entries():
-        play = entry.piece("play") or _plain_play_command(entry)
+        try:
+            play = entry.piece("play") or _plain_play_command(entry)
+        except registry.PieceError as exc:
+            if entry.origin == "built-in":
+                raise
+            registry.GAMES.skip(entry.name, exc)  # reported with the plug-ins that could not be loaded
+            continue
         play_app.command(entry.name, help=_help(entry, "play", _("Play a match.")))(play)
         bench_app.command(entry.name, help=_help(entry, "bench", _("Measure the speed of a rules engine.")))(
             _bench_command(entry))

@@ -210,6 +210,7 @@ class Registry:
         self._plugins = list(plugins) if plugins is not None else None
         self._loaded = False
         self._broken: list[BrokenPlugin] = []
+        self._distributions: dict[str, str] = {}  # a plug-in game's name: the distribution that brought it
 
     def _load(self) -> None:
         if self._loaded:
@@ -229,6 +230,7 @@ class Registry:
                                                                          f"by {self._games[entry.name].origin}"))
                 continue
             self._games[entry.name] = entry
+            self._distributions[entry.name] = dist
 
     def names(self) -> list[str]:
         """Every game's name: the built-in games first, then the plug-ins by name."""
@@ -249,6 +251,15 @@ class Registry:
         if entry is None:
             raise UnknownGame(name, self._games)
         return entry
+
+    def skip(self, name: str, error: Exception) -> None:
+        """Take the plug-in game ``name`` out, as broken: one of its pieces turned out not to load."""
+        entry = self._games.get(name)
+        if entry is None or entry.origin == "built-in":
+            raise ValueError(f"only a plug-in game can be skipped, not {name!r}")
+        del self._games[name]
+        self._broken.append(BrokenPlugin(name, entry.origin, self._distributions.get(name, "?"),
+                                         f"{type(error).__name__}: {error}"))
 
     def broken(self) -> list[BrokenPlugin]:
         """The plug-ins that were skipped, and why."""
