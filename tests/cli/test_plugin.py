@@ -264,3 +264,13 @@ def test_a_determiniser_piece_lets_the_search_bots_play(nim_importable: None, mo
     state = game.new_match({"heap": 5}, 0)
     bot = make_bot("bot:ismcts:400", game, seed=1)
     assert bot.choose(state.view(0), state.legal_actions()).text() == "take 1"
+
+
+def test_a_game_without_data_files_refuses_one(nim_dir: Path, tmp_path: Path) -> None:
+    data = tmp_path / "cards.toml"
+    data.write_text('id = "x"\n', encoding="utf-8")
+    for command in (["play", "nim", *BOTS], ["sim", "nim", *BOTS, "--data"]):
+        args = [*command, str(data)] if command[-1] == "--data" else [*command, "--cards", str(data)]
+        result = flametable(*args, "--lang", "en", path=[nim_dir])
+        assert result.returncode == 2, result.stderr
+        assert "The game nim plays with no data file." in result.stderr

@@ -140,6 +140,8 @@ def make_game_or_fail(entry: GameEntry, data: Path | None) -> Any:
         fail(exc.translated(translate), 2)
     except DataError as exc:
         fail(_("Bad data file: {error}").format(error=exc))
+    except FlametableError as exc:  # a plug-in's game that cannot be loaded: say which piece and why
+        fail(str(exc))
 
 
 def run_plain(entry: GameEntry, seats: tuple[str, str], seed: int | None, options_text: str | None,
