@@ -152,7 +152,10 @@ def test_search_bots_need_a_determiniser(nim_dir: Path) -> None:
     result = flametable("sim", "nim", "--p1", "bot:greedy", "--p2", "bot:random", "--games", "2", "--lang", "en",
                         path=[nim_dir])
     assert result.returncode == 2
-    assert "Unknown seat 'bot:greedy' (known: human, bot:random)." in result.stderr
+    assert "Unknown seat 'bot:greedy' (known: bot:random)." in result.stderr
+    human = flametable("play", "nim", "--p2", "bot:ismcts", "--lang", "en", path=[nim_dir])
+    assert human.returncode == 2
+    assert "Unknown seat 'bot:ismcts' (known: human, bot:random)." in human.stderr
 
 
 def test_an_unknown_game_is_named_with_the_known_ones_in_the_players_language(nim_dir: Path) -> None:

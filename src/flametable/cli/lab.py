@@ -14,12 +14,13 @@ from babel.numbers import format_decimal
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from flametable.bots.registry import bot_names
 from flametable.cli.console import err, fail, out, print_json
 from flametable.cli.games import lookup
-from flametable.cli.generic import check_seat, make_game_or_fail
+from flametable.cli.generic import make_game_or_fail
 from flametable.cli.i18n import _, language, translate
 from flametable.cli.options import json_options
-from flametable.cli.seats import HUMAN
+from flametable.cli.seats import HUMAN, can_sit
 from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.sim.report import build_report
@@ -50,9 +51,9 @@ def _check_bots(entry: registry.GameEntry, specs: list[str]) -> None:
     for spec in specs:
         if spec == HUMAN:
             fail(_("A simulation has only bots: {spec!r} is not one.").format(spec=spec), 2)
-        problem = check_seat(spec, made)
-        if problem:
-            fail(problem, 2)
+        if not can_sit(spec, made):
+            fail(_("Unknown seat {spec!r} (known: {known}).").format(
+                spec=spec, known=", ".join(f"bot:{name}" for name in bot_names(made))), 2)
 
 
 @contextlib.contextmanager
