@@ -19,7 +19,7 @@ import tomllib
 from pathlib import Path
 
 from flametable.duel.cards import load_card_set
-from flametable.sim.report import duel_sections
+from flametable.sim.duel_summary import duel_sections
 from flametable.sim.runner import SimSpec, run
 
 CARDS = Path(__file__).resolve().parents[1] / "src/flametable/data/duel_cards.toml"

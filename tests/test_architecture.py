@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "flametable"
-LAYER = {"core": 0, "duel": 1, "duals": 1, "data": 1, "bots": 2, "sim": 2, "cli": 3}
+LAYER = {"core": 0, "duel": 1, "duals": 1, "data": 1, "bots": 2, "sim": 2, "service": 2, "texts": 3, "cli": 4,
+         "web": 4, "rl": 4}
 FORBIDDEN_IN_ENGINES = {"random", "time", "datetime", "os", "io", "socket", "subprocess", "pathlib", "sys"}
 LOADERS = {"record.py", "data.py", "cards.py"}
 
@@ -43,7 +44,9 @@ def modules(package: str) -> list[Path]:
 
 @pytest.mark.parametrize("package", sorted(LAYER))
 def test_imports_flow_one_way(package: str) -> None:
-    """core ← games ← bots/sim ← interfaces: nothing imports from a higher layer, games not from each other."""
+    """core ← games ← bots/sim/service ← texts ← interfaces: nothing imports from a higher layer, games not from
+    each other. (The game registry, in core, names the pieces of higher layers only as "module:attribute" strings,
+    imported when a command needs them.)"""
     for path in modules(package):
         for name in imports(path):
             parts = name.split(".")
@@ -72,3 +75,64 @@ def test_relative_imports_are_resolved_before_the_layers_are_checked() -> None:
     text = "from ..duals import rules\nfrom . import state\nfrom .cards import CardSet\n"
     tree_names = imports_of_text(text, path)
     assert tree_names == ["flametable.duals", "flametable.duel", "flametable.duel.cards"]
+
+
+GAME_NAMES = {"duel", "duals"}
+"""The built-in games' names: only the registry, the games' own packages and their own modules may use them."""
+OWN_MODULES = {"core/registry.py"}
+
+
+def _own(path: Path) -> bool:
+    """The registry, a game's package, or a module of one game's own (``duel.py``, ``duals_summary.py``...)."""
+    relative = path.relative_to(SRC).as_posix()
+    return relative in OWN_MODULES or path.parent.name in GAME_NAMES or path.stem.split("_")[0] in GAME_NAMES
+
+
+def name_dispatch(text: str) -> list[int]:
+    """The lines of ``text`` that choose by a game's name: a comparison or a ``match`` case with one of the
+    names, or a mapping keyed by them."""
+
+    def names_in(node: ast.AST) -> bool:
+        if isinstance(node, ast.Constant):
+            return node.value in GAME_NAMES
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return any(names_in(e) for e in node.elts)
+        return False
+
+    def chooses(node: ast.AST) -> bool:
+        if isinstance(node, ast.Compare):
+            return any(names_in(x) for x in [node.left, *node.comparators])
+        if isinstance(node, ast.Dict):
+            return any(k is not None and names_in(k) for k in node.keys)
+        return isinstance(node, ast.MatchValue) and names_in(node.value)
+
+    return [node.lineno for node in ast.walk(ast.parse(text)) if isinstance(node, ast.expr | ast.pattern)
+            and chooses(node)]
+
+
+def test_no_module_outside_the_registry_dispatches_on_a_game_name() -> None:
+    """The registry alone knows which games exist: nowhere else does code choose by a game's name."""
+    found = {path.relative_to(SRC).as_posix(): name_dispatch(path.read_text(encoding="utf-8"))
+             for path in sorted(SRC.rglob("*.py")) if not _own(path)}
+    assert {where: lines for where, lines in found.items() if lines} == {}
+
+
+@pytest.mark.parametrize("text", [
+    'if game.name == "duel":\n    pass\n',
+    'ok = name in ("duel", "duals")\n',
+    'table = {"duals": 1}\n',
+    'match name:\n    case "duel":\n        pass\n',
+])
+def test_the_dispatch_check_finds_each_form(text: str) -> None:
+    assert name_dispatch(text) != []
+
+
+def test_every_piece_of_the_builtin_games_can_be_loaded() -> None:
+    """Each "module:attribute" of the built-in entries names something that is there."""
+    from flametable.core.registry import BUILTINS
+
+    assert {entry.name for entry in BUILTINS} == GAME_NAMES
+    for entry in BUILTINS:
+        for piece in entry.__dataclass_fields__:
+            if isinstance(getattr(entry, piece), str) and piece not in ("name", "title", "origin"):
+                assert entry.piece(piece) is not None, (entry.name, piece)

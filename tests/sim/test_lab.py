@@ -176,10 +176,10 @@ def test_bootstrap_intervals_contain_the_ratings() -> None:
 
 
 def test_report_is_one_self_contained_page_with_plots() -> None:
-    from flametable.duel.cards import builtin_card_set
+    from flametable.duel.game import DuelGame
 
     lines = list(run(SimSpec("duel", "bot:greedy", "bot:greedy", 30, seed=4), 1))
-    page, figures = build_report(lines, builtin_card_set())
+    page, figures = build_report(lines, DuelGame())
     assert page.startswith("<!doctype html>")
     assert page.count("<svg") >= 4
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # nothing to fetch

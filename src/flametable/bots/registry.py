@@ -1,5 +1,6 @@
 """Bots by name, wherever a seat is given: ``bot:random``, ``bot:greedy``, ``bot:planner``, ``bot:ismcts``,
-``bot:ismcts:N``, ``bot:easy``, ``bot:medium``, ``bot:hard``.
+``bot:ismcts:N``, ``bot:easy``, ``bot:medium``, ``bot:hard``. What the bots know of each game comes from its
+entry in the game registry (:mod:`flametable.core.registry`); a game without a determiniser gets only bot:random.
 
 Levels: *easy* is greedy that plays a random legal action a third of the time; *medium* is greedy; *hard* is
 each game's strongest bot: in Flame Duel, ISMCTS with a budget of iterations capped at 1.5 s of thinking
@@ -16,6 +17,8 @@ from flametable.bots.base import Bot, RandomBot
 from flametable.bots.greedy import GreedyBot
 from flametable.bots.ismcts import IsmctsBot
 from flametable.bots.planner import TurnPlanner
+from flametable.core import registry
+from flametable.core.protocol import GameState
 
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {"noise": 0.35}),
@@ -35,22 +38,53 @@ class Knowledge:
     hard: tuple[str, dict[str, Any]] = ("ismcts", {})  # the bot and its settings behind bot:hard
 
 
-def knowledge(game: Any) -> Knowledge:
-    if game.name == "duel":
-        from flametable.bots import duel
+def duel_knowledge(game: Any) -> Knowledge:
+    """Flame Duel (the registry's ``bots`` piece): playouts are short (about 18 decisions), so random
+    playouts to the end are cheap and sound."""
+    from flametable.bots import duel
 
-        # Duel playouts are short (about 18 decisions): random playouts to the end are cheap and sound.
-        return Knowledge(duel.duel_determinizer(game.cards), duel.evaluate, {"iterations": 1000},
-                         ("ismcts", {"iterations": 4000, "seconds": 1.5}))
-    if game.name == "duals":
-        from flametable.bots import duals
+    return Knowledge(duel.duel_determinizer(game.cards), duel.evaluate, {"iterations": 1000},
+                     ("ismcts", {"iterations": 4000, "seconds": 1.5}))
 
-        # A Duals match is about 100 decisions long: random playouts to the end are slow and mostly noise,
-        # so leaves are judged at once by a value function built on greedy's evaluation.
-        return Knowledge(duals.duals_determinizer(game), duals.evaluate,
-                         {"iterations": 1000, "playout_depth": 0, "value": duals.win_chance, "exploration": 0.7},
-                         ("planner", {"samples": 6, "width": 10}))
-    raise ValueError(f"no bots know the game {game.name!r}")
+
+def duals_knowledge(game: Any) -> Knowledge:
+    """Flamecraft Duals (the registry's ``bots`` piece): a match is about 100 decisions long, so random playouts
+    to the end are slow and mostly noise; leaves are judged at once by a value function built on greedy's
+    evaluation."""
+    from flametable.bots import duals
+
+    return Knowledge(duals.duals_determinizer(game), duals.evaluate,
+                     {"iterations": 1000, "playout_depth": 0, "value": duals.win_chance, "exploration": 0.7},
+                     ("planner", {"samples": 6, "width": 10}))
+
+
+def outcome_only(state: GameState[Any, Any], me: int) -> float:
+    """The evaluation of a game that gives none: a finished match's result, nothing before it."""
+    out = state.outcome
+    return 0.0 if out is None else 1000.0 * (out.points(me) - 0.5)
+
+
+def knowledge(game: Any) -> Knowledge | None:
+    """What the bots know of ``game``, from its registry entry: its ``bots`` piece, or one made from its
+    ``determinizer`` (and ``evaluate``) pieces; None when the game has no determiniser (only bot:random), or no
+    entry at all."""
+    entry = registry.find(game.name)
+    if entry is None:
+        return None
+    bots = entry.piece("bots")
+    if bots is not None:
+        know: Knowledge = bots(game)
+        return know
+    determinizer = entry.piece("determinizer")
+    if determinizer is None:
+        return None
+    evaluate = entry.piece("evaluate") or outcome_only
+    return Knowledge(determinizer(game), evaluate)
+
+
+def bot_names(game: Any) -> tuple[str, ...]:
+    """The bots that can play ``game``: all of them, or only ``random`` when it has no determiniser."""
+    return BOT_NAMES if knowledge(game) is not None else ("random",)
 
 
 def make_bot(spec: str, game: Any, seed: int, deterministic: bool = False) -> Bot:
@@ -73,6 +107,9 @@ def make_bot(spec: str, game: Any, seed: int, deterministic: bool = False) -> Bo
     if kind not in ("greedy", "ismcts", "planner", "hard"):
         raise ValueError(f"unknown bot {spec!r} (known: {', '.join('bot:' + n for n in BOT_NAMES)})")
     know = knowledge(game)
+    if know is None:
+        raise ValueError(f"only bot:random plays {game.name!r}: the game gives the search bots no determiniser, "
+                         f"so {spec!r} cannot play it")
     if kind == "hard":
         kind, params = know.hard[0], dict(know.hard[1])
     if kind == "greedy":

@@ -12,7 +12,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from flametable.cli.console import fail, out, print_json
-from flametable.cli.games import detect, lookup
+from flametable.cli.games import checkable, detect, lookup
 from flametable.cli.i18n import TerminalCardWords as CardWords
 from flametable.cli.i18n import _, language
 from flametable.core.data import load_toml
@@ -27,14 +27,11 @@ def check_file(game: str | None, file: Path) -> None:
     """Validate a data file of ``game`` (None: guessed from the content): a short OK summary (exit 0) or
     the DataError (exit 1)."""
     try:
-        if game is None:
-            entry = detect(load_toml(file))
-        else:
-            found = lookup(game)
-            if found is None:
-                fail(_("Unknown game {game!r}.").format(game=game), 2)
-            entry = found
-        summary = entry.check(file)
+        found = detect(load_toml(file)) if game is None else lookup(game)
+        if found is None or not found.has("check"):
+            fail(_("Unknown game {game!r}: choose one of {games}.").format(game=game, games=", ".join(checkable())),
+                 2)
+        summary = found.piece("check")(file)
     except DataError as exc:
         fail(_("{file} is not a valid data file: {error}").format(file=file, error=exc))
     out().print(Text(_("OK: {summary}").format(summary=summary)), soft_wrap=True)

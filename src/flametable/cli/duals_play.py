@@ -4,17 +4,34 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from flametable.cli.console import fail
-from flametable.cli.duals_tui import DualsNarrator, DualsTable
 from flametable.cli.i18n import _
-from flametable.cli.playing import match_console, match_seed, play_at_table
-from flametable.cli.seats import can_sit, check_seats, known_seats
+from flametable.cli.options import P1, P2, RECORD, SEED, DataOption, JsonOption, LangOption, use_language
+from flametable.core import registry
 from flametable.core.errors import DataError, FlametableError
-from flametable.core.match import new_record
-from flametable.duals.game import DualsGame
-from flametable.duals.rules import DualsOptions
+
+# What plays the match is imported when a match is played, not whenever the command line is read.
+
+BUDDY = typer.Option("--buddy", help=_("The Buddy variant: the Buddy token joins the bag (D11)."))
+
+
+def play_command(
+    p1: Annotated[str, P1] = "human",
+    p2: Annotated[str, P2] = "bot:random",
+    seed: Annotated[int | None, SEED] = None,
+    lang: LangOption = None,
+    buddy: Annotated[bool, BUDDY] = False,
+    cards: DataOption = None,
+    record: Annotated[Path | None, RECORD] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """``play duals`` (the registry's ``play`` piece of Flamecraft Duals)."""
+    use_language(lang)
+    run_duals(DualsRequest((p1, p2), seed, buddy, cards, record, as_json))
 
 
 @dataclass(frozen=True)
@@ -29,8 +46,10 @@ class DualsRequest:
     as_json: bool
 
 
-def check_duals_seat(spec: str, game: DualsGame) -> str | None:
+def check_duals_seat(spec: str, game: Any) -> str | None:
     """``None`` when ``spec`` names a seat that can play Flamecraft Duals, else a translated message."""
+    from flametable.cli.seats import can_sit, known_seats
+
     if can_sit(spec, game):
         return None
     return _("Unknown seat {spec!r} for Flamecraft Duals (known: {known}).").format(
@@ -38,8 +57,14 @@ def check_duals_seat(spec: str, game: DualsGame) -> str | None:
 
 
 def run_duals(req: DualsRequest) -> None:
+    from flametable.cli.playing import match_console, match_seed, play_at_table
+    from flametable.cli.seats import check_seats
+    from flametable.core.match import new_record
+    from flametable.duals.rules import DualsOptions
+
+    entry = registry.get("duals")
     try:
-        game = DualsGame(req.data)
+        game = entry.make(req.data)
     except DataError as exc:
         fail(_("Bad data file: {error}").format(error=exc))
     check_seats(req.seats, game, check_duals_seat)
@@ -50,7 +75,7 @@ def run_duals(req: DualsRequest) -> None:
     except FlametableError as exc:
         fail(str(exc), 2)
     record = new_record(game, options.to_json(), seed, req.seats)
-    table = DualsTable(match_console(req.as_json), game, req.seats, req.buddy)
+    table = entry.piece("table")(match_console(req.as_json), game, req.seats, req.buddy)
     title = _("Flamecraft Duals: {first} against {second}. Seed {seed} (play it again with --seed {seed}).")
     if req.buddy:
         title += " " + _("Buddy variant: the Buddy token is in the bag.")
@@ -59,6 +84,6 @@ def run_duals(req: DualsRequest) -> None:
         final = state.view(None)
         return {"cards": [len(s.pile) for s in final.seats], "seed": seed, "buddy": req.buddy}
 
-    play_at_table(table, DualsNarrator, game, state, record,
+    play_at_table(table, entry.piece("narrator"), game, state, record,
                   title=title.format(first=table.names[0], second=table.names[1], seed=seed), save_to=req.record,
                   as_json=req.as_json, fields=fields)

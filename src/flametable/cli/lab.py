@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 import time
 from collections.abc import Iterator
@@ -15,11 +14,15 @@ from babel.numbers import format_decimal
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from flametable.bots.registry import bot_names
 from flametable.cli.console import err, fail, out, print_json
-from flametable.cli.i18n import _, language
-from flametable.cli.seats import HUMAN, check_seat
-from flametable.core.errors import DataError, FlametableError
-from flametable.sim.games import GAMES, make_game
+from flametable.cli.games import lookup
+from flametable.cli.generic import make_game_or_fail
+from flametable.cli.i18n import _, language, translate
+from flametable.cli.options import json_options
+from flametable.cli.seats import HUMAN, can_sit
+from flametable.core import registry
+from flametable.core.errors import FlametableError
 from flametable.sim.report import build_report
 from flametable.sim.results import (
     ResultsError,
@@ -35,32 +38,22 @@ from flametable.sim.runner import SimSpec, run
 from flametable.sim.stats import Interval, bootstrap_elo, mean_interval
 
 
-def _check_game(game: str) -> None:
-    if game not in GAMES:
-        fail(_("Unknown game {game!r}: choose one of {games}.").format(game=game, games=", ".join(GAMES)), 2)
+def _entry(game: str) -> registry.GameEntry:
+    try:
+        return registry.get(game)
+    except registry.UnknownGame as exc:
+        fail(exc.translated(translate), 2)
 
 
-def _check_bots(game: str, specs: list[str]) -> None:
-    """Exit (code 2) with a translated message naming the first seat that is not a bot for ``game``."""
-    made = make_game(game)
+def _check_bots(entry: registry.GameEntry, specs: list[str]) -> None:
+    """Exit (code 2) with a translated message naming the first seat that is not a bot for the game."""
+    made = make_game_or_fail(entry, None)
     for spec in specs:
         if spec == HUMAN:
             fail(_("A simulation has only bots: {spec!r} is not one.").format(spec=spec), 2)
-        problem = check_seat(spec, made)
-        if problem:
-            fail(problem, 2)
-
-
-def _options(text: str | None) -> dict[str, Any]:
-    if not text:
-        return {}
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        fail(_("--options must be a JSON object: {error}").format(error=exc), 2)
-    if not isinstance(data, dict):
-        fail(_("--options must be a JSON object, got {value}").format(value=text), 2)
-    return data
+        if not can_sit(spec, made):
+            fail(_("Unknown seat {spec!r} (known: {known}).").format(
+                spec=spec, known=", ".join(f"bot:{name}" for name in bot_names(made))), 2)
 
 
 @contextlib.contextmanager
@@ -111,18 +104,16 @@ def _share(i: Interval) -> str:
 
 def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_file: Path | None,
             options: str | None, data: Path | None, records: bool, as_json: bool) -> None:
-    _check_game(game)
-    _check_bots(game, [p1, p2])
+    known = _entry(game)
+    _check_bots(known, [p1, p2])
     if games < 1:
         fail(_("--games must be at least 1."), 2)
     if jobs < 1:
         fail(_("--jobs must be at least 1."), 2)
-    spec = SimSpec(game, p1, p2, games, seed, _options(options), str(data) if data else None, records)
+    spec = SimSpec(game, p1, p2, games, seed, json_options(options), str(data) if data else None, records)
     try:
-        make_game(game, spec.data).new_match(spec.options or {}, 0)
-    except DataError as exc:
-        fail(_("Bad data file: {error}").format(error=exc))
-    except FlametableError as exc:  # a bad option value: the engine names it
+        make_game_or_fail(known, data).new_match(spec.options or {}, 0)
+    except (FlametableError, ValueError, TypeError) as exc:  # a bad option value: the game names it
         fail(_("Bad options: {error}").format(error=exc), 2)
     output = None
     if out_file is not None:
@@ -186,16 +177,12 @@ def run_report(file: Path, html_out: Path, cards: Path | None) -> None:
         fail(_("Cannot read the results: {error}").format(error=exc))
     if not lines:
         fail(_("{file} holds no results.").format(file=file))
-    card_set = None
-    if lines[0]["game"] == "duel":
-        from flametable.duel.cards import load_card_set
-
-        try:
-            card_set = load_card_set(cards)
-        except DataError as exc:
-            fail(_("Bad card file: {error}").format(error=exc))
+    known = lookup(lines[0]["game"])
+    if known is None:
+        fail(_("{file}: unknown game {game!r}.").format(file=file, game=lines[0]["game"]))
+    game = make_game_or_fail(known, cards)
     try:
-        page, _figures = build_report(lines, card_set, tr=_, lang=language())
+        page, _figures = build_report(lines, game, tr=translate, lang=language())
     except (ValueError, KeyError) as exc:
         fail(_("Cannot build the report from {file}: {error}").format(file=file, error=exc))
     try:
@@ -206,8 +193,7 @@ def run_report(file: Path, html_out: Path, cards: Path | None) -> None:
 
 
 def run_ladder(game: str, bots: list[str], games: int, jobs: int, seed: int, as_json: bool) -> None:
-    _check_game(game)
-    _check_bots(game, bots)
+    _check_bots(_entry(game), bots)
     if len(bots) < 2:
         fail(_("A ladder needs at least two bots."), 2)
     if games < 1:

@@ -6,98 +6,138 @@ command's ``--lang`` then chooses the language of what it prints.
 
 from __future__ import annotations
 
-from enum import StrEnum
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
-from flametable.cli.i18n import _, set_language
-from flametable.duel.rules import Mode, Pick
+from flametable.cli.console import err, fail
+from flametable.cli.i18n import _, translate
+from flametable.cli.options import (
+    OPTIONS,
+    P1,
+    P2,
+    RECORD,
+    SEED,
+    GameDataOption,
+    JsonOption,
+    LangOption,
+    use_language,
+)
+from flametable.core import registry
 
 LADDER_BOTS = ("bot:random", "bot:easy", "bot:medium", "bot:hard")
 
 
-class Lang(StrEnum):
-    ES = "es"
-    EN = "en"
+class GameGroup(TyperGroup):
+    """A command group with one subcommand per game (``play NAME``): an unknown name gets a translated error
+    listing the games."""
 
-
-LangOption = Annotated[
-    Lang | None, typer.Option("--lang", help=_("Language: es or en (default: from the locale)."), show_default=False)
-]
-JsonOption = Annotated[bool, typer.Option("--json", help=_("Print the result as one JSON object."))]
-CardsOption = Annotated[
-    Path | None, typer.Option("--cards", metavar="FILE", help=_("Play with this card set (TOML) instead of the "
-                                                                "built-in one."))
-]
-
-
-def _lang(lang: Lang | None) -> None:
-    set_language(str(lang) if lang is not None else None)
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        name = args[0] if args else None
+        if name is not None and not name.startswith("-") and self.get_command(ctx, name) is None:
+            if registry.find(name) is not None:
+                fail(_("The game {game} has no {command} command.").format(game=name, command=ctx.info_name), 2)
+            fail(registry.UnknownGame(name, registry.names()).translated(translate), 2)
+        return super().resolve_command(ctx, args)
 
 
 app = typer.Typer(help=_("Flame Duel and Flamecraft Duals at your terminal."), no_args_is_help=True,
                   add_completion=False, pretty_exceptions_show_locals=False)
-play_app = typer.Typer(help=_("Play a match."), no_args_is_help=True)
-cards_app = typer.Typer(help=_("Show a game's cards or check a card file."), no_args_is_help=True)
-bench_app = typer.Typer(help=_("Measure the speed of a rules engine."), no_args_is_help=True)
+play_app = typer.Typer(cls=GameGroup, help=_("Play a match."), no_args_is_help=True)
+cards_app = typer.Typer(cls=GameGroup, help=_("Show a game's cards or check a card file."), no_args_is_help=True)
+bench_app = typer.Typer(cls=GameGroup, help=_("Measure the speed of a rules engine."), no_args_is_help=True)
 app.add_typer(play_app, name="play")
 app.add_typer(cards_app, name="cards")
 app.add_typer(bench_app, name="bench")
 
-
-SEATS = "bot:random, bot:easy, bot:medium, bot:hard..."
-P1 = typer.Option("--p1", metavar="SEAT", help=_("Player 1: human or a bot ({bots}).").format(bots=SEATS))
-P2 = typer.Option("--p2", metavar="SEAT", help=_("Player 2: human or a bot ({bots}).").format(bots=SEATS))
-SEED = typer.Option("--seed", help=_("Match seed (default: a random one, printed)."), show_default=False)
-MODE = typer.Option("--mode", help=_("shared: one support deck; decks: a deck each."))
-PICK = typer.Option("--pick", help=_("random: characters dealt; draft: players pick them."))
-DECK1 = typer.Option("--deck1", metavar="FILE", help=_("Player 1's deck (TOML), with --mode decks."))
-DECK2 = typer.Option("--deck2", metavar="FILE", help=_("Player 2's deck (TOML), with --mode decks."))
-RECORD = typer.Option("--record", metavar="FILE", help=_("Save the match record (JSON)."))
-BUDDY = typer.Option("--buddy", help=_("The Buddy variant: the Buddy token joins the bag (D11)."))
-DataOption = Annotated[
-    Path | None, typer.Option("--cards", metavar="FILE", help=_("Play with this data file (TOML: board, tokens, "
-                                                                "shop deck) instead of the built-in one."))
-]
+_reported = False
 
 
-@play_app.command("duel", help=_("Play Flame Duel: humans at this terminal (hot-seat for two) or bots."))
-def play_duel(
-    p1: Annotated[str, P1] = "human",
-    p2: Annotated[str, P2] = "bot:random",
-    seed: Annotated[int | None, SEED] = None,
-    lang: LangOption = None,
-    mode: Annotated[Mode, MODE] = Mode.SHARED,
-    pick: Annotated[Pick, PICK] = Pick.RANDOM,
-    cards: CardsOption = None,
-    deck1: Annotated[Path | None, DECK1] = None,
-    deck2: Annotated[Path | None, DECK2] = None,
-    record: Annotated[Path | None, RECORD] = None,
-    as_json: JsonOption = False,
-) -> None:
-    from flametable.cli.play import DuelRequest, run_duel
-
-    _lang(lang)
-    run_duel(DuelRequest((p1, p2), seed, mode, pick, cards, (deck1, deck2), record, as_json))
+@app.callback()
+def _startup() -> None:
+    """Report the plug-in games that could not be loaded (once per process); the other games work on."""
+    global _reported
+    if _reported:
+        return
+    _reported = True
+    for broken in registry.broken():
+        err().print(_("The plug-in game {name} of {distribution} cannot be loaded and is skipped: {error}").format(
+            name=broken.name, distribution=broken.distribution, error=broken.error),
+            markup=False, soft_wrap=True)
 
 
-@play_app.command("duals", help=_("Play Flamecraft Duals: humans at this terminal (hot-seat for two) or bots."))
-def play_duals(
-    p1: Annotated[str, P1] = "human",
-    p2: Annotated[str, P2] = "bot:random",
-    seed: Annotated[int | None, SEED] = None,
-    lang: LangOption = None,
-    buddy: Annotated[bool, BUDDY] = False,
-    cards: DataOption = None,
-    record: Annotated[Path | None, RECORD] = None,
-    as_json: JsonOption = False,
-) -> None:
-    from flametable.cli.duals_play import DualsRequest, run_duals
+def _help(entry: registry.GameEntry, command: str, default: str) -> str:
+    text = entry.help.get(command)
+    return translate(text) if text else default
 
-    _lang(lang)
-    run_duals(DualsRequest((p1, p2), seed, buddy, cards, record, as_json))
+
+def _bench_command(entry: registry.GameEntry) -> Callable[..., None]:
+    """``bench NAME``: random playouts of that game on one core."""
+
+    def bench(
+        seconds: Annotated[float, typer.Option("--seconds", min=0.0, help=_("How long to run."))] = 5.0,
+        as_json: JsonOption = False,
+        lang: LangOption = None,
+    ) -> None:
+        from flametable.cli.bench import run_bench
+        from flametable.cli.generic import make_game_or_fail
+
+        use_language(lang)
+        run_bench(make_game_or_fail(entry, None), seconds, as_json)
+
+    return bench
+
+
+def _cards_command(entry: registry.GameEntry) -> Callable[..., None]:
+    """``cards NAME``: the game's data in the player's language, or as JSON."""
+
+    def cards(lang: LangOption = None, as_json: JsonOption = False, cards: GameDataOption = None) -> None:
+        use_language(lang)
+        entry.piece("cards")(cards, as_json)
+
+    return cards
+
+
+def _plain_play_command(entry: registry.GameEntry) -> Callable[..., None]:
+    """``play NAME`` for a game without a play command of its own: plain notation (:mod:`flametable.cli.generic`)."""
+
+    def play(
+        p1: Annotated[str, P1] = "human",
+        p2: Annotated[str, P2] = "bot:random",
+        seed: Annotated[int | None, SEED] = None,
+        lang: LangOption = None,
+        options: Annotated[str | None, OPTIONS] = None,
+        cards: GameDataOption = None,
+        record: Annotated[Path | None, RECORD] = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        from flametable.cli.generic import run_plain
+
+        use_language(lang)
+        run_plain(entry, (p1, p2), seed, options, cards, record, as_json)
+
+    return play
+
+
+def _add_game_commands() -> None:
+    """One ``play``, ``bench`` and (for a game with data to show) ``cards`` subcommand per game of the registry."""
+    for entry in registry.entries():
+        try:
+            play = entry.piece("play") or _plain_play_command(entry)
+        except registry.PieceError as exc:
+            if entry.origin == "built-in":
+                raise
+            registry.GAMES.skip(entry.name, exc)  # reported with the plug-ins that could not be loaded
+            continue
+        play_app.command(entry.name, help=_help(entry, "play", _("Play a match.")))(play)
+        bench_app.command(entry.name, help=_help(entry, "bench", _("Measure the speed of a rules engine.")))(
+            _bench_command(entry))
+        if entry.has("cards"):
+            cards_app.command(entry.name, help=_help(entry, "cards", _("Show a game's cards or check a card file.")))(
+                _cards_command(entry))
 
 
 @app.command("replay", help=_("Replay a match record, checking every action."))
@@ -105,29 +145,13 @@ def replay_cmd(
     file: Annotated[Path, typer.Argument(metavar="FILE", help=_("The match record (JSON)."), show_default=False)],
     verify: Annotated[bool, typer.Option("--verify", help=_("Also check the stored result."))] = False,
     as_json: JsonOption = False,
-    cards: CardsOption = None,
+    cards: GameDataOption = None,
     lang: LangOption = None,
 ) -> None:
     from flametable.cli.replay import run_replay
 
-    _lang(lang)
+    use_language(lang)
     run_replay(file, verify, as_json, cards)
-
-
-@cards_app.command("duel", help=_("Show the Flame Duel cards."))
-def cards_duel(lang: LangOption = None, as_json: JsonOption = False, cards: CardsOption = None) -> None:
-    from flametable.cli.cards import show_duel
-
-    _lang(lang)
-    show_duel(cards, as_json)
-
-
-@cards_app.command("duals", help=_("Show the Flamecraft Duals shop deck, tokens and board."))
-def cards_duals(lang: LangOption = None, as_json: JsonOption = False, cards: DataOption = None) -> None:
-    from flametable.cli.duals_cards import show_duals
-
-    _lang(lang)
-    show_duals(cards, as_json)
 
 
 @cards_app.command("check", help=_("Check a card file: every problem names the file, the entry and the field."))
@@ -139,32 +163,12 @@ def cards_check(
 ) -> None:
     from flametable.cli.cards import check_file
 
-    _lang(lang)
+    use_language(lang)
     check_file(game, file)
 
 
-def _bench_command(game: str, help_text: str) -> None:
-    """Register ``bench GAME``: random playouts of that game on one core."""
-
-    def bench(
-        seconds: Annotated[float, typer.Option("--seconds", min=0.0, help=_("How long to run."))] = 5.0,
-        as_json: JsonOption = False,
-        lang: LangOption = None,
-    ) -> None:
-        from flametable.cli.bench import run_bench
-        from flametable.sim.games import make_game
-
-        _lang(lang)
-        run_bench(make_game(game), seconds, as_json)
-
-    bench_app.command(game, help=help_text)(bench)
-
-
-_bench_command("duel", _("Random Flame Duel playouts on one core: steps and matches per second."))
-_bench_command("duals", _("Random Flamecraft Duals playouts on one core: steps and matches per second."))
-
-
-GAME_ARG = typer.Argument(metavar="GAME", help=_("duel or duals."), show_default=False)
+GAME_ARG = typer.Argument(metavar="GAME", help=_("The game: {games}.").format(games=", ".join(registry.names())),
+                          show_default=False)
 
 
 @app.command("sim", help=_("Simulate seeded matches between two bots, in parallel; win/draw/loss with 95% intervals."))
@@ -177,8 +181,7 @@ def sim_cmd(
     seed: Annotated[int, typer.Option("--seed", help=_("The run's seed: same seed, same results."))] = 0,
     out_file: Annotated[Path | None, typer.Option("--out", metavar="FILE", help=_(
         "Write every match's result: JSON lines, or CSV when FILE ends in .csv."))] = None,
-    options: Annotated[str | None, typer.Option("--options", metavar="JSON", help=_(
-        "Game options as a JSON object, e.g. '{\"mode\": \"decks\"}'."))] = None,
+    options: Annotated[str | None, OPTIONS] = None,
     data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help=_(
         "Play with this card set or board data file."))] = None,
     records: Annotated[bool, typer.Option("--records", help=_("Keep each match's record in the results."))] = False,
@@ -187,7 +190,7 @@ def sim_cmd(
 ) -> None:
     from flametable.cli.lab import run_sim
 
-    _lang(lang)
+    use_language(lang)
     run_sim(game, p1, p2, games, jobs, seed, out_file, options, data, records, as_json)
 
 
@@ -196,12 +199,12 @@ def report_cmd(
     file: Annotated[Path, typer.Argument(metavar="FILE", help=_("Results of flametable sim --out."),
                                          show_default=False)],
     html_out: Annotated[Path, typer.Option("--html", metavar="OUT", help=_("The HTML file to write."))],
-    cards: CardsOption = None,
+    cards: GameDataOption = None,
     lang: LangOption = None,
 ) -> None:
     from flametable.cli.lab import run_report
 
-    _lang(lang)
+    use_language(lang)
     run_report(file, html_out, cards)
 
 
@@ -217,8 +220,11 @@ def ladder_cmd(
 ) -> None:
     from flametable.cli.lab import run_ladder
 
-    _lang(lang)
+    use_language(lang)
     run_ladder(game, [b.strip() for b in bots.split(",") if b.strip()], games, jobs, seed, as_json)
+
+
+_add_game_commands()
 
 
 def main() -> None:

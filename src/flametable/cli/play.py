@@ -4,18 +4,41 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from flametable.cli.console import fail
-from flametable.cli.duel_tui import DuelTable, Narrator
 from flametable.cli.i18n import _
-from flametable.cli.playing import match_console, match_seed, play_at_table
-from flametable.cli.seats import check_seat, check_seats
+from flametable.cli.options import P1, P2, RECORD, SEED, CardsOption, JsonOption, LangOption, use_language
+from flametable.core import registry
 from flametable.core.errors import DataError, FlametableError
-from flametable.core.match import new_record
-from flametable.duel.cards import load_card_set, load_deck
-from flametable.duel.game import DuelGame
 from flametable.duel.rules import DuelOptions, Mode, Pick
+
+# What plays the match is imported when a match is played, not whenever the command line is read.
+
+MODE = typer.Option("--mode", help=_("shared: one support deck; decks: a deck each."))
+PICK = typer.Option("--pick", help=_("random: characters dealt; draft: players pick them."))
+DECK1 = typer.Option("--deck1", metavar="FILE", help=_("Player 1's deck (TOML), with --mode decks."))
+DECK2 = typer.Option("--deck2", metavar="FILE", help=_("Player 2's deck (TOML), with --mode decks."))
+
+
+def play_command(
+    p1: Annotated[str, P1] = "human",
+    p2: Annotated[str, P2] = "bot:random",
+    seed: Annotated[int | None, SEED] = None,
+    lang: LangOption = None,
+    mode: Annotated[Mode, MODE] = Mode.SHARED,
+    pick: Annotated[Pick, PICK] = Pick.RANDOM,
+    cards: CardsOption = None,
+    deck1: Annotated[Path | None, DECK1] = None,
+    deck2: Annotated[Path | None, DECK2] = None,
+    record: Annotated[Path | None, RECORD] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """``play duel`` (the registry's ``play`` piece of Flame Duel)."""
+    use_language(lang)
+    run_duel(DuelRequest((p1, p2), seed, mode, pick, cards, (deck1, deck2), record, as_json))
 
 
 @dataclass(frozen=True)
@@ -33,6 +56,8 @@ class DuelRequest:
 
 
 def _options(req: DuelRequest) -> DuelOptions:
+    from flametable.duel.cards import load_deck
+
     if req.mode is Mode.SHARED and any(req.decks):
         fail(_("--deck1 and --deck2 need --mode decks."), 2)
     if req.mode is Mode.DECKS and req.pick is Pick.DRAFT:
@@ -50,17 +75,23 @@ def _options(req: DuelRequest) -> DuelOptions:
 
 
 def run_duel(req: DuelRequest) -> None:
+    from flametable.cli.playing import match_console, match_seed, play_at_table
+    from flametable.cli.seats import check_seat, check_seats
+    from flametable.core.match import new_record
+
     options = _options(req)
+    entry = registry.get("duel")
     try:
-        game = DuelGame(load_card_set(req.cards) if req.cards is not None else None)
+        game = entry.make(req.cards)
     except DataError as exc:
         fail(_("Bad card file: {error}").format(error=exc))
     check_seats(req.seats, game, check_seat)
     seed = match_seed(req.seed)
     state = game.new_match(options, seed)
     record = new_record(game, options.to_json(), seed, req.seats)
-    table = DuelTable(match_console(req.as_json), game, req.seats)
+    table = entry.piece("table")(match_console(req.as_json), game, req.seats)
     title = _("Flame Duel: {first} against {second}. Seed {seed} (play it again with --seed {seed}).").format(
         first=table.names[0], second=table.names[1], seed=seed)
-    play_at_table(table, Narrator, game, state, record, title=title, save_to=req.record, as_json=req.as_json,
+    play_at_table(table, entry.piece("narrator"), game, state, record, title=title, save_to=req.record,
+                  as_json=req.as_json,
                   fields=lambda: {"seed": seed, "mode": str(options.mode), "pick": str(options.pick)})

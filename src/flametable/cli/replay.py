@@ -9,9 +9,10 @@ import typer
 from rich.text import Text
 
 from flametable.cli.console import fail, out, print_json
-from flametable.cli.games import GameEntry, lookup
+from flametable.cli.games import lookup
+from flametable.cli.generic import make_game_or_fail
 from flametable.cli.i18n import _, illegal_text, reason_text
-from flametable.core.errors import DataError, RecordError
+from flametable.core.errors import RecordError
 from flametable.core.protocol import Game
 from flametable.core.record import MatchRecord, ReplayReport, replay
 
@@ -24,7 +25,7 @@ def run_replay(file: Path, verify: bool, as_json: bool, cards: Path | None) -> N
     entry = lookup(record.game)
     if entry is None:
         fail(_("{file}: unknown game {game!r}.").format(file=file, game=record.game))
-    game = _game(entry, cards)
+    game = make_game_or_fail(entry, cards)
     try:
         report = replay(game, record, verify_result=verify)
     except RecordError as exc:
@@ -35,13 +36,6 @@ def run_replay(file: Path, verify: bool, as_json: bool, cards: Path | None) -> N
         _print(report, record, game)
     if not report.ok:
         raise typer.Exit(1)
-
-
-def _game(entry: GameEntry, cards: Path | None) -> Game[Any, Any]:
-    try:
-        return entry.make(cards)
-    except DataError as exc:
-        fail(_("Bad card file: {error}").format(error=exc))
 
 
 def bad_reason(game: Game[Any, Any], record: MatchRecord, report: ReplayReport) -> str:

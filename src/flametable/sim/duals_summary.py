@@ -9,7 +9,7 @@ from flametable.core.i18n import N_
 from flametable.core.protocol import Action, GameState
 from flametable.duals.actions import Kind
 from flametable.duals.rules import TYPE_KEYS
-from flametable.sim.report import Bar, Translate, bar_chart, count_chart, english, score_of, section
+from flametable.sim.charts import Bar, Translate, bar_chart, count_chart, english, score_of, section
 from flametable.sim.stats import mean_interval, wilson
 
 
@@ -58,7 +58,9 @@ def kind_label(key: str, tr: Translate = english) -> str:
     return "+".join(tr(KIND_WORDS[part]) if part in KIND_WORDS else part for part in key.split("+"))
 
 
-def report_sections(lines: list[dict[str, Any]], tr: Translate = english) -> tuple[list[str], dict[str, Any]]:
+def report_sections(lines: list[dict[str, Any]], game: Any = None, tr: Translate = english,
+                    lang: str = "en") -> tuple[list[str], dict[str, Any]]:
+    """The report's Flamecraft Duals sections (``game`` and ``lang``: unused, the shop cards go by number)."""
     sections: list[str] = []
     figures: dict[str, Any] = {}
     pts = [score_of(x["winner_seat"], x["summary"]["first"]) for x in lines]

@@ -1,21 +1,15 @@
-"""The games by name, with optional custom data files (card set, board data)."""
+"""The games by name, with optional custom data files (card set, board data): the lab's door to the game
+registry (:mod:`flametable.core.registry`), which alone knows which games exist."""
 
 from __future__ import annotations
 
 from typing import Any
 
-GAMES = ("duel", "duals")
+from flametable.core import registry
 
 
 def make_game(name: str, data: str | None = None) -> Any:
-    """The game ``name`` playing with the data file ``data`` (or its built-in data)."""
-    if name == "duel":
-        from flametable.duel.cards import load_card_set
-        from flametable.duel.game import DuelGame
+    """The game ``name`` playing with the data file ``data`` (or its built-in data).
 
-        return DuelGame(load_card_set(data) if data else None)
-    if name == "duals":
-        from flametable.duals.game import DualsGame
-
-        return DualsGame(data)
-    raise ValueError(f"unknown game {name!r} (known: {', '.join(GAMES)})")
+    Raises :class:`~flametable.core.registry.UnknownGame` (a FlametableError) naming the known games."""
+    return registry.make_game(name, data)

@@ -1,0 +1,164 @@
+"""Terminal play for any game of the core protocol, in plain notation (``flametable play NAME`` for a game
+whose registry entry brings no play command of its own).
+
+The board is the seat's view printed as text, the menu the legal actions as numbered notations; a player types
+a number or a notation. A game's own ``table`` and ``narrator`` pieces (:mod:`flametable.core.registry`), when
+it has them, replace the plain ones here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+from flametable.bots.registry import bot_names
+from flametable.cli.console import fail
+from flametable.cli.i18n import _, reason_text, translate
+from flametable.cli.options import json_options
+from flametable.cli.playing import match_console, match_seed, play_at_table
+from flametable.cli.seats import HUMAN, can_sit, check_seats
+from flametable.cli.table import Table, TableNarrator, parse_notation, parse_number
+from flametable.core.errors import DataError, FlametableError
+from flametable.core.match import Decider, new_record
+from flametable.core.outcome import Outcome
+from flametable.core.protocol import Action, GameState
+from flametable.core.registry import GameEntry, NoDataFile
+
+
+def view_text(view: Any) -> str:
+    """A view as plain text: JSON for plain data, else the view's own ``str``."""
+    if isinstance(view, dict | list | tuple | str | int | float | bool) or view is None:
+        return json.dumps(view, ensure_ascii=False, default=str)
+    return str(view)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What a human seat is shown when it must decide: its view and its legal actions."""
+
+    view: Any
+    legal: Sequence[Action]
+    outcome: Outcome | None = None
+
+
+class PlainTable(Table[Seen, Action]):
+    """Any game at one terminal: the view as text, the options as numbered notations."""
+
+    view_type = Seen
+    action_type = Action  # a runtime-checkable protocol: anything with an id and a notation
+
+    def __init__(self, console: Console, game: Any, specs: Sequence[str]) -> None:
+        super().__init__(console, specs)
+        self.game = game
+
+    def decider(self, seat: int) -> Decider:
+        """A human seat's decider: it reads the legal actions it is given, whatever the game's view holds."""
+
+        def decide(view: Any, legal: Sequence[Action]) -> Action:
+            return self.ask(seat, Seen(view, list(legal)))
+
+        return decide
+
+    def board(self, view: Seen) -> RenderableType:
+        return Text(view_text(view.view))
+
+    def menu(self, seat: int, view: Seen) -> RenderableType:
+        lines = [Text(_("Your options:"), style="bold")]
+        lines += [Text(f"  {n}. {action.text()}") for n, action in enumerate(view.legal, 1)]
+        return Text("\n").join(lines)
+
+    def parse(self, text: str, legal: Sequence[Action]) -> Action | str:
+        picked = parse_number(text, legal)
+        if picked is not None:
+            return picked
+        try:
+            return parse_notation(text, legal, self.game.action_from_text)
+        except (ValueError, KeyError):  # a game that says so otherwise than with IllegalAction
+            return _("Cannot read the action {text!r}.").format(text=text)
+
+
+class PlainNarrator(TableNarrator[PlainTable, Any, Action]):
+    """Tells what each seat played, in notation, and the result; a spectator also sees each view as text."""
+
+    def start(self) -> None:
+        if self.observer is None:
+            self.table.tell(Text(view_text(self.prev), style="dim"))
+
+    def step(self, state: GameState[Any, Any], actor: int, action: Action) -> None:
+        view = state.view(self.observer)
+        prev, self.prev = self.prev, view
+        self.narrate(prev, view, actor, action)
+        outcome = state.outcome
+        if outcome is not None:
+            self.table.console.print()
+            self.show_result(view, outcome)
+            if self.observer is not None:
+                self.table.console.print(Text(self.outcome_line(outcome, self.observer), style="bold"))
+
+    def narrate(self, prev: Any, view: Any, actor: int, action: Action) -> None:
+        if actor != self.observer:
+            self.table.tell(Text(f"{self.table.names[actor]}: {action.text()}"))
+
+    def show_result(self, view: Any, outcome: Outcome) -> None:
+        console = self.table.console
+        console.print(Text(view_text(view)))
+        who = _("a tie") if outcome.winner is None else self.table.names[outcome.winner]
+        console.print(Text(_("Result: {winner} ({reason}), score {score}.").format(
+            winner=who, reason=reason_text(outcome.reason), score="–".join(str(s) for s in outcome.scores)),
+            style="bold"))
+
+    def outcome_line(self, outcome: Outcome, seat: int) -> str:
+        if outcome.winner is None:
+            return _("Nobody wins this time.")
+        return _("You win!") if outcome.winner == seat else _("You lose.")
+
+
+def known_seats(game: Any) -> str:
+    return ", ".join([HUMAN, *(f"bot:{name}" for name in bot_names(game))])
+
+
+def check_seat(spec: str, game: Any) -> str | None:
+    """``None`` when ``spec`` can play ``game``, else a translated message naming the seats that can."""
+    if can_sit(spec, game):
+        return None
+    return _("Unknown seat {spec!r} (known: {known}).").format(spec=spec, known=known_seats(game))
+
+
+def make_game_or_fail(entry: GameEntry, data: Path | None) -> Any:
+    """The game of ``entry`` with the data file ``data``; exit 1 (2 for a file a game without data refuses)
+    saying what is wrong."""
+    try:
+        return entry.make(data)
+    except NoDataFile as exc:
+        fail(exc.translated(translate), 2)
+    except DataError as exc:
+        fail(_("Bad data file: {error}").format(error=exc))
+    except FlametableError as exc:  # a plug-in's game that cannot be loaded: say which piece and why
+        fail(str(exc))
+
+
+def run_plain(entry: GameEntry, seats: tuple[str, str], seed: int | None, options_text: str | None,
+              data: Path | None, record_to: Path | None, as_json: bool) -> None:
+    """Play a match of ``entry``'s game at the terminal with the plain (or the game's own) table."""
+    game = make_game_or_fail(entry, data)
+    check_seats(seats, game, check_seat)
+    options = json_options(options_text)
+    match = match_seed(seed)
+    try:
+        state = game.new_match(options, match)
+    except (FlametableError, ValueError, TypeError) as exc:  # a bad option value: the game names it
+        fail(_("Bad options: {error}").format(error=exc), 2)
+    record = new_record(game, options, match, seats)
+    table_class = entry.piece("table") or PlainTable
+    narrator_class = entry.piece("narrator") or PlainNarrator
+    table = table_class(match_console(as_json), game, seats)
+    title = _("{game}: {first} against {second}. Seed {seed} (play it again with --seed {seed}).").format(
+        game=translate(entry.title), first=table.names[0], second=table.names[1], seed=match)
+    play_at_table(table, narrator_class, game, state, record, title=title, save_to=record_to, as_json=as_json,
+                  fields=lambda: {"seed": match, "options": options})

@@ -1,0 +1,62 @@
+"""The options that many commands share (seats, seed, language, JSON output, data files), and the language
+they set; each game's own commands (``play duel``, ``play duals``, the generic ``play NAME``) use them."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from flametable.cli.console import fail
+from flametable.cli.i18n import _, set_language
+
+
+class Lang(StrEnum):
+    ES = "es"
+    EN = "en"
+
+
+LangOption = Annotated[
+    Lang | None, typer.Option("--lang", help=_("Language: es or en (default: from the locale)."), show_default=False)
+]
+JsonOption = Annotated[bool, typer.Option("--json", help=_("Print the result as one JSON object."))]
+CardsOption = Annotated[
+    Path | None, typer.Option("--cards", metavar="FILE", help=_("Play with this card set (TOML) instead of the "
+                                                                "built-in one."))
+]
+DataOption = Annotated[
+    Path | None, typer.Option("--cards", metavar="FILE", help=_("Play with this data file (TOML: board, tokens, "
+                                                                "shop deck) instead of the built-in one."))
+]
+GameDataOption = Annotated[
+    Path | None, typer.Option("--cards", metavar="FILE", help=_("Play with this card set or board data file."))
+]
+
+SEATS = "bot:random, bot:easy, bot:medium, bot:hard..."
+P1 = typer.Option("--p1", metavar="SEAT", help=_("Player 1: human or a bot ({bots}).").format(bots=SEATS))
+P2 = typer.Option("--p2", metavar="SEAT", help=_("Player 2: human or a bot ({bots}).").format(bots=SEATS))
+SEED = typer.Option("--seed", help=_("Match seed (default: a random one, printed)."), show_default=False)
+RECORD = typer.Option("--record", metavar="FILE", help=_("Save the match record (JSON)."))
+OPTIONS = typer.Option("--options", metavar="JSON", help=_("Game options as a JSON object, e.g. '{\"mode\": "
+                                                           "\"decks\"}'."))
+
+
+def use_language(lang: Lang | None) -> None:
+    """Print in ``lang`` from now on (None: the language of the environment)."""
+    set_language(str(lang) if lang is not None else None)
+
+
+def json_options(text: str | None) -> dict[str, Any]:
+    """The game options typed as a JSON object (none: ``{}``); exit 2 saying what is wrong with them."""
+    if not text:
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(_("--options must be a JSON object: {error}").format(error=exc), 2)
+    if not isinstance(data, dict):
+        fail(_("--options must be a JSON object, got {value}").format(value=text), 2)
+    return data

@@ -1,0 +1,79 @@
+"""The report's building blocks, whatever the game: inline SVG bar charts, sections, a seat's score."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from flametable.sim.stats import Interval
+
+Translate = Callable[[str], str]
+"""Turns a report message (English source, marked with ``N_``) into the reader's language."""
+
+
+def english(message: str) -> str:
+    return message
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    interval: Interval
+    n: int
+
+
+def bar_chart(title: str, bars: Sequence[Bar], band: tuple[float, float] | None = (0.4, 0.6)) -> str:
+    """Horizontal bars (0-100%) with 95% whiskers, a 50% line and an optional target band."""
+    row, left, width = 18, 230, 420
+    height = row * len(bars) + 40
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 140}" height="{height}" '
+           f'role="img" aria-label="{html.escape(title)}" font-family="sans-serif" font-size="11">']
+    if band is not None:
+        x0, x1 = left + band[0] * width, left + band[1] * width
+        out.append(f'<rect x="{x0:.1f}" y="10" width="{x1 - x0:.1f}" height="{height - 30}" fill="#e8f4e8"/>')
+    for i, b in enumerate(bars):
+        y = 14 + i * row
+        v = b.interval
+        out.append(f'<text x="{left - 6}" y="{y + 11}" text-anchor="end">{html.escape(b.label)}</text>')
+        colour = "#c0392b" if band and not band[0] <= v.value <= band[1] else "#2e86c1"
+        out.append(f'<rect x="{left}" y="{y + 2}" width="{v.value * width:.1f}" height="{row - 6}" '
+                   f'fill="{colour}"/>')
+        lo, hi = left + v.low * width, left + v.high * width
+        out.append(f'<line x1="{lo:.1f}" y1="{y + 7}" x2="{hi:.1f}" y2="{y + 7}" stroke="#333"/>')
+        out.append(f'<text x="{left + width + 6}" y="{y + 11}">{100 * v.value:.1f}% '
+                   f'[{100 * v.low:.0f}–{100 * v.high:.0f}] n={b.n}</text>')
+    mid = left + width / 2
+    out.append(f'<line x1="{mid}" y1="8" x2="{mid}" y2="{height - 20}" stroke="#999" stroke-dasharray="3,3"/>')
+    for frac in (0, 0.25, 0.5, 0.75, 1):
+        x = left + frac * width
+        out.append(f'<text x="{x}" y="{height - 6}" text-anchor="middle">{int(frac * 100)}%</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def count_chart(title: str, counts: Sequence[tuple[str, float]]) -> str:
+    """Horizontal bars for counts or rates (scaled to the largest)."""
+    row, left, width = 18, 230, 420
+    top = max((c for _, c in counts), default=1) or 1
+    height = row * len(counts) + 20
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 120}" height="{height}" '
+           f'role="img" aria-label="{html.escape(title)}" font-family="sans-serif" font-size="11">']
+    for i, (label, c) in enumerate(counts):
+        y = 6 + i * row
+        out.append(f'<text x="{left - 6}" y="{y + 11}" text-anchor="end">{html.escape(label)}</text>')
+        out.append(f'<rect x="{left}" y="{y + 2}" width="{c / top * width:.1f}" height="{row - 6}" fill="#7d3c98"/>')
+        shown = f"{c:.2f}" if isinstance(c, float) and not c.is_integer() else f"{int(c)}"
+        out.append(f'<text x="{left + c / top * width + 6}" y="{y + 11}">{shown}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def section(title: str, body: str, note: str = "") -> str:
+    extra = f"<p>{html.escape(note)}</p>" if note else ""
+    return f"<section><h2>{html.escape(title)}</h2>{extra}{body}</section>"
+
+
+def score_of(winner: int | None, seat: int) -> float:
+    """What ``seat`` scored (win 1, draw ½, loss 0) when ``winner`` won; None or a negative seat is a draw."""
+    return 0.5 if winner is None or winner < 0 else float(winner == seat)
