@@ -14,7 +14,7 @@ from rich.text import Text
 from flametable.cli.console import fail, out, print_json
 from flametable.cli.games import checkable, detect, lookup
 from flametable.cli.i18n import TerminalCardWords as CardWords
-from flametable.cli.i18n import _, language
+from flametable.cli.i18n import _, explain, language
 from flametable.core.data import load_toml
 from flametable.core.errors import DataError
 from flametable.core.i18n import pick
@@ -33,7 +33,7 @@ def check_file(game: str | None, file: Path) -> None:
                  2)
         summary = found.piece("check")(file)
     except DataError as exc:
-        fail(_("{file} is not a valid data file: {error}").format(file=file, error=exc))
+        fail(_("{file} is not a valid data file: {error}").format(file=file, error=explain(exc)))
     out().print(Text(_("OK: {summary}").format(summary=summary)), soft_wrap=True)
 
 
@@ -43,7 +43,7 @@ def load_or_fail(file: Path | None, load: Callable[[Path], T], builtin: Callable
     try:
         return load(file) if file is not None else builtin()
     except DataError as exc:
-        fail(bad.format(error=exc))
+        fail(bad.format(error=explain(exc)))
 
 
 def show_page(data: T, as_json: bool, to_json: Callable[[T], dict[str, Any]],

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from flametable.cli.console import fail
-from flametable.cli.i18n import _
+from flametable.cli.i18n import _, explain
 from flametable.cli.options import P1, P2, RECORD, SEED, DataOption, JsonOption, LangOption, use_language
 from flametable.core import registry
 from flametable.core.errors import DataError, FlametableError
@@ -66,14 +66,14 @@ def run_duals(req: DualsRequest) -> None:
     try:
         game = entry.make(req.data)
     except DataError as exc:
-        fail(_("Bad data file: {error}").format(error=exc))
+        fail(_("Bad data file: {error}").format(error=explain(exc)))
     check_seats(req.seats, game, check_duals_seat)
     options = DualsOptions(buddy=req.buddy)
     seed = match_seed(req.seed)
     try:
         state = game.new_match(options, seed)
     except FlametableError as exc:
-        fail(str(exc), 2)
+        fail(explain(exc), 2)
     record = new_record(game, options.to_json(), seed, req.seats)
     table = entry.piece("table")(match_console(req.as_json), game, req.seats, req.buddy)
     title = _("Flamecraft Duals: {first} against {second}. Seed {seed} (play it again with --seed {seed}).")

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from flametable.bots.registry import bot_names
 from flametable.cli.console import fail
-from flametable.cli.i18n import _, reason_text, translate
+from flametable.cli.i18n import _, explain, reason_text, translate
 from flametable.cli.options import json_options
 from flametable.cli.playing import match_console, match_seed, play_at_table
 from flametable.cli.seats import HUMAN, can_sit, check_seats
@@ -138,9 +138,9 @@ def make_game_or_fail(entry: GameEntry, data: Path | None) -> Any:
     except NoDataFile as exc:
         fail(exc.translated(translate), 2)
     except DataError as exc:
-        fail(_("Bad data file: {error}").format(error=exc))
+        fail(_("Bad data file: {error}").format(error=explain(exc)))
     except FlametableError as exc:  # a plug-in's game that cannot be loaded: say which piece and why
-        fail(str(exc))
+        fail(explain(exc))
 
 
 def run_plain(entry: GameEntry, seats: tuple[str, str], seed: int | None, options_text: str | None,
@@ -153,7 +153,7 @@ def run_plain(entry: GameEntry, seats: tuple[str, str], seed: int | None, option
     try:
         state = game.new_match(options, match)
     except (FlametableError, ValueError, TypeError) as exc:  # a bad option value: the game names it
-        fail(_("Bad options: {error}").format(error=exc), 2)
+        fail(_("Bad options: {error}").format(error=explain(exc)), 2)
     record = new_record(game, options, match, seats)
     table_class = entry.piece("table") or PlainTable
     narrator_class = entry.piece("narrator") or PlainNarrator

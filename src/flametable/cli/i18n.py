@@ -82,6 +82,12 @@ def error_text(exc: FlametableError) -> str:
 illegal_text = error_text
 
 
+def explain(exc: BaseException) -> str:
+    """Any error shown to a player, in the terminal's language: the project's own errors are translated, others
+    (a bad option value from the standard library) are shown as they are."""
+    return error_text(exc) if isinstance(exc, FlametableError) else str(exc)
+
+
 def reason_text(reason: object) -> str:
     return words.reason_text(_terminal, reason)
 

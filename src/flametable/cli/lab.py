@@ -18,7 +18,7 @@ from flametable.bots.registry import bot_names
 from flametable.cli.console import err, fail, out, print_json
 from flametable.cli.games import lookup
 from flametable.cli.generic import make_game_or_fail
-from flametable.cli.i18n import _, language, translate
+from flametable.cli.i18n import _, explain, language, translate
 from flametable.cli.options import json_options
 from flametable.cli.seats import HUMAN, can_sit
 from flametable.core import registry
@@ -114,7 +114,7 @@ def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_f
     try:
         make_game_or_fail(known, data).new_match(spec.options or {}, 0)
     except (FlametableError, ValueError, TypeError) as exc:  # a bad option value: the game names it
-        fail(_("Bad options: {error}").format(error=exc), 2)
+        fail(_("Bad options: {error}").format(error=explain(exc)), 2)
     output = None
     if out_file is not None:
         try:
@@ -143,7 +143,7 @@ def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_f
         fail(_("Cannot write {file}: {error}. It holds only the results written before that.")
              .format(file=out_file, error=exc.reason))
     except ValueError as exc:
-        fail(str(exc), 2)
+        fail(explain(exc), 2)
     except (OSError, BrokenExecutor) as exc:  # the worker processes could not start, or one of them died
         fail(_("The simulation could not run: {error}").format(error=exc or type(exc).__name__))
     took = time.perf_counter() - started
@@ -174,7 +174,7 @@ def run_report(file: Path, html_out: Path, cards: Path | None) -> None:
     try:
         lines = read_results(file)
     except ResultsError as exc:
-        fail(_("Cannot read the results: {error}").format(error=exc))
+        fail(_("Cannot read the results: {error}").format(error=explain(exc)))
     if not lines:
         fail(_("{file} holds no results.").format(file=file))
     known = lookup(lines[0]["game"])
@@ -184,7 +184,7 @@ def run_report(file: Path, html_out: Path, cards: Path | None) -> None:
     try:
         page, _figures = build_report(lines, game, tr=translate, lang=language())
     except (ValueError, KeyError) as exc:
-        fail(_("Cannot build the report from {file}: {error}").format(file=file, error=exc))
+        fail(_("Cannot build the report from {file}: {error}").format(file=file, error=explain(exc)))
     try:
         html_out.write_text(page, encoding="utf-8")
     except OSError as exc:
@@ -212,7 +212,7 @@ def run_ladder(game: str, bots: list[str], games: int, jobs: int, seed: int, as_
                             bar[0].advance(bar[1])
                     pairs.append((i, j, pts))
     except ValueError as exc:
-        fail(str(exc), 2)
+        fail(explain(exc), 2)
     ratings = bootstrap_elo(len(bots), pairs)
     order = sorted(range(len(bots)), key=lambda p: -ratings[p].value)
     if as_json:

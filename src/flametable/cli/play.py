@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from flametable.cli.console import fail
-from flametable.cli.i18n import _
+from flametable.cli.i18n import _, explain
 from flametable.cli.options import P1, P2, RECORD, SEED, CardsOption, JsonOption, LangOption, use_language
 from flametable.core import registry
 from flametable.core.errors import DataError, FlametableError
@@ -67,11 +67,11 @@ def _options(req: DuelRequest) -> DuelOptions:
         try:
             decks.append(load_deck(path).to_json() if path is not None else None)
         except DataError as exc:
-            fail(_("Bad deck file: {error}").format(error=exc))
+            fail(_("Bad deck file: {error}").format(error=explain(exc)))
     try:
         return DuelOptions.from_json({"mode": str(req.mode), "pick": str(req.pick), "decks": decks})
     except FlametableError as exc:
-        fail(str(exc), 2)
+        fail(explain(exc), 2)
 
 
 def run_duel(req: DuelRequest) -> None:
@@ -84,7 +84,7 @@ def run_duel(req: DuelRequest) -> None:
     try:
         game = entry.make(req.cards)
     except DataError as exc:
-        fail(_("Bad card file: {error}").format(error=exc))
+        fail(_("Bad card file: {error}").format(error=explain(exc)))
     check_seats(req.seats, game, check_seat)
     seed = match_seed(req.seed)
     state = game.new_match(options, seed)

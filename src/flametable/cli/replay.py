@@ -11,7 +11,7 @@ from rich.text import Text
 from flametable.cli.console import fail, out, print_json
 from flametable.cli.games import lookup
 from flametable.cli.generic import make_game_or_fail
-from flametable.cli.i18n import _, illegal_text, reason_text
+from flametable.cli.i18n import _, explain, illegal_text, reason_text
 from flametable.core.errors import RecordError
 from flametable.core.protocol import Game
 from flametable.core.record import MatchRecord, ReplayReport, replay
@@ -21,7 +21,7 @@ def run_replay(file: Path, verify: bool, as_json: bool, cards: Path | None) -> N
     try:
         record = MatchRecord.load(file)
     except RecordError as exc:
-        fail(_("Cannot read the record: {error}").format(error=exc))
+        fail(_("Cannot read the record: {error}").format(error=explain(exc)))
     entry = lookup(record.game)
     if entry is None:
         fail(_("{file}: unknown game {game!r}.").format(file=file, game=record.game))
@@ -29,7 +29,7 @@ def run_replay(file: Path, verify: bool, as_json: bool, cards: Path | None) -> N
     try:
         report = replay(game, record, verify_result=verify)
     except RecordError as exc:
-        fail(_("Cannot replay {file}: {error}").format(file=file, error=exc))
+        fail(_("Cannot replay {file}: {error}").format(file=file, error=explain(exc)))
     if as_json:
         print_json({"game": record.game, "file": str(file), **report.to_json()})
     else:
