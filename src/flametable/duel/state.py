@@ -612,8 +612,7 @@ class DuelState:
         self._next_champion()
 
     def _set_champion(self, p: int, c: int) -> None:
-        if self.champion[p]:
-            raise IllegalAction(N_("You have already chosen your tie-break character."))
+        # No "already chosen" check: the pick is asked only of a seat without one (_next_champion).
         self.champion[p] = c
         self._next_champion()
 
