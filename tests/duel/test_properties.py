@@ -130,7 +130,7 @@ def check_invariants(state: DuelState, decks: list[Counter[int]]) -> None:
         assert 0 <= state.plays[q] <= 2  # R6: at most 2 plays per round
         assert all(1 <= s <= NUM_SUPPORTS for s in state.hands[q]), state.hands[q]
         assert not Counter(state.revealed[q]) - Counter(state.hands[q]), "a revealed card is not in the hand"
-        assert 0 <= state.known_top[q] <= len(state.pile(q))
+        assert 0 <= state.looked_at[q] <= len(state.pile(q))
         assert 0 <= state.wins[q] <= 2
     # The plays of this round, counted from the public log, match the counters (R6: at most 2, ability once).
     if state.phase in (Phase.PLAY, Phase.CHOICE):

@@ -152,7 +152,7 @@ def test_r10_look_at_an_empty_pile_does_nothing(card: int) -> None:
     st = _solo(c0, [card, *keep], sup(card).stat, pile=[])
     by(st, 0, f"play S{card}")
     assert st.view(0).known_top == ()
-    assert st.known_top == [0, 0]
+    assert st.looked_at == [0, 0]
     assert st.to_act == 0
 
 
@@ -334,7 +334,7 @@ def test_r10_boost_adds_to_your_total(stat: Stat) -> None:
     n = char(c0).effects[0].n
     pay = _rest(1, [])[0]
     st = _solo(c0, [pay], stat)
-    c1 = st.cur[1]
+    c1 = st.current[1]
     by(st, 0, f"ability S{pay}")
     res = st.results[0]
     assert res.totals == (printed(c0, stat) + 15 + n, printed(c1, stat))
@@ -348,7 +348,7 @@ def test_r10_sap_takes_from_the_opponents_total(stat: Stat) -> None:
     n = char(c0).effects[0].n
     pay, keep = _rest(2, [])
     st = _solo(c0, [pay, keep], stat)
-    c1 = st.cur[1]
+    c1 = st.current[1]
     by(st, 0, f"ability S{pay}")
     view = st.view(1)
     assert view.seats[0].total == printed(c0, stat) + 15
@@ -420,7 +420,7 @@ def test_rules_if_not_it_is_just_for_laughs() -> None:
         assert top_first(st) == pile
         assert st.discards == [[], []]
         assert st.place == 0
-        assert st.known_top == [0, 0]
+        assert st.looked_at == [0, 0]
         assert st.view(None).seats[0].total == printed(c0, s.stat) + s.bonus * (2 if c0 in s.equips_to else 1)
 
 
@@ -435,7 +435,7 @@ def test_rules_discard_a_card_to_trigger_the_ability_and_add_15(stat: Stat) -> N
     c0 = characters(plain)[0]
     cards = quiet(3, avoid=stat)
     st = _solo(c0, cards, stat)
-    c1 = st.cur[1]
+    c1 = st.current[1]
     by(st, 0, f"ability S{cards[1]}")  # the card of my choice, not the first one
     assert st.hands[0] == [cards[0], cards[2]]
     assert st.discards[0] == [cards[1]]
@@ -627,7 +627,7 @@ def test_r10_the_looker_drawing_a_looked_at_card_still_knows_the_others() -> Non
     assert st.hands[chooser][-1] == pile[1]
     assert st.hands[1 - chooser][-1] == pile[2]
     assert st.view(0).known_top == ()
-    assert st.known_top == [0, 0]
+    assert st.looked_at == [0, 0]
 
 
 def test_r10_own_decks_the_opponent_drawing_from_their_pile_changes_nothing_i_looked_at() -> None:

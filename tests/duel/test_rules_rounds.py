@@ -299,7 +299,7 @@ def test_rules_the_next_round_starts_with_the_next_character() -> None:
     play(st, "stat spark")
     assert st.round_no == 1
     assert st.phase is Phase.STAT
-    assert st.cur == [lineups[0][1], lineups[1][1]]
+    assert st.current == [lineups[0][1], lineups[1][1]]
     for seat in (0, 1, None):
         view = st.view(seat)
         assert view.round_number == 2
@@ -310,7 +310,7 @@ def test_rules_the_next_round_starts_with_the_next_character() -> None:
     if st.phase is Phase.STAT:
         play(st, stat_word(Stat.CHARM))
     if st.phase is not Phase.OVER:
-        assert st.cur == [lineups[0][2], lineups[1][2]]
+        assert st.current == [lineups[0][2], lineups[1][2]]
 
 
 def test_r13_the_round_resets_plays_and_ability() -> None:

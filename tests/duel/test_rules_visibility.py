@@ -218,7 +218,7 @@ def test_r3_lineup_phase_hides_the_opponents_order() -> None:
     views = []
     for order in ((0, 1, 2), (2, 1, 0), (1, 2, 0)):
         st = GAME.new_match({}, 4)
-        mine = sorted(st.chars[0])
+        mine = sorted(st.characters[0])
         play(st, f"line C{mine[order[0]]}", f"line C{mine[order[1]]}")
         assert st.to_act == 1
         views.append((st.view(1), st.view(None)))

@@ -84,8 +84,8 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
     infos = []
     for p in (0, 1):
         flipped = _flipped(st, p)
-        known = tuple(sorted(st.chars[p])) if p == seat or st.draft else tuple(sorted(flipped))
-        character = st.cur[p] if in_round else 0
+        known = tuple(sorted(st.characters[p])) if p == seat or st.draft else tuple(sorted(flipped))
+        character = st.current[p] if in_round else 0
         if st.tiebreak and character:
             flipped = (*flipped, character) if character not in flipped else flipped
         infos.append(
@@ -101,7 +101,7 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
                 plays=st.plays[p],
                 ability_used=st.ability_used[p],
                 wins=st.wins[p],
-                modifier=st.mods[p],
+                modifier=st.modifiers[p],
                 total=totals[p],
             )
         )
@@ -115,9 +115,9 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
     if seat is not None:
         hand = tuple(st.hands[seat])
         lineup = tuple(st.lineups[seat])
-        my_chars = tuple(sorted(st.chars[seat]))
+        my_chars = tuple(sorted(st.characters[seat]))
         pile = st.pile(seat)
-        k = st.known_top[seat]
+        k = st.looked_at[seat]
         known_top = tuple(reversed(pile[len(pile) - k :])) if k else ()
         if not st.shared:
             my_pile = tuple(sorted(pile))
@@ -125,7 +125,7 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
         legal = tuple(st.legal_actions()) if st.to_act == seat else ()
     draft_pool: tuple[int, ...] = ()
     if st.phase is Phase.DRAFT:
-        taken = set(st.chars[0]) | set(st.chars[1])
+        taken = set(st.characters[0]) | set(st.characters[1])
         draft_pool = tuple(c for c in range(1, len(st.cards.characters) + 1) if c not in taken)
     to_act = st.to_act
     return DuelView(
