@@ -1,6 +1,18 @@
 """A determiniser: from one seat's view to full states that agree with everything the view shows.
 
-Search bots (ISMCTS) sample hidden information with it; it never reads the real state, only the view.
+Search bots (ISMCTS) sample hidden information with it; it never reads the real state, only the view (the same
+``DuelView`` every front end gets, or one read back with ``DuelView.from_json``): no field of the view exists for
+the determiniser alone. What it reads, and why the seat may see it (R15):
+
+* public facts, as every view has them: ``phase``, ``to_act``, ``shared_pile``, ``draft``, ``round_number``,
+  ``chooser``, ``stat``, ``place``/``place_owner``, ``events``, ``log``, ``passes`` (passes in a row, R6: also the
+  trailing passes of ``log``), ``pending`` (the rest of the last play's printed effects, R10), ``results``,
+  ``outcome`` and each seat's ``wins``, ``plays``, ``ability_used``, ``items``, ``modifier``, ``character``,
+  ``discard``, ``revealed``, ``hand_size``, ``pile_size``, ``flipped`` and ``known_characters``;
+* the seat's own knowledge, private to it: ``hand``, ``lineup``, ``my_characters``, ``champion``, ``known_top``
+  (the top cards of its pile it looked at) and, in own decks, ``my_pile`` (which cards of its deck are still in
+  its pile).
+
 What is hidden from the seat is sampled uniformly among the possibilities consistent with the view:
 the opponent's hand (beyond the cards publicly known to be in it), the draw-pile order below the cards
 the seat looked at, the opponent's unflipped characters and their order (outside the draft), and the
@@ -8,7 +20,8 @@ opponent's secret tie-break pick. In own-decks mode the opponent's unseen deck c
 support cards not already seen as theirs (R2: no card twice within one deck).
 
 :class:`Sampler` does the view's bookkeeping once; each sample then only shuffles the unknown parts into
-a clone of a prepared state, so a search can draw thousands of samples per decision cheaply.
+a clone of a prepared state (a ``DuelState.blank`` filled from the view: every field the view does not give
+keeps its blank value), so a search can draw thousands of samples per decision cheaply.
 """
 
 from __future__ import annotations

@@ -2,14 +2,16 @@
 
 Cards are integer-coded by their numbers. Draw piles keep their top at the *end* of the list.
 Every rule is cited by its ruling number (R1-R15 in ``shared/rules/RULINGS.md``).
+
+What a seat may see is decided here, by :func:`observe`, and nowhere else; the view's types live in
+``duel.view`` (data only). ``DRAW``, ``Played`` and ``RoundResult`` are defined there and stay importable from here.
 """
 
 from __future__ import annotations
 
 from bisect import insort
-from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flametable.core.errors import IllegalAction
 from flametable.core.i18n import N_, Phrase
@@ -30,34 +32,12 @@ from flametable.duel.actions import (
 )
 from flametable.duel.cards import CardSet, EffectKind, SupportKind
 from flametable.duel.rules import ABILITY_BONUS, HAND_SIZE, MAX_PLAYS, ROUNDS, Phase, Reason
-
-if TYPE_CHECKING:
-    from flametable.duel.view import DuelView
+from flametable.duel.view import DRAW as DRAW  # re-exported: DRAW, Played and RoundResult were defined here
+from flametable.duel.view import DuelView, SeatInfo
+from flametable.duel.view import Played as Played
+from flametable.duel.view import RoundResult as RoundResult
 
 NO_STAT = -1
-DRAW = -1  # a round's winner when it is drawn
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """A finished round, all of it public (R15)."""
-
-    number: int  # 1, 2, 3; 4 for the tie-break round
-    chooser: int
-    stat: int
-    characters: tuple[int, int]
-    totals: tuple[int, int]
-    winner: int  # seat, or DRAW (-1)
-    by_charm: bool  # equal totals settled by printed Charm (R12)
-
-
-@dataclass(frozen=True, slots=True)
-class Played:
-    """A public event of the current round: who did what (R15)."""
-
-    seat: int
-    action: DuelAction
-    auto: bool = False  # a pass the engine made for a player who could only pass (R6)
 
 
 class Copy(Enum):
@@ -276,8 +256,6 @@ class DuelState:
         )
 
     def view(self, seat: int | None) -> DuelView:
-        from flametable.duel.view import observe
-
         return observe(self, seat)
 
     # ------------------------------------------------------------------ helpers
@@ -607,6 +585,98 @@ class DuelState:
                 return
         self._start_round()
 
+
+
+# ---------------------------------------------------------------------- views (R15)
+
+
+def _flipped(st: DuelState, p: int) -> tuple[int, ...]:
+    if st.phase in (Phase.DRAFT, Phase.LINEUP):
+        return ()
+    shown = min(st.round_no + 1, 3)
+    return tuple(st.lineups[p][:shown])
+
+
+def observe(st: DuelState, seat: int | None) -> DuelView:
+    """What ``seat`` may see of ``st`` (``None``: a spectator); see ``duel.view`` for what is public and private."""
+    if seat not in (None, 0, 1):
+        raise ValueError(f"seat must be 0, 1 or None, got {seat!r}")
+    over = st.phase is Phase.OVER
+    totals = st.totals() if st.stat >= 0 and not over else (0, 0)  # a stat is chosen in PLAY and CHOICE
+    in_round = st.phase in (Phase.STAT, Phase.PLAY, Phase.CHOICE) or (over and bool(st.results))
+    infos = []
+    for p in (0, 1):
+        flipped = _flipped(st, p)
+        known = tuple(sorted(st.characters[p])) if p == seat or st.draft else tuple(sorted(flipped))
+        character = st.current[p] if in_round else 0
+        if st.tiebreak and character:
+            flipped = (*flipped, character) if character not in flipped else flipped
+        infos.append(
+            SeatInfo(
+                flipped=flipped,
+                known_characters=known,
+                character=character,
+                hand_size=len(st.hands[p]),
+                revealed=tuple(st.revealed[p]),
+                pile_size=len(st.pile(p)),
+                discard=tuple(st.discards[p]),
+                items=tuple(st.items[p]),
+                plays=st.plays[p],
+                ability_used=st.ability_used[p],
+                wins=st.wins[p],
+                modifier=st.modifiers[p],
+                total=totals[p],
+            )
+        )
+    hand: tuple[int, ...] = ()
+    lineup: tuple[int, ...] = ()
+    my_chars: tuple[int, ...] = ()
+    known_top: tuple[int, ...] = ()
+    my_pile: tuple[int, ...] = ()
+    champion = 0
+    legal: tuple[DuelAction, ...] = ()
+    if seat is not None:
+        hand = tuple(st.hands[seat])
+        lineup = tuple(st.lineups[seat])
+        my_chars = tuple(sorted(st.characters[seat]))
+        pile = st.pile(seat)
+        k = st.looked_at[seat]
+        known_top = tuple(reversed(pile[len(pile) - k :])) if k else ()
+        if not st.shared:
+            my_pile = tuple(sorted(pile))
+        champion = st.champion[seat] if st.phase is Phase.CHAMPION else 0
+        legal = tuple(st.legal_actions()) if st.to_act == seat else ()
+    draft_pool: tuple[int, ...] = ()
+    if st.phase is Phase.DRAFT:
+        taken = set(st.characters[0]) | set(st.characters[1])
+        draft_pool = tuple(c for c in range(1, len(st.cards.characters) + 1) if c not in taken)
+    return DuelView(
+        seat=seat,
+        phase=st.phase,
+        to_act=st.to_act,
+        shared_pile=st.shared,
+        draft=st.draft,
+        round_number=st.round_no + 1,
+        chooser=st.chooser if st.phase in (Phase.STAT, Phase.PLAY, Phase.CHOICE) else None,
+        stat=st.stat if st.phase in (Phase.PLAY, Phase.CHOICE) else -1,
+        place=st.place,
+        place_owner=st.place_owner if st.place else None,
+        events=tuple(st.events),
+        log=tuple(Played(*e) for e in st.log),
+        passes=st.passes,
+        pending=tuple(st.pending),
+        results=tuple(st.results),
+        seats=(infos[0], infos[1]),
+        hand=hand,
+        lineup=lineup,
+        my_characters=my_chars,
+        known_top=known_top,
+        my_pile=my_pile,
+        champion=champion,
+        legal=legal,
+        draft_pool=draft_pool,
+        outcome=st.outcome,
+    )
 
 
 def _compile_clone() -> Any:
