@@ -167,6 +167,7 @@ def test_every_view_round_trips_through_json_and_fits_the_schema() -> None:
 
 def test_a_malformed_view_is_refused_with_a_record_error() -> None:
     data = GAME.new_match({}, 1).view(0).to_json()
+    bad: Any
     for bad in ({}, [], {**data, "format": "other"}, {**data, "phase": 9}, {**data, "legal": ["fly"]},
                 {**data, "seats": []}, {k: v for k, v in data.items() if k != "hand"}):
         with pytest.raises(RecordError):

@@ -9,6 +9,7 @@ What a seat may see is decided here, by :func:`observe`, and nowhere else; the v
 
 from __future__ import annotations
 
+import ast
 from bisect import insort
 from enum import Enum
 from typing import Any
@@ -92,19 +93,6 @@ FIELDS: tuple[tuple[str, Copy, object], ...] = (
 )
 
 
-def _copy(how: Copy, value: Any) -> Any:
-    """A copy of ``value`` as :meth:`DuelState.clone` makes it."""
-    if how is Copy.VALUE:
-        return value
-    if how is Copy.LIST:
-        return value[:]
-    if how is Copy.PER_SEAT:
-        return [value[0][:], value[1][:]]
-    if how is Copy.LISTS:
-        return [x[:] for x in value]
-    return value.clone()
-
-
 _COPY_CODE = {
     Copy.VALUE: "self.{0}",
     Copy.LIST: "self.{0}[:]",
@@ -124,9 +112,7 @@ class DuelState:
         """A state before anything is dealt, every field at its empty value: ``DuelGame.new_match`` and the
         determiniser start from it and fill in what they know."""
         st = cls.__new__(cls)
-        for name, how, value in FIELDS:
-            if value is not ARG:
-                setattr(st, name, _copy(how, value))
+        _fill_blank(st)
         st.cards = cards
         st.shared = shared
         st.draft = draft
@@ -677,6 +663,35 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
         draft_pool=draft_pool,
         outcome=st.outcome,
     )
+
+
+def _is_literal(value: object) -> bool:
+    """``repr(value)`` is Python source that makes an equal value of the same type (ints, lists of them...)."""
+    try:
+        again = ast.literal_eval(repr(value))
+    except (ValueError, SyntaxError):
+        return False
+    return bool(again == value) and type(again) is type(value)
+
+
+def _compile_blank() -> Any:
+    """``_fill_blank(st)``: every field of FIELDS that blank() does not take from its arguments, at its empty value
+    (a literal when the value is one, so a new match costs no more than with fields set by hand)."""
+    lines = ["def fill_blank(st):"]
+    namespace: dict[str, Any] = {}
+    for i, (name, how, value) in enumerate(FIELDS):
+        if value is ARG:
+            continue
+        if _is_literal(value):
+            lines.append(f"    st.{name} = {value!r}")
+        else:
+            namespace[f"blank{i}"] = value
+            lines.append(f"    st.{name} = " + _COPY_CODE[how].replace("self.", "").format(f"blank{i}"))
+    exec("\n".join(lines), namespace)  # code made from FIELDS above, no outside input
+    return namespace["fill_blank"]
+
+
+_fill_blank = _compile_blank()
 
 
 def _compile_clone() -> Any:
