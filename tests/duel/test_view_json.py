@@ -249,3 +249,16 @@ def test_the_json_of_a_seats_view_is_the_same_in_every_state_it_cannot_tell_apar
                 assert json.dumps(other.view(seat).to_json()) == text
                 different += other.hands[1 - seat] != st.hands[1 - seat] or other.piles != st.piles
     assert different > 1000
+
+
+def test_the_view_module_is_data_only() -> None:
+    """duel.view imports nothing of the engine (no circle with duel.state): only core, actions and rules."""
+    import ast
+
+    import flametable.duel.view as view_module
+
+    tree = ast.parse(Path(view_module.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    engine = {m for m in imported if m.startswith("flametable.duel.")}
+    assert engine <= {"flametable.duel.actions", "flametable.duel.rules"}, engine
