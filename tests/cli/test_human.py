@@ -87,8 +87,8 @@ def test_quit_word(cli: Cli, word: str) -> None:
 def test_opponent_hidden_before_the_flip(cli: Cli) -> None:
     """During the line-up the bot's characters are face down: none of their names is on screen."""
     state = DuelGame().new_match({}, 3)
-    theirs = [pick(state.cards.character(c).name, "en") for c in state.chars[1]]
-    mine = [pick(state.cards.character(c).name, "en") for c in state.chars[0]]
+    theirs = [pick(state.cards.character(c).name, "en") for c in state.characters[1]]
+    mine = [pick(state.cards.character(c).name, "en") for c in state.characters[0]]
     result = cli("play", "duel", "--seed", "3", "--lang", "en", input="")
     assert all(name in result.output for name in mine)
     assert not any(name in result.output for name in theirs)

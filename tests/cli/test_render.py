@@ -57,7 +57,7 @@ def test_every_board_renders_and_hides_what_it_must(lang: str, options: dict[str
                         if s not in view.seats[other].revealed:
                             assert pick(game.cards.support(s).name, lang) not in text
                 if not view.draft:
-                    hidden = set(state.chars[other]) - set(view.seats[other].flipped) - set(view.my_characters)
+                    hidden = set(state.characters[other]) - set(view.seats[other].flipped) - set(view.my_characters)
                     for c in hidden:
                         assert words.character(c) not in text
                 action = view.legal[rng.below(len(view.legal))]

@@ -234,7 +234,7 @@ def line_up(state: DuelState, orders: Sequence[Sequence[int]] | None = None) -> 
     while state.phase is Phase.LINEUP:
         seat = state.to_act
         assert seat is not None
-        wanted = list(orders[seat]) if orders is not None else sorted(state.chars[seat])
+        wanted = list(orders[seat]) if orders is not None else sorted(state.characters[seat])
         nxt = next(c for c in wanted if c not in state.lineups[seat])
         play(state, f"line C{nxt}")
 

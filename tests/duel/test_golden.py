@@ -30,7 +30,7 @@ def _load_regen() -> ModuleType:
 
 
 regen = _load_regen()
-FILES = sorted(p.name for p in GOLDEN_DIR.glob("*.json"))
+FILES = sorted(p.name for p in GOLDEN_DIR.glob("*.json") if p.name not in regen.NOT_RECORDS)
 
 
 def test_the_golden_set_is_complete() -> None:

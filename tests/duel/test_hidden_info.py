@@ -71,7 +71,7 @@ def _reshuffle_supports(state: DuelState, viewer: int | None, blind: tuple[int, 
     """Mix each pile (below what ``viewer`` looked at) with the hands of the ``blind`` seats drawing from it."""
     changed = False
     for k, pile in enumerate(state.piles):
-        keep = state.known_top[viewer] if viewer is not None and state.pile_of[viewer] == k else 0
+        keep = state.looked_at[viewer] if viewer is not None and state.pile_of[viewer] == k else 0
         holders = [q for q in blind if state.pile_of[q] == k]
         cut = len(pile) - keep  # the top of a pile is the end of its list
         # cards publicly known to be in a hand (taken back from a discard pile) stay there
@@ -100,19 +100,19 @@ def _rehide_characters(state: DuelState, q: int, rng: Rng) -> bool:
     shown = flipped_count(state)
     lineup = state.lineups[q]
     face_up = lineup[:shown]
-    hidden = [c for c in state.chars[q] if c not in face_up]
+    hidden = [c for c in state.characters[q] if c not in face_up]
     if state.draft:
         new = rng.sample(hidden, len(hidden))  # identities are public (R2): only the order is secret
     else:
-        taken = set(state.chars[0]) | set(state.chars[1])
+        taken = set(state.characters[0]) | set(state.characters[1])
         free = [c for c in range(1, NUM_CHARACTERS + 1) if c not in taken]
         new = rng.sample(free + hidden, len(hidden))
     mapping = dict(zip(hidden, new, strict=True))
-    before = (list(lineup), sorted(state.chars[q]))
+    before = (list(lineup), sorted(state.characters[q]))
     lineup[shown:] = [mapping[c] for c in lineup[shown:]]
     if not state.draft:
-        state.chars[q] = sorted(face_up + new)
-    changed = before != (list(lineup), sorted(state.chars[q]))
+        state.characters[q] = sorted(face_up + new)
+    changed = before != (list(lineup), sorted(state.characters[q]))
     if state.phase is Phase.CHAMPION and state.champion[q]:
         best = max(CHARM[c] for c in lineup)
         options = [c for c in lineup if CHARM[c] == best]
@@ -145,11 +145,11 @@ def assert_consistent(state: DuelState, original: DuelState) -> None:
     assert [len(p) for p in state.piles] == [len(p) for p in original.piles]
     for q in (0, 1):
         assert not Counter(state.revealed[q]) - Counter(state.hands[q]), "a revealed card is not in the hand"
-        assert len(set(state.chars[q])) == len(state.chars[q])
-        assert set(state.lineups[q]) <= set(state.chars[q])
+        assert len(set(state.characters[q])) == len(state.characters[q])
+        assert set(state.lineups[q]) <= set(state.characters[q])
         assert len(state.lineups[q]) == len(original.lineups[q])
     if state.shared:
-        assert not set(state.chars[0]) & set(state.chars[1])
+        assert not set(state.characters[0]) & set(state.characters[1])
 
 
 def describe_difference(a: Any, b: Any) -> str:
@@ -259,9 +259,9 @@ def test_private_fields_show_exactly_the_viewers_own_information(options: dict[s
                 assert view.seat == s
                 assert view.hand == tuple(state.hands[s])
                 assert view.lineup == tuple(state.lineups[s])
-                assert sorted(view.my_characters) == sorted(state.chars[s])
+                assert sorted(view.my_characters) == sorted(state.characters[s])
                 pile = state.pile(s)
-                k = state.known_top[s]
+                k = state.looked_at[s]
                 assert view.known_top == tuple(pile[::-1][:k])  # top first
                 looked += bool(k)
                 expected = tuple(state.legal_actions()) if state.to_act == s else ()

@@ -25,7 +25,7 @@ from flametable.core.record import MatchRecord, replay, start
 from flametable.core.rng import Rng
 from flametable.duel.actions import ACTIONS, NUM_ACTIONS, DuelAction, Kind
 from flametable.duel.game import DuelGame
-from flametable.duel.rules import MAX_PLAYS, Phase, Reason
+from flametable.duel.rules import Phase, Reason
 from flametable.duel.state import DuelState
 
 GAME = DuelGame()
@@ -127,10 +127,10 @@ def check_invariants(state: DuelState, decks: list[Counter[int]]) -> None:
         mask = legal_action_mask(state, NUM_ACTIONS)
         assert sum(mask) == len(legal)
     for q in (0, 1):
-        assert 0 <= state.plays[q] <= MAX_PLAYS
+        assert 0 <= state.plays[q] <= 2  # R6: at most 2 plays per round
         assert all(1 <= s <= NUM_SUPPORTS for s in state.hands[q]), state.hands[q]
         assert not Counter(state.revealed[q]) - Counter(state.hands[q]), "a revealed card is not in the hand"
-        assert 0 <= state.known_top[q] <= len(state.pile(q))
+        assert 0 <= state.looked_at[q] <= len(state.pile(q))
         assert 0 <= state.wins[q] <= 2
     # The plays of this round, counted from the public log, match the counters (R6: at most 2, ability once).
     if state.phase in (Phase.PLAY, Phase.CHOICE):
@@ -301,8 +301,8 @@ def test_round_bookkeeping(options: dict[str, Any], seed: int, choices: list[int
             abilities[(round_no, seat)] += 1
         for q in (0, 1):
             assert all(1 <= s <= NUM_SUPPORTS for s in state.hands[q]), state.hands[q]
-            assert state.plays[q] <= MAX_PLAYS
-    assert all(n <= MAX_PLAYS for n in plays.values()), plays
+            assert state.plays[q] <= 2
+    assert all(n <= 2 for n in plays.values()), plays
     assert all(n <= 1 for n in abilities.values()), abilities
     results = state.results
     assert [r.number for r in results] == list(range(1, len(results) + 1))

@@ -61,7 +61,7 @@ def _same_first(seed: int) -> int:
     a, b, c = characters(plain)[:3]
     st = start([[a, b, c], [a, c, b]], hands=[[], []], piles=[[], []], mode="decks", seed=seed)
     assert st.phase is Phase.STAT
-    assert st.cur == [a, a]
+    assert st.current == [a, a]
     assert st.to_act == st.chooser
     return st.chooser
 
@@ -87,7 +87,7 @@ def test_rules_first_round_same_card_flip_a_coin() -> None:
         for _ in range(2):
             st = GAME.new_match({"mode": "decks", "decks": [deck, deck]}, seed)
             line_up(st, [[b, a, c], [b, c, a]])
-            assert st.cur == [b, b]
+            assert st.current == [b, b]
             assert st.phase is Phase.STAT
             assert st.to_act == st.chooser
             results.append(st.chooser)
@@ -203,11 +203,11 @@ def test_rules_tiebreak_the_loser_of_the_last_round_picks_the_stat() -> None:
     assert st.to_act == 1
     # the tie-break is played with the most charming characters
     for p in (0, 1):
-        assert st.cur[p] in lin[p]
-        assert charm(st.cur[p]) == max(charm(c) for c in lin[p])
+        assert st.current[p] in lin[p]
+        assert charm(st.current[p]) == max(charm(c) for c in lin[p])
     play(st, "stat charm")
     res = st.results[-1]
     assert res.number == 4
     assert res.chooser == 1
     assert res.stat == CHARM
-    assert res.totals == (printed(st.cur[0], CHARM), printed(st.cur[1], CHARM))
+    assert res.totals == (printed(st.current[0], CHARM), printed(st.current[1], CHARM))

@@ -42,8 +42,8 @@ def test_r2_draft_players_alternate_picking(first: int) -> None:
         seats.append(st.to_act)
         play(st, f"pick C{c}")
     assert seats == [first, 1 - first] * 3
-    assert sorted(st.chars[first]) == [1, 5, 20]
-    assert sorted(st.chars[1 - first]) == [9, 14, 33]
+    assert sorted(st.characters[first]) == [1, 5, 20]
+    assert sorted(st.characters[1 - first]) == [9, 14, 33]
     assert st.phase is Phase.LINEUP
     assert st.to_act == 0
     assert st.hands == [[], []]
@@ -77,12 +77,12 @@ def test_r2_draft_a_character_can_be_picked_once() -> None:
     with pytest.raises(IllegalAction) as err:
         play(st, "pick C8")
     assert err.value.reason
-    assert st.chars == [[], [8]]
+    assert st.characters == [[], [8]]
     assert st.to_act == 0
     play(st, "pick C9")
     with pytest.raises(IllegalAction):
         play(st, "pick C9")
-    assert st.chars == [[9], [8]]
+    assert st.characters == [[9], [8]]
 
 
 def test_r2_draft_then_lineup_then_hands_of_3() -> None:
@@ -95,7 +95,7 @@ def test_r2_draft_then_lineup_then_hands_of_3() -> None:
     line_up(st, [[27, 2, 10], [16, 31, 6]])
     assert st.lineups == [[27, 2, 10], [16, 31, 6]]
     assert st.phase is Phase.STAT
-    assert st.cur == [27, 16]
+    assert st.current == [27, 16]
     assert st.chooser == 1  # R5: the lower card number
     assert len(st.hands[0]) == len(st.hands[1]) == 3
     assert sorted(st.hands[0] + st.hands[1]) == sorted(PILE[:6])

@@ -6,11 +6,12 @@ import pytest
 
 from flametable.core.errors import IllegalAction
 from flametable.duel.cards import EffectKind, Stat
-from flametable.duel.rules import ABILITY_BONUS, Phase
-from flametable.duel.state import DuelState
+from flametable.duel.rules import Phase
+from flametable.duel.state import DRAW, DuelState
 from tests.duel.scripted import (
     ALL_SUPPORTS,
     CARDS,
+    EVENT,
     ITEM,
     PLAIN_PLACES,
     STATS,
@@ -20,6 +21,7 @@ from tests.duel.scripted import (
     effect_kinds,
     fillers,
     first_round,
+    first_support,
     log_of,
     plain,
     play,
@@ -31,6 +33,7 @@ from tests.duel.scripted import (
     supports,
     texts,
     top_first,
+    with_effect,
 )
 
 
@@ -149,7 +152,7 @@ def test_r10_look_at_an_empty_pile_does_nothing(card: int) -> None:
     st = _solo(c0, [card, *keep], sup(card).stat, pile=[])
     by(st, 0, f"play S{card}")
     assert st.view(0).known_top == ()
-    assert st.known_top == [0, 0]
+    assert st.looked_at == [0, 0]
     assert st.to_act == 0
 
 
@@ -272,7 +275,7 @@ def test_r10_swap_a_place_with_no_place_does_nothing() -> None:
     assert st.place_owner == 1
     assert st.discards == [[non_place, pay], [theirs]]
     # the ability's +15 still counts (R11)
-    assert st.results[0].totals[0] == printed(c0, Stat.CHARM) + ABILITY_BONUS
+    assert st.results[0].totals[0] == printed(c0, Stat.CHARM) + 15
 
 
 # ---------------------------------------------------------------- clear a place
@@ -331,10 +334,10 @@ def test_r10_boost_adds_to_your_total(stat: Stat) -> None:
     n = char(c0).effects[0].n
     pay = _rest(1, [])[0]
     st = _solo(c0, [pay], stat)
-    c1 = st.cur[1]
+    c1 = st.current[1]
     by(st, 0, f"ability S{pay}")
     res = st.results[0]
-    assert res.totals == (printed(c0, stat) + ABILITY_BONUS + n, printed(c1, stat))
+    assert res.totals == (printed(c0, stat) + 15 + n, printed(c1, stat))
 
 
 @pytest.mark.parametrize("stat", STATS)
@@ -345,10 +348,10 @@ def test_r10_sap_takes_from_the_opponents_total(stat: Stat) -> None:
     n = char(c0).effects[0].n
     pay, keep = _rest(2, [])
     st = _solo(c0, [pay, keep], stat)
-    c1 = st.cur[1]
+    c1 = st.current[1]
     by(st, 0, f"ability S{pay}")
     view = st.view(1)
-    assert view.seats[0].total == printed(c0, stat) + ABILITY_BONUS
+    assert view.seats[0].total == printed(c0, stat) + 15
     assert view.seats[1].total == printed(c1, stat) - n
     assert view.seats[1].modifier == -n
 
@@ -417,7 +420,7 @@ def test_rules_if_not_it_is_just_for_laughs() -> None:
         assert top_first(st) == pile
         assert st.discards == [[], []]
         assert st.place == 0
-        assert st.known_top == [0, 0]
+        assert st.looked_at == [0, 0]
         assert st.view(None).seats[0].total == printed(c0, s.stat) + s.bonus * (2 if c0 in s.equips_to else 1)
 
 
@@ -432,7 +435,7 @@ def test_rules_discard_a_card_to_trigger_the_ability_and_add_15(stat: Stat) -> N
     c0 = characters(plain)[0]
     cards = quiet(3, avoid=stat)
     st = _solo(c0, cards, stat)
-    c1 = st.cur[1]
+    c1 = st.current[1]
     by(st, 0, f"ability S{cards[1]}")  # the card of my choice, not the first one
     assert st.hands[0] == [cards[0], cards[2]]
     assert st.discards[0] == [cards[1]]
@@ -442,7 +445,7 @@ def test_rules_discard_a_card_to_trigger_the_ability_and_add_15(stat: Stat) -> N
         view = st.view(seat)
         assert view.seats[0].ability_used
         assert view.seats[0].discard == (cards[1],)
-        assert view.seats[0].total == printed(c0, stat) + ABILITY_BONUS
+        assert view.seats[0].total == printed(c0, stat) + 15
         assert view.seats[1].total == printed(c1, stat)
     assert (0, f"ability S{cards[1]}", False) in log_of(st)
 
@@ -482,7 +485,7 @@ def test_r11_discard_first_then_the_effects() -> None:
     assert st.hands[0] == [keep, pay]
     assert st.discards[0] == []
     assert st.ability_used[0]
-    assert st.view(None).seats[0].total == printed(c0, Stat.HEAT) + ABILITY_BONUS
+    assert st.view(None).seats[0].total == printed(c0, Stat.HEAT) + 15
     assert (0, f"take S{pay}", True) in log_of(st)
 
 
@@ -524,3 +527,126 @@ def test_r10_own_decks_look_at_your_own_draw_pile() -> None:
     assert st.view(0).known_top == tuple(mine[:n])
     assert st.view(1).known_top == ()
     assert st.view(None).known_top == ()
+
+
+# ---------------------------------------------------------------- modifiers add up (R12: "+ any effect modifiers")
+
+
+def test_r12_a_boost_after_a_sap_adds_to_the_sapped_total() -> None:
+    """R12: "Total = ... + 15 for the ability + any effect modifiers." (the opponent saps me, then my ability boosts
+    me: both modifiers count, the boost does not replace the sap)"""
+    booster, sapper = BOOSTERS[0], SAPPERS[0]
+    boost, sap = char(booster).effects[0].n, char(sapper).effects[0].n
+    assert (boost, sap) == (5, 5)  # the card texts: "+5 to your total", "-5 to your opponent's total"
+    p0, p1 = _rest(2, [])
+    # seat 1 has the lower number, so it chooses the stat and plays first (R5, R6)
+    low, high = sorted((booster, sapper))
+    assert (low, high) == (sapper, booster)
+    c1, c0 = low, high
+    st = first_round(c0, c1, [[p0], [p1]], Stat.HEAT)
+    by(st, 1, f"ability S{p1}")
+    view = st.view(None)
+    assert view.seats[0].modifier == -5
+    assert view.seats[0].total == printed(c0, Stat.HEAT) - 5
+    by(st, 0, f"ability S{p0}")
+    view = st.view(None)
+    assert view.seats[0].modifier == -5 + 5
+    assert st.results[0].totals == (printed(c0, Stat.HEAT) + 15 + 5 - 5, printed(c1, Stat.HEAT) + 15)
+
+
+def test_r12_a_sap_after_a_boost_takes_from_the_boosted_total() -> None:
+    """R12: "... + any effect modifiers." (my ability boosts me, then the opponent's ability saps me)"""
+    booster = BOOSTERS[0]
+    sapper = next(c for c in SAPPERS if c > booster)  # seat 1's higher number: seat 0 chooses and plays first
+    p0, p1 = _rest(2, [])
+    st = first_round(booster, sapper, [[p0], [p1]], Stat.SPARK)
+    by(st, 0, f"ability S{p0}")
+    assert st.view(1).seats[0].modifier == 5
+    by(st, 1, f"ability S{p1}")
+    assert st.results[0].totals == (printed(booster, Stat.SPARK) + 15 + 5 - 5, printed(sapper, Stat.SPARK) + 15)
+
+
+def test_r12_two_saps_in_one_round_both_count() -> None:
+    """R12: "... + any effect modifiers." (an event that saps, then an ability that saps: -5 and -5)"""
+    gossip = first_support(lambda s: s.kind is EVENT and with_effect(EffectKind.SAP)(s), what="event that saps")
+    sapper = next(c for c in SAPPERS if effect_kinds(char(c)) == (EffectKind.SAP,))
+    c1 = fillers(1, [sapper])[0]
+    assert c1 < sapper  # seat 1 chooses the stat and passes first
+    pay = _rest(1, [gossip])[0]
+    stat = sup(gossip).stat
+    st = first_round(sapper, c1, [[gossip, pay], []], stat)
+    by(st, 0, f"play S{gossip}", f"ability S{pay}")
+    # the event's bonus counts for both players (R9); both saps hit seat 1
+    assert st.results[0].totals == (
+        printed(sapper, stat) + sup(gossip).bonus + 15,
+        printed(c1, stat) + sup(gossip).bonus - 5 - 5,
+    )
+
+
+def test_r12_two_boosts_in_one_round_each_for_its_own_player() -> None:
+    """R12: "... + any effect modifiers." (own decks, R2 "both players may bring the same cards": both players
+    boost in the same round, each their own total)"""
+    booster = BOOSTERS[0]
+    a, b, c, d = fillers(4, [booster])
+    p0, p1 = _rest(2, [])
+    st = start([[booster, a, b], [booster, c, d]], hands=[[p0], [p1]], piles=[[], []], mode="decks")
+    play(st, stat_word(Stat.HEAT))  # R5: the same number, a coin flip decides who chooses
+    first = st.to_act
+    assert first is not None
+    by(st, first, f"ability S{(p0, p1)[first]}")
+    by(st, 1 - first, f"ability S{(p0, p1)[1 - first]}")
+    heat = printed(booster, Stat.HEAT)
+    assert st.results[0].totals == (heat + 15 + 5, heat + 15 + 5)
+    assert st.results[0].winner == DRAW  # same character: same totals and Charm (R12)
+
+
+# ---------------------------------------------------------------- looking at the pile, then drawing (R10, R13)
+
+LOOK3 = characters(lambda c: effect_kinds(c) == (EffectKind.PEEK,) and c.effects[0].n == 3)
+
+
+def test_r10_the_looker_drawing_a_looked_at_card_still_knows_the_others() -> None:
+    """R10: "look at the top N cards of your draw pile (only you see them)"; drawing one of them (my own draw effect,
+    then R13's clean-up draws) leaves me knowing the ones still on top, and no more."""
+    c0 = LOOK3[0]
+    draw = _only(EffectKind.DRAW, ITEM)[0]
+    pay, keep = _rest(2, [draw])
+    pile = [s for s in ALL_SUPPORTS if s not in (draw, pay, keep)][:6]
+    st = _solo(c0, [pay, draw], Stat.SPARK, pile=pile, hand1=[keep])
+    by(st, 0, f"ability S{pay}")
+    assert st.view(0).known_top == tuple(pile[:3])
+    by(st, 1, "pass")
+    by(st, 0, f"play S{draw}")
+    assert st.hands[0] == [pile[0]]
+    assert st.view(0).known_top == tuple(pile[1:3])
+    assert st.view(1).known_top == ()
+    by(st, 1, "pass")  # seat 0 has made its 2 plays and is passed for: the round ends (R6)
+    assert st.results
+    chooser = st.results[0].chooser
+    # R13: the chooser draws first, then the other player: both looked-at cards left the pile
+    assert st.hands[chooser][-1] == pile[1]
+    assert st.hands[1 - chooser][-1] == pile[2]
+    assert st.view(0).known_top == ()
+    assert st.looked_at == [0, 0]
+
+
+def test_r10_own_decks_the_opponent_drawing_from_their_pile_changes_nothing_i_looked_at() -> None:
+    """R2: "each shuffles and draws from their own deck" and R10: "look at the top N cards of your draw pile": the
+    opponent's draws come from their own pile; my clean-up draw (R13) takes the first card I looked at."""
+    c0 = LOOK3[0]
+    c1, a, b, c, d = fillers(5, [c0])
+    c1 = next(x for x in characters(plain, [c0, a, b, c, d]) if x > c0)  # seat 0 chooses and plays first (R5)
+    draw = _only(EffectKind.DRAW, ITEM)[0]
+    pay = _rest(1, [draw])[0]
+    mine = [s for s in ALL_SUPPORTS if s != pay][:5]
+    theirs = [s for s in ALL_SUPPORTS if s != draw][-5:]
+    st = start([[c0, a, b], [c1, c, d]], hands=[[pay], [draw]], piles=[mine, theirs], mode="decks")
+    by(st, 0, stat_word(Stat.HEAT), f"ability S{pay}")
+    assert st.view(0).known_top == tuple(mine[:3])
+    by(st, 1, f"play S{draw}")
+    assert st.hands[1] == [theirs[0]]
+    assert st.view(0).known_top == tuple(mine[:3])
+    by(st, 1, "pass")  # seat 0, with an empty hand, was passed for: two passes in a row end the round (R6)
+    assert st.results
+    assert st.hands[0] == [mine[0]]
+    assert st.view(0).known_top == tuple(mine[1:3])

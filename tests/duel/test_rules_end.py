@@ -114,13 +114,13 @@ def test_rules_if_still_tied_at_the_end_one_last_round_settles_it(outcomes: str)
     assert st.phase is Phase.STAT
     assert st.round_no == 3
     for p in (0, 1):
-        assert st.cur[p] in lin[p]
-        assert charm(st.cur[p]) == max(charm(c) for c in lin[p])
+        assert st.current[p] in lin[p]
+        assert charm(st.current[p]) == max(charm(c) for c in lin[p])
     for seat in (0, 1, None):
         view = st.view(seat)
         assert view.round_number == 4
-        assert view.seats[0].character == st.cur[0]
-        assert view.seats[1].character == st.cur[1]
+        assert view.seats[0].character == st.current[0]
+        assert view.seats[1].character == st.current[1]
     last = st.results[-1]
     assert st.chooser == (1 - last.winner if last.winner != DRAW else 1 - last.chooser)
 
@@ -178,7 +178,7 @@ def test_r14_tiebreak_hands_and_the_place_carry_over() -> None:
     play(st, stat_word(stat))
     while len(st.results) == 3:
         play(st, "pass")
-    assert st.results[3].totals == (printed(st.cur[0], stat), printed(st.cur[1], stat) + sup(place).bonus)
+    assert st.results[3].totals == (printed(st.current[0], stat), printed(st.current[1], stat) + sup(place).bonus)
     assert st.phase is Phase.OVER
 
 
@@ -204,7 +204,7 @@ def test_r14_a_player_with_several_tied_picks_one() -> None:
         assert err.value.reason
     play(st, f"champion C{b}")
     assert st.phase is Phase.STAT
-    assert st.cur == [b, y]
+    assert st.current == [b, y]
     assert st.view(1).seats[0].character == b
 
 
@@ -230,7 +230,7 @@ def test_r14_both_players_with_tied_characters_each_pick_one() -> None:
                 asked.append(seat)
                 play(st, f"champion C{wanted[seat]}")
             assert sorted(asked) == [0, 1]
-            assert st.cur == [b, x]
+            assert st.current == [b, x]
             assert st.phase is Phase.STAT
             return
     pytest.fail("no line-ups with tied characters on both sides")
@@ -242,7 +242,7 @@ def test_r14_its_winner_wins_the_match() -> None:
     st = start(lin, hands=[[], []])
     _play_rounds(st, stats)
     pick_champions(st)
-    c0, c1 = st.cur
+    c0, c1 = st.current
     stat = next(s for s in STATS if printed(c0, s) != printed(c1, s))
     winner = 0 if printed(c0, stat) > printed(c1, stat) else 1
     _play_rounds(st, [stat])
@@ -262,7 +262,7 @@ def test_rules_if_that_is_a_draw_too_the_match_ends_in_a_tie() -> None:
     st = start(lin, hands=[[], []])
     _play_rounds(st, stats)
     pick_champions(st)
-    assert st.cur == [a, b]
+    assert st.current == [a, b]
     _play_rounds(st, [CHARM])  # same Charm: equal totals, equal printed Charm
     assert st.results[3].winner == DRAW
     assert st.phase is Phase.OVER

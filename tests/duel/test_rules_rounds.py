@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from flametable.duel.cards import EffectKind, Stat
-from flametable.duel.rules import ABILITY_BONUS, Phase
+from flametable.duel.rules import Phase
 from flametable.duel.state import DRAW
 from tests.duel.scripted import (
     ALL_SUPPORTS,
@@ -70,7 +70,7 @@ def test_rules_each_player_adds_up_their_characters_chosen_stat_plus_bonuses() -
         by(st, 1, "pass")
     res = st.results[0]
     expected0 = (
-        printed(c0, stat) + 2 * sup(item).bonus + sup(place).bonus + sup(event).bonus + ABILITY_BONUS + boost
+        printed(c0, stat) + 2 * sup(item).bonus + sup(place).bonus + sup(event).bonus + 15 + boost
     )
     expected1 = printed(c1, stat) + sup(event).bonus
     assert res.totals == (expected0, expected1)
@@ -299,7 +299,7 @@ def test_rules_the_next_round_starts_with_the_next_character() -> None:
     play(st, "stat spark")
     assert st.round_no == 1
     assert st.phase is Phase.STAT
-    assert st.cur == [lineups[0][1], lineups[1][1]]
+    assert st.current == [lineups[0][1], lineups[1][1]]
     for seat in (0, 1, None):
         view = st.view(seat)
         assert view.round_number == 2
@@ -310,7 +310,7 @@ def test_rules_the_next_round_starts_with_the_next_character() -> None:
     if st.phase is Phase.STAT:
         play(st, stat_word(Stat.CHARM))
     if st.phase is not Phase.OVER:
-        assert st.cur == [lineups[0][2], lineups[1][2]]
+        assert st.current == [lineups[0][2], lineups[1][2]]
 
 
 def test_r13_the_round_resets_plays_and_ability() -> None:
@@ -326,3 +326,36 @@ def test_r13_the_round_resets_plays_and_ability() -> None:
     assert st.ability_used == [False, False]
     assert st.view(None).seats[0].plays == 0
     assert not st.view(None).seats[0].ability_used
+
+
+def _condition_events() -> tuple[int, int]:
+    """Two events of one stat, one counting only for a printed value at most N, one only for at least M."""
+    at_most = supports(lambda s: s.kind is EVENT and s.printed_at_most is not None and not s.effects)
+    for low in at_most:
+        stat = sup(low).stat
+        at_least = [s for s in supports(lambda s: s.kind is EVENT and s.printed_at_least is not None and not s.effects)
+                    if sup(s).stat == stat]
+        if at_least:
+            return low, at_least[0]
+    raise LookupError("no pair of conditional events of one stat")
+
+
+@pytest.mark.parametrize("low_first", [True, False])
+def test_r9_an_event_that_does_not_count_then_one_that_does(low_first: bool) -> None:
+    """R9: "Its bonus or penalty counts for both players when its stat is the round's stat (an event may narrow this
+    with a condition written on it)": for each player, the event whose condition fails is skipped and the other one,
+    played after or before it, still counts."""
+    low, high = _condition_events()  # e.g. "+10 if printed Spark 37 or less", "-10 if printed Spark 42 or more"
+    stat = sup(low).stat
+    at_most, at_least = sup(low).printed_at_most, sup(high).printed_at_least
+    assert at_most is not None
+    assert at_least is not None
+    strong = next(c for c in characters() if printed(c, stat) >= at_least)
+    weak = next(c for c in characters() if printed(c, stat) <= at_most and c > strong)  # seat 0 chooses (R5)
+    order = [low, high] if low_first else [high, low]
+    st = first_round(strong, weak, [order, []], stat)
+    by(st, 0, f"play S{order[0]}", f"play S{order[1]}")
+    assert st.results
+    # only the "at least" event counts for the strong character, only the "at most" one for the weak one
+    assert st.results[0].totals == (printed(strong, stat) + sup(high).bonus, printed(weak, stat) + sup(low).bonus)
+    assert (sup(low).bonus, sup(high).bonus) == (10, -10)  # the card texts' numbers

@@ -32,7 +32,7 @@ def test_rules_pull_the_33_characters_out_of_the_pile() -> None:
     assert NUM_CHARACTERS == 33
     for seed in range(10):
         st = GAME.new_match({}, seed)
-        dealt = st.chars[0] + st.chars[1]
+        dealt = st.characters[0] + st.characters[1]
         assert all(1 <= c <= 33 for c in dealt)
         # the characters are never part of the support deck
         assert len(st.piles) == 1
@@ -98,11 +98,11 @@ def test_rules_each_player_picks_3_characters_or_draws_them_at_random() -> None:
     for seed in range(12):
         st = GAME.new_match({"mode": "shared", "pick": "random"}, seed)
         assert st.phase is Phase.LINEUP
-        assert len(st.chars[0]) == len(st.chars[1]) == 3
-        assert len(set(st.chars[0] + st.chars[1])) == 6
-        deals.add((tuple(st.chars[0]), tuple(st.chars[1])))
+        assert len(st.characters[0]) == len(st.characters[1]) == 3
+        assert len(set(st.characters[0] + st.characters[1])) == 6
+        deals.add((tuple(st.characters[0]), tuple(st.characters[1])))
         again = GAME.new_match({"mode": "shared", "pick": "random"}, seed)
-        assert again.chars == st.chars  # the deal is deterministic per seed
+        assert again.characters == st.characters  # the deal is deterministic per seed
     assert len(deals) > 1
 
 
@@ -110,7 +110,7 @@ def test_r2_characters_dealt_at_random_no_character_twice() -> None:
     """R2: "Characters are either dealt at random (3 each, no character twice) or drafted" """
     for seed in range(40):
         st = GAME.new_match({}, seed)
-        dealt = st.chars[0] + st.chars[1]
+        dealt = st.characters[0] + st.characters[1]
         assert len(dealt) == 6
         assert len(set(dealt)) == 6
 
@@ -121,20 +121,20 @@ def test_rules_looks_at_them() -> None:
     st = GAME.new_match({}, 3)
     assert st.phase is Phase.LINEUP
     assert st.to_act == 0
-    mine = tuple(sorted(st.chars[0]))
+    mine = tuple(sorted(st.characters[0]))
     assert st.view(0).my_characters == mine
     assert st.view(0).seats[0].known_characters == mine
     assert st.view(1).seats[0].known_characters == ()
     assert st.view(None).seats[0].known_characters == ()
-    assert st.view(1).my_characters == tuple(sorted(st.chars[1]))
+    assert st.view(1).my_characters == tuple(sorted(st.characters[1]))
 
 
 @pytest.mark.parametrize("order", list(itertools.permutations(range(3))))
 def test_rules_lines_them_up_face_down_in_any_order(order: tuple[int, int, int]) -> None:
     """"... and lines them up face down in any order." (R3: "Each player orders their 3 characters secretly.")"""
     st = GAME.new_match({}, 5)
-    chars0 = sorted(st.chars[0])
-    chars1 = sorted(st.chars[1])
+    chars0 = sorted(st.characters[0])
+    chars1 = sorted(st.characters[1])
     wanted = [chars0[i] for i in order]
     assert st.to_act == 0
     assert sorted(texts(st.legal_actions())) == sorted(f"line C{c}" for c in chars0)
@@ -147,20 +147,20 @@ def test_rules_lines_them_up_face_down_in_any_order(order: tuple[int, int, int])
     play(st, f"line C{chars1[2]}", f"line C{chars1[0]}")
     assert st.lineups[1] == [chars1[2], chars1[0], chars1[1]]
     assert st.phase is Phase.STAT
-    assert st.cur == [wanted[0], chars1[2]]
+    assert st.current == [wanted[0], chars1[2]]
 
 
 def test_rules_line_up_only_your_own_characters() -> None:
     """R3: a player lines up their own 3 characters, each once (IllegalAction otherwise)."""
     st = GAME.new_match({}, 5)
-    other = st.chars[1][0]
+    other = st.characters[1][0]
     with pytest.raises(IllegalAction) as err:
         play(st, f"line C{other}")
     assert err.value.reason
-    play(st, f"line C{st.chars[0][0]}")
+    play(st, f"line C{st.characters[0][0]}")
     with pytest.raises(IllegalAction):
-        play(st, f"line C{st.chars[0][0]}")
-    assert st.lineups[0] == [st.chars[0][0]]
+        play(st, f"line C{st.characters[0][0]}")
+    assert st.lineups[0] == [st.characters[0][0]]
 
 
 def test_rules_then_each_player_draws_3_cards_from_the_support_deck() -> None:
@@ -243,11 +243,11 @@ def test_r2_both_players_may_bring_the_same_cards() -> None:
     """R2: "no card twice within one deck (both players may bring the same cards)" """
     deck = _deck([1, 2, 3], list(range(1, 11)))
     st = GAME.new_match({"mode": "decks", "decks": [deck, deck]}, 7)
-    assert st.chars == [[1, 2, 3], [1, 2, 3]]
+    assert st.characters == [[1, 2, 3], [1, 2, 3]]
     assert sorted(st.piles[0]) == sorted(st.piles[1]) == list(range(1, 11))
     line_up(st)
     assert st.phase is Phase.STAT
-    assert st.cur == [1, 1]
+    assert st.current == [1, 1]
     # scripted too: the same support card in both decks
     s = inert(None, 1)[0]
     st = start([[1, 2, 3], [2, 3, 1]], hands=[[s], [s]], piles=[[], []], mode="decks")
@@ -296,7 +296,7 @@ def test_rules_flip_the_first_character_at_the_same_time_duel() -> None:
     a, b, c, d, e, f = characters(plain)[:6]
     st = start([[c, a, b], [f, d, e]], hands=[[], []])
     assert st.phase is Phase.STAT
-    assert st.cur == [c, f]
+    assert st.current == [c, f]
     for seat in (0, 1, None):
         view = st.view(seat)
         assert view.round_number == 1
@@ -310,7 +310,7 @@ def test_rules_flip_after_the_lineup_phase() -> None:
     """"At the same time, flip the first character in your line-up." (after a played line-up phase: both first
     characters show together, not before both line-ups are done)"""
     st = GAME.new_match({}, 9)
-    c0, c1 = sorted(st.chars[0]), sorted(st.chars[1])
+    c0, c1 = sorted(st.characters[0]), sorted(st.characters[1])
     play(st, f"line C{c0[1]}", f"line C{c0[0]}")
     assert st.view(1).seats[0].flipped == ()
     assert st.view(1).seats[0].character == 0

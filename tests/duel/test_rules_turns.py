@@ -372,7 +372,7 @@ def test_illegal_acting_in_the_wrong_phase_lineup_and_draft() -> None:
 
     st = GAME.new_match({}, 0)
     assert st.phase is Phase.LINEUP
-    for move in ("pass", "stat spark", f"pick C{st.chars[0][0]}", "play S1"):
+    for move in ("pass", "stat spark", f"pick C{st.characters[0][0]}", "play S1"):
         with pytest.raises(IllegalAction) as err:
             play(st, move)
         assert err.value.params.get("expected") == "line up your characters"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flametable.duel.cards import EffectKind, Stat
-from flametable.duel.rules import ABILITY_BONUS, Phase
+from flametable.duel.rules import Phase
 from flametable.duel.state import DuelState
 from flametable.duel.view import DuelView
 from tests.duel.scripted import (
@@ -108,7 +108,7 @@ def test_r15_public_facts_are_the_same_in_every_view() -> None:
     assert v.results[0].number == 1
     assert v.results[0].stat == Stat.SPARK
     assert v.seats[0].total == st.totals()[0]
-    assert v.seats[0].total == printed(k["b"], Stat.HEAT) + ABILITY_BONUS + (
+    assert v.seats[0].total == printed(k["b"], Stat.HEAT) + 15 + (
         sup(k["item"]).bonus if sup(k["item"]).stat == Stat.HEAT else 0
     ) + (sup(k["event"]).bonus if sup(k["event"]).stat == Stat.HEAT else 0)
 
@@ -218,7 +218,7 @@ def test_r3_lineup_phase_hides_the_opponents_order() -> None:
     views = []
     for order in ((0, 1, 2), (2, 1, 0), (1, 2, 0)):
         st = GAME.new_match({}, 4)
-        mine = sorted(st.chars[0])
+        mine = sorted(st.characters[0])
         play(st, f"line C{mine[order[0]]}", f"line C{mine[order[1]]}")
         assert st.to_act == 1
         views.append((st.view(1), st.view(None)))

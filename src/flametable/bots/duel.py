@@ -28,12 +28,12 @@ def evaluate(state: GameState[Any, Any], me: int) -> float:
     cards = st.cards
     score = 100.0 * (st.wins[me] - st.wins[o])
     if st.phase is Phase.DRAFT or st.phase is Phase.LINEUP:
-        score += sum(character_quality(cards, c) for c in st.chars[me])
+        score += sum(character_quality(cards, c) for c in st.characters[me])
     if st.stat >= 0:
         t = st.totals()
         margin: float = t[me] - t[o]
         if margin == 0:
-            c_me, c_o = cards.charm[st.cur[me]], cards.charm[st.cur[o]]
+            c_me, c_o = cards.charm[st.current[me]], cards.charm[st.current[o]]
             margin = 0.5 if c_me > c_o else -0.5 if c_me < c_o else 0.0
         score += 45.0 * math.tanh(margin / 8.0)
     sups = cards.supports

@@ -1,6 +1,18 @@
 """A determiniser: from one seat's view to full states that agree with everything the view shows.
 
-Search bots (ISMCTS) sample hidden information with it; it never reads the real state, only the view.
+Search bots (ISMCTS) sample hidden information with it; it never reads the real state, only the view (the same
+``DuelView`` every front end gets, or one read back with ``DuelView.from_json``): no field of the view exists for
+the determiniser alone. What it reads, and why the seat may see it (R15):
+
+* public facts, as every view has them: ``phase``, ``to_act``, ``shared_pile``, ``draft``, ``round_number``,
+  ``chooser``, ``stat``, ``place``/``place_owner``, ``events``, ``log``, ``passes`` (passes in a row, R6: also the
+  trailing passes of ``log``), ``pending`` (the rest of the last play's printed effects, R10), ``results``,
+  ``outcome`` and each seat's ``wins``, ``plays``, ``ability_used``, ``items``, ``modifier``, ``character``,
+  ``discard``, ``revealed``, ``hand_size``, ``pile_size``, ``flipped`` and ``known_characters``;
+* the seat's own knowledge, private to it: ``hand``, ``lineup``, ``my_characters``, ``champion``, ``known_top``
+  (the top cards of its pile it looked at) and, in own decks, ``my_pile`` (which cards of its deck are still in
+  its pile).
+
 What is hidden from the seat is sampled uniformly among the possibilities consistent with the view:
 the opponent's hand (beyond the cards publicly known to be in it), the draw-pile order below the cards
 the seat looked at, the opponent's unflipped characters and their order (outside the draft), and the
@@ -8,7 +20,8 @@ opponent's secret tie-break pick. In own-decks mode the opponent's unseen deck c
 support cards not already seen as theirs (R2: no card twice within one deck).
 
 :class:`Sampler` does the view's bookkeeping once; each sample then only shuffles the unknown parts into
-a clone of a prepared state, so a search can draw thousands of samples per decision cheaply.
+a clone of a prepared state (a ``DuelState.blank`` filled from the view: every field the view does not give
+keeps its blank value), so a search can draw thousands of samples per decision cheaply.
 """
 
 from __future__ import annotations
@@ -31,8 +44,8 @@ class Sampler:
         o = self.o = 1 - me
         st = self.base = DuelState.blank(cards, view.shared_pile, view.draft, Rng(0))
         st.phase = view.phase
-        st.seat = view.to_act if view.to_act is not None else 0
-        st.first_picker = st.seat
+        st.acting = view.to_act if view.to_act is not None else 0
+        st.first_picker = st.acting
         st.round_no = view.round_number - 1
         st.chooser = view.chooser if view.chooser is not None else 0
         st.stat = view.stat
@@ -48,12 +61,12 @@ class Sampler:
         st.plays = [seats[0].plays, seats[1].plays]
         st.ability_used = [seats[0].ability_used, seats[1].ability_used]
         st.items = [list(seats[0].items), list(seats[1].items)]
-        st.mods = [seats[0].modifier, seats[1].modifier]
-        st.cur = [seats[0].character, seats[1].character]
+        st.modifiers = [seats[0].modifier, seats[1].modifier]
+        st.current = [seats[0].character, seats[1].character]
         st.discards = [list(seats[0].discard), list(seats[1].discard)]
         st.revealed = [list(seats[0].revealed), list(seats[1].revealed)]
         st._outcome = view.outcome
-        st.known_top[me] = len(view.known_top)
+        st.looked_at[me] = len(view.known_top)
 
         # ---- characters and line-ups (R3)
         mine = list(view.my_characters)
@@ -63,8 +76,8 @@ class Sampler:
         banned = set(self.theirs_known) | (set(mine) if st.shared else set())
         self.char_pool = [c for c in range(1, len(cards.characters) + 1) if c not in banned]
         self.n_unknown_chars = 0 if view.phase is Phase.DRAFT else 3 - len(self.theirs_known)
-        st.chars = [[], []]
-        st.chars[me] = mine
+        st.characters = [[], []]
+        st.characters[me] = mine
         st.lineups = [[], []]
         st.lineups[me] = list(view.lineup)
         # Seat 0 lines up first: the opponent's line-up is complete when it went before us and we are lining
@@ -74,7 +87,7 @@ class Sampler:
         if self.champion_phase:
             st.champion[me] = view.champion
         elif view.round_number == 4:
-            st.champion = st.cur[:]
+            st.champion = st.current[:]
         self.champion_chosen = o < me and view.to_act == me
 
         # ---- support cards
@@ -109,7 +122,7 @@ class Sampler:
         # Characters and the opponent's line-up.
         theirs = self.theirs_known + rng.sample(self.char_pool, self.n_unknown_chars) if self.n_unknown_chars \
             else self.theirs_known[:]
-        st.chars[o] = sorted(theirs)
+        st.characters[o] = sorted(theirs)
         if self.phase is not Phase.DRAFT and self.their_lineup_done:
             rest = [c for c in theirs if c not in self.flipped]
             rng.shuffle(rest)

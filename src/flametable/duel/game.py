@@ -55,22 +55,22 @@ class DuelGame:
             st.piles = [pile]
             if st.draft:
                 st.phase = Phase.DRAFT
-                st.seat = st.first_picker
+                st.acting = st.first_picker
             else:
                 dealt = rng.sample(_ALL_CHARS, 6)
-                st.chars = [sorted(dealt[:3]), sorted(dealt[3:])]
+                st.characters = [sorted(dealt[:3]), sorted(dealt[3:])]
                 st.phase = Phase.LINEUP
-                st.seat = 0
+                st.acting = 0
         else:
             decks = [d if d is not None else random_deck(rng) for d in opts.decks]
-            st.chars = [sorted(decks[0].characters), sorted(decks[1].characters)]
+            st.characters = [sorted(decks[0].characters), sorted(decks[1].characters)]
             st.piles = []
             for d in decks:
                 pile = list(d.supports)
                 rng.shuffle(pile)
                 st.piles.append(pile)
             st.phase = Phase.LINEUP
-            st.seat = 0
+            st.acting = 0
         return st
 
 
@@ -121,19 +121,19 @@ def _apply_setup(st: DuelState, opts: DuelOptions, setup: Mapping[str, Any]) -> 
         raise RecordError(f"setup.first_picker must be 0 or 1, got {first_picker!r}")
     st.first_picker = first_picker
     st.phase = Phase.LINEUP
-    st.seat = 0
+    st.acting = 0
     if who is None:
         if not (st.shared and st.draft):
             raise RecordError("setup needs lineups or characters (unless drafting)")
         st.phase = Phase.DRAFT
-        st.seat = first_picker
+        st.acting = first_picker
     else:
         for i, row in enumerate(who):
             if len(row) != 3 or len(set(row)) != 3:
                 raise RecordError(f"setup: player {i + 1} needs 3 different characters, got {row}")
         if st.shared and set(who[0]) & set(who[1]):
             raise RecordError("setup: in shared mode no character can be with both players")
-        st.chars = [sorted(r) for r in who]
+        st.characters = [sorted(r) for r in who]
     hands_given = hands if hands is not None else [[], []]
     disc = discards if discards is not None else [[], []]
     place = setup.get("place")

@@ -2,13 +2,17 @@
 
 Cards are integer-coded by their numbers. Draw piles keep their top at the *end* of the list.
 Every rule is cited by its ruling number (R1-R15 in ``shared/rules/RULINGS.md``).
+
+What a seat may see is decided here, by :func:`observe`, and nowhere else; the view's types live in
+``duel.view`` (data only). ``DRAW``, ``Played`` and ``RoundResult`` are defined there and stay importable from here.
 """
 
 from __future__ import annotations
 
+import ast
 from bisect import insort
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from enum import Enum
+from typing import Any
 
 from flametable.core.errors import IllegalAction
 from flametable.core.i18n import N_, Phrase
@@ -29,154 +33,132 @@ from flametable.duel.actions import (
 )
 from flametable.duel.cards import CardSet, EffectKind, SupportKind
 from flametable.duel.rules import ABILITY_BONUS, HAND_SIZE, MAX_PLAYS, PHASE_TEXT, ROUNDS, Phase, Reason
-
-if TYPE_CHECKING:
-    from flametable.duel.view import DuelView
+from flametable.duel.view import DRAW as DRAW  # re-exported: DRAW, Played and RoundResult were defined here
+from flametable.duel.view import DuelView, SeatInfo
+from flametable.duel.view import Played as Played
+from flametable.duel.view import RoundResult as RoundResult
 
 NO_STAT = -1
-DRAW = -1  # a round's winner when it is drawn
 
 
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """A finished round, all of it public (R15)."""
+class Copy(Enum):
+    """How :meth:`DuelState.clone` copies a field (and :meth:`DuelState.blank` its empty value)."""
 
-    number: int  # 1, 2, 3; 4 for the tie-break round
-    chooser: int
-    stat: int
-    characters: tuple[int, int]
-    totals: tuple[int, int]
-    winner: int  # seat, or DRAW (-1)
-    by_charm: bool  # equal totals settled by printed Charm (R12)
+    VALUE = "value"  # immutable (or shared and never mutated): the same object
+    LIST = "list"  # a flat list of immutable values
+    PER_SEAT = "per_seat"  # a list of two flat lists, one per seat
+    LISTS = "lists"  # a list of flat lists, as many as there are (the draw piles)
+    CLONE = "clone"  # an object with its own ``clone`` (the generator)
 
 
-@dataclass(frozen=True, slots=True)
-class Played:
-    """A public event of the current round: who did what (R15)."""
+ARG: Any = object()  # in FIELDS: the field's value comes from blank()'s arguments
 
-    seat: int
-    action: DuelAction
-    auto: bool = False  # a pass the engine made for a player who could only pass (R6)
+FIELDS: tuple[tuple[str, Copy, object], ...] = (
+    # (name, how clone copies it, its value in blank(); ARG: from blank()'s arguments). Add a field here, and its
+    # annotation in the class: __slots__, blank, clone and the determiniser's samples (clones of a blank state)
+    # follow from this list.
+    ("cards", Copy.VALUE, ARG),
+    ("shared", Copy.VALUE, ARG),  # R2: one shared deck, else own decks
+    ("draft", Copy.VALUE, ARG),
+    ("pile_of", Copy.VALUE, ARG),  # which pile each seat draws from
+    ("rng", Copy.CLONE, ARG),
+    ("phase", Copy.VALUE, Phase.LINEUP),
+    ("acting", Copy.VALUE, 0),  # the seat to act (meaningless once OVER)
+    ("first_picker", Copy.VALUE, 0),
+    ("characters", Copy.PER_SEAT, [[], []]),
+    ("lineups", Copy.PER_SEAT, [[], []]),
+    ("champion", Copy.LIST, [0, 0]),
+    ("hands", Copy.PER_SEAT, [[], []]),
+    ("piles", Copy.LISTS, []),
+    ("discards", Copy.PER_SEAT, [[], []]),
+    ("looked_at", Copy.LIST, [0, 0]),
+    ("place", Copy.VALUE, 0),
+    ("place_owner", Copy.VALUE, 0),
+    ("round_no", Copy.VALUE, 0),
+    ("chooser", Copy.VALUE, 0),
+    ("stat", Copy.VALUE, NO_STAT),
+    ("current", Copy.LIST, [0, 0]),
+    ("plays", Copy.LIST, [0, 0]),
+    ("ability_used", Copy.LIST, [False, False]),
+    ("passes", Copy.VALUE, 0),
+    ("items", Copy.PER_SEAT, [[], []]),
+    ("events", Copy.LIST, []),
+    ("modifiers", Copy.LIST, [0, 0]),
+    ("pending", Copy.LIST, []),
+    ("log", Copy.LIST, []),
+    ("results", Copy.LIST, []),
+    ("revealed", Copy.PER_SEAT, [[], []]),
+    ("wins", Copy.LIST, [0, 0]),
+    ("_outcome", Copy.VALUE, None),
+)
+
+
+_COPY_CODE = {
+    Copy.VALUE: "self.{0}",
+    Copy.LIST: "self.{0}[:]",
+    Copy.PER_SEAT: "[self.{0}[0][:], self.{0}[1][:]]",
+    Copy.LISTS: "[x[:] for x in self.{0}]",
+    Copy.CLONE: "self.{0}.clone()",
+}
 
 
 class DuelState:
     """A Flame Duel match. Mutates in place; :meth:`clone` is a cheap copy of its lists."""
 
-    __slots__ = (
-        "_outcome",
-        "ability_used",
-        "cards",
-        "champion",
-        "chars",
-        "chooser",
-        "cur",
-        "discards",
-        "draft",
-        "events",
-        "first_picker",
-        "hands",
-        "items",
-        "known_top",
-        "lineups",
-        "log",
-        "mods",
-        "passes",
-        "pending",
-        "phase",
-        "pile_of",
-        "piles",
-        "place",
-        "place_owner",
-        "plays",
-        "results",
-        "revealed",
-        "rng",
-        "round_no",
-        "seat",
-        "shared",
-        "stat",
-        "wins",
-    )
+    __slots__ = tuple(name for name, _how, _blank in FIELDS)
 
     @classmethod
     def blank(cls, cards: CardSet, shared: bool, draft: bool, rng: Rng) -> DuelState:
         """A state before anything is dealt, every field at its empty value: ``DuelGame.new_match`` and the
         determiniser start from it and fill in what they know."""
         st = cls.__new__(cls)
+        _fill_blank(st)
         st.cards = cards
         st.shared = shared
         st.draft = draft
         st.pile_of = (0, 0) if shared else (0, 1)
         st.rng = rng
-        st.phase = Phase.LINEUP
-        st.seat = 0
-        st.first_picker = 0
-        st.chars = [[], []]
-        st.lineups = [[], []]
-        st.champion = [0, 0]
-        st.hands = [[], []]
-        st.piles = []
-        st.discards = [[], []]
-        st.known_top = [0, 0]
-        st.place = 0
-        st.place_owner = 0
-        st.round_no = 0
-        st.chooser = 0
-        st.stat = NO_STAT
-        st.cur = [0, 0]
-        st.plays = [0, 0]
-        st.ability_used = [False, False]
-        st.passes = 0
-        st.items = [[], []]
-        st.events = []
-        st.mods = [0, 0]
-        st.pending = []
-        st.log = []
-        st.results = []
-        st.revealed = [[], []]
-        st.wins = [0, 0]
-        st._outcome = None
         return st
 
     cards: CardSet
-    phase: Phase
-    seat: int  # the seat to act (meaningless once OVER)
     shared: bool
     draft: bool
+    pile_of: tuple[int, int]
+    rng: Rng
+    phase: Phase
+    acting: int
     first_picker: int
-    chars: list[list[int]]  # each seat's characters (dealt, drafted or brought)
+    characters: list[list[int]]  # each seat's characters (dealt, drafted or brought), sorted
     lineups: list[list[int]]  # each seat's secret order (R3), complete after the line-up phase
     champion: list[int]  # tie-break picks (R14), 0 = not yet
     hands: list[list[int]]
     piles: list[list[int]]  # draw piles, top at the end; shared mode: one pile
-    pile_of: tuple[int, int]  # which pile each seat draws from
     discards: list[list[int]]
-    known_top: list[int]  # how many top cards of its pile each seat has looked at (R15)
+    looked_at: list[int]  # how many top cards of its pile each seat has looked at (R15)
     place: int  # 0 = none
     place_owner: int
     round_no: int  # 0-based; 3 = the tie-break round
     chooser: int
-    stat: int
-    cur: list[int]  # each seat's character this round
+    stat: int  # NO_STAT before it is chosen
+    current: list[int]  # each seat's character this round
     plays: list[int]
     ability_used: list[bool]
     passes: int  # passes in a row
     items: list[list[int]]
     events: list[tuple[int, int]]  # (seat, support)
-    mods: list[int]  # effect modifiers this round (boost, sap)
+    modifiers: list[int]  # effect modifiers on each seat's total this round (boost, sap)
     pending: list[tuple[int, int, int]]  # queued table effects: (seat, effect kind, n)
     log: list[tuple[int, DuelAction, bool]]  # this round's public plays: (seat, action, auto)
     results: list[RoundResult]
     revealed: list[list[int]]  # cards publicly known to be in each hand (taken back from a discard pile)
     wins: list[int]
-    rng: Rng
     _outcome: Outcome | None
 
     # ------------------------------------------------------------------ protocol
 
     @property
     def to_act(self) -> int | None:
-        return None if self.phase is Phase.OVER else self.seat
+        return None if self.phase is Phase.OVER else self.acting
 
     @property
     def outcome(self) -> Outcome | None:
@@ -187,45 +169,12 @@ class DuelState:
         return self.round_no == ROUNDS
 
     def clone(self) -> DuelState:
-        c = DuelState.__new__(DuelState)
-        c.cards = self.cards
-        c.phase = self.phase
-        c.seat = self.seat
-        c.shared = self.shared
-        c.draft = self.draft
-        c.first_picker = self.first_picker
-        c.chars = [self.chars[0][:], self.chars[1][:]]
-        c.lineups = [self.lineups[0][:], self.lineups[1][:]]
-        c.champion = self.champion[:]
-        c.hands = [self.hands[0][:], self.hands[1][:]]
-        c.piles = [p[:] for p in self.piles]
-        c.pile_of = self.pile_of
-        c.discards = [self.discards[0][:], self.discards[1][:]]
-        c.known_top = self.known_top[:]
-        c.place = self.place
-        c.place_owner = self.place_owner
-        c.round_no = self.round_no
-        c.chooser = self.chooser
-        c.stat = self.stat
-        c.cur = self.cur[:]
-        c.plays = self.plays[:]
-        c.ability_used = self.ability_used[:]
-        c.passes = self.passes
-        c.items = [self.items[0][:], self.items[1][:]]
-        c.events = self.events[:]
-        c.mods = self.mods[:]
-        c.pending = self.pending[:]
-        c.log = self.log[:]
-        c.results = self.results[:]
-        c.revealed = [self.revealed[0][:], self.revealed[1][:]]
-        c.wins = self.wins[:]
-        c.rng = self.rng.clone()
-        c._outcome = self._outcome
-        return c
+        """A copy that shares nothing mutable (compiled from FIELDS below, as fast as one written by hand)."""
+        raise NotImplementedError  # pragma: no cover - replaced by _compile_clone()
 
     def legal_actions(self) -> list[DuelAction]:
         phase = self.phase
-        p = self.seat
+        p = self.acting
         if phase is Phase.PLAY:
             hand = self.hands[p]
             acts = [PASS]
@@ -238,9 +187,9 @@ class DuelState:
         if phase is Phase.CHOICE:
             return [(TAKE if self.pending[0][1] == EffectKind.RECOVER else SWAP)[s] for s in self._options()]
         if phase is Phase.LINEUP:
-            return [LINE[c] for c in self.chars[p] if c not in self.lineups[p]]
+            return [LINE[c] for c in self.characters[p] if c not in self.lineups[p]]
         if phase is Phase.DRAFT:
-            taken = self.chars[0] + self.chars[1]
+            taken = self.characters[0] + self.characters[1]
             return [PICK[c] for c in range(1, len(self.cards.characters) + 1) if c not in taken]
         if phase is Phase.CHAMPION:
             return [CHAMPION[c] for c in self._champion_options(p)]
@@ -249,7 +198,7 @@ class DuelState:
     def apply(self, action: DuelAction) -> None:
         phase = self.phase
         kind = action.kind
-        p = self.seat
+        p = self.acting
         if phase is Phase.PLAY:
             if kind is Kind.PASS:
                 self._pass(p, auto=False)
@@ -267,7 +216,7 @@ class DuelState:
         elif phase is Phase.STAT and kind is Kind.STAT:
             self.stat = action.arg
             self.phase = Phase.PLAY
-            self.seat = self.chooser  # R6: starting with the chooser
+            self.acting = self.chooser  # R6: starting with the chooser
             self._advance()
             return
         elif phase is Phase.CHOICE and (kind is Kind.TAKE or kind is Kind.SWAP):
@@ -293,8 +242,6 @@ class DuelState:
         )
 
     def view(self, seat: int | None) -> DuelView:
-        from flametable.duel.view import observe
-
         return observe(self, seat)
 
     # ------------------------------------------------------------------ helpers
@@ -313,7 +260,7 @@ class DuelState:
         if not pile:
             return False
         self.hands[p].append(pile.pop())
-        kt = self.known_top
+        kt = self.looked_at
         for q in (0, 1):
             if kt[q] and self.pile_of[q] == k:
                 kt[q] -= 1
@@ -322,27 +269,27 @@ class DuelState:
     # ------------------------------------------------------------------ draft and line-up
 
     def _pick(self, p: int, c: int) -> None:
-        if c in self.chars[0] or c in self.chars[1]:
+        if c in self.characters[0] or c in self.characters[1]:
             raise IllegalAction(N_("{card} has already been picked (R2)."), card=f"C{c}")
-        insort(self.chars[p], c)  # kept sorted, like dealt characters
-        if len(self.chars[0]) == 3 and len(self.chars[1]) == 3:
+        insort(self.characters[p], c)  # kept sorted, like dealt characters
+        if len(self.characters[0]) == 3 and len(self.characters[1]) == 3:
             self.phase = Phase.LINEUP
-            self.seat = 0
+            self.acting = 0
         else:
-            self.seat = 1 - p
+            self.acting = 1 - p
 
     def _line(self, p: int, c: int) -> None:
         lineup = self.lineups[p]
-        if c not in self.chars[p]:
+        if c not in self.characters[p]:
             raise IllegalAction(N_("{card} is not one of your characters."), card=f"C{c}")
         if c in lineup:
             raise IllegalAction(N_("{card} is already in your line-up."), card=f"C{c}")
         lineup.append(c)
         if len(lineup) == 2:  # the last one has only one place left
-            lineup.extend(x for x in self.chars[p] if x not in lineup)
+            lineup.extend(x for x in self.characters[p] if x not in lineup)
         if len(lineup) == 3:
             if len(self.lineups[1 - p]) < 3:
-                self.seat = 1 - p
+                self.acting = 1 - p
             else:
                 self._lineups_done()
 
@@ -358,11 +305,11 @@ class DuelState:
     def _start_round(self) -> None:
         r = self.round_no
         if r < ROUNDS:
-            self.cur = [self.lineups[0][r], self.lineups[1][r]]
+            self.current = [self.lineups[0][r], self.lineups[1][r]]
         else:
-            self.cur = self.champion[:]
+            self.current = self.champion[:]
         if r == 0:
-            a, b = self.cur
+            a, b = self.current
             # R5: the lower card number chooses; the same number (own decks) by a coin flip.
             self.chooser = 0 if a < b else 1 if b < a else self.rng.coin()
         else:
@@ -370,7 +317,7 @@ class DuelState:
             # R5: after a won round the loser chooses, after a draw the one who did not choose.
             self.chooser = 1 - last.chooser if last.winner == DRAW else 1 - last.winner
         self.phase = Phase.STAT
-        self.seat = self.chooser
+        self.acting = self.chooser
 
     def _advance(self) -> None:
         """Make the passes the engine makes for a player who can only pass (R6); end play after two."""
@@ -378,17 +325,17 @@ class DuelState:
             if self.passes >= 2:
                 self._end_round()
                 return
-            p = self.seat
+            p = self.acting
             if self.plays[p] < MAX_PLAYS and self.hands[p]:
                 return
             self.log.append((p, PASS, True))
             self.passes += 1
-            self.seat = 1 - p
+            self.acting = 1 - p
 
     def _pass(self, p: int, auto: bool) -> None:
         self.log.append((p, PASS, auto))
         self.passes += 1
-        self.seat = 1 - p
+        self.acting = 1 - p
         self._advance()
 
     def _play_support(self, p: int, action: DuelAction) -> None:
@@ -407,7 +354,7 @@ class DuelState:
         # R11: discard a card of your choice, +15 (counted in the total), then the table effects.
         self.discards[p].append(self._from_hand(p, action))
         self.ability_used[p] = True
-        self._played(p, self.cards.ability_effects[self.cur[p]])
+        self._played(p, self.cards.ability_effects[self.current[p]])
 
     def _from_hand(self, p: int, action: DuelAction) -> int:
         """Take the action's card out of ``p``'s hand and log the play (R15: plays are public)."""
@@ -426,7 +373,7 @@ class DuelState:
             self.pending = [(p, k, n) for k, n in effects]
             self._resolve(p)
         else:
-            self.seat = 1 - p
+            self.acting = 1 - p
             self._advance()
 
     def _set_place(self, s: int, owner: int) -> None:
@@ -448,11 +395,11 @@ class DuelState:
                 for _ in range(n):
                     self._draw(p)
             elif kind == EffectKind.PEEK:
-                self.known_top[p] = max(self.known_top[p], min(n, len(self.pile(p))))
+                self.looked_at[p] = max(self.looked_at[p], min(n, len(self.pile(p))))
             elif kind == EffectKind.BOOST:
-                self.mods[p] += n
+                self.modifiers[p] += n
             elif kind == EffectKind.SAP:
-                self.mods[1 - p] -= n
+                self.modifiers[1 - p] -= n
             elif kind == EffectKind.CLEAR_PLACE:
                 if self.place:
                     self.discards[self.place_owner].append(self.place)
@@ -461,7 +408,7 @@ class DuelState:
                 options = self._options()
                 if len(options) > 1:
                     self.phase = Phase.CHOICE
-                    self.seat = p
+                    self.acting = p
                     return
                 if options:  # a single option needs no decision
                     self._do_choice(p, kind, options[0])
@@ -470,7 +417,7 @@ class DuelState:
             pending.pop(0)
         if self.phase is Phase.CHOICE:
             self.phase = Phase.PLAY
-        self.seat = 1 - actor
+        self.acting = 1 - actor
         self._advance()
 
     def _options(self) -> list[int]:
@@ -515,9 +462,9 @@ class DuelState:
         printed = self.cards.printed
         out = []
         for p in (0, 1):
-            c = self.cur[p]
+            c = self.current[p]
             base = printed[c][stat]
-            total = base + self.mods[p]
+            total = base + self.modifiers[p]
             if self.ability_used[p]:
                 total += ABILITY_BONUS
             for s in self.items[p]:
@@ -547,11 +494,11 @@ class DuelState:
         if t0 != t1:
             winner = 0 if t0 > t1 else 1
         else:  # R12: the higher printed Charm wins; equal again, a draw
-            c0, c1 = charm[self.cur[0]], charm[self.cur[1]]
+            c0, c1 = charm[self.current[0]], charm[self.current[1]]
             winner = 0 if c0 > c1 else 1 if c1 > c0 else DRAW
             by_charm = winner != DRAW
         self.results.append(
-            RoundResult(self.round_no + 1, self.chooser, self.stat, (self.cur[0], self.cur[1]), (t0, t1),
+            RoundResult(self.round_no + 1, self.chooser, self.stat, (self.current[0], self.current[1]), (t0, t1),
                         winner, by_charm)
         )
         if winner != DRAW:
@@ -583,7 +530,7 @@ class DuelState:
         self.plays = [0, 0]
         self.ability_used = [False, False]
         self.passes = 0
-        self.mods = [0, 0]
+        self.modifiers = [0, 0]
         self.log = []
         self.round_no += 1
         if self.round_no == ROUNDS:
@@ -612,8 +559,7 @@ class DuelState:
         self._next_champion()
 
     def _set_champion(self, p: int, c: int) -> None:
-        if self.champion[p]:
-            raise IllegalAction(N_("You have already chosen your tie-break character."))
+        # No "already chosen" check: the pick is asked only of a seat without one (_next_champion).
         self.champion[p] = c
         self._next_champion()
 
@@ -621,10 +567,146 @@ class DuelState:
         for p in (0, 1):
             if not self.champion[p]:
                 self.phase = Phase.CHAMPION
-                self.seat = p
+                self.acting = p
                 return
         self._start_round()
 
+
+
+# ---------------------------------------------------------------------- views (R15)
+
+
+def _flipped(st: DuelState, p: int) -> tuple[int, ...]:
+    if st.phase in (Phase.DRAFT, Phase.LINEUP):
+        return ()
+    shown = min(st.round_no + 1, 3)
+    return tuple(st.lineups[p][:shown])
+
+
+def observe(st: DuelState, seat: int | None) -> DuelView:
+    """What ``seat`` may see of ``st`` (``None``: a spectator); see ``duel.view`` for what is public and private."""
+    if seat not in (None, 0, 1):
+        raise ValueError(f"seat must be 0, 1 or None, got {seat!r}")
+    over = st.phase is Phase.OVER
+    totals = st.totals() if st.stat >= 0 and not over else (0, 0)  # a stat is chosen in PLAY and CHOICE
+    in_round = st.phase in (Phase.STAT, Phase.PLAY, Phase.CHOICE) or (over and bool(st.results))
+    infos = []
+    for p in (0, 1):
+        flipped = _flipped(st, p)
+        known = tuple(sorted(st.characters[p])) if p == seat or st.draft else tuple(sorted(flipped))
+        character = st.current[p] if in_round else 0
+        if st.tiebreak and character:
+            flipped = (*flipped, character) if character not in flipped else flipped
+        infos.append(
+            SeatInfo(
+                flipped=flipped,
+                known_characters=known,
+                character=character,
+                hand_size=len(st.hands[p]),
+                revealed=tuple(st.revealed[p]),
+                pile_size=len(st.pile(p)),
+                discard=tuple(st.discards[p]),
+                items=tuple(st.items[p]),
+                plays=st.plays[p],
+                ability_used=st.ability_used[p],
+                wins=st.wins[p],
+                modifier=st.modifiers[p],
+                total=totals[p],
+            )
+        )
+    hand: tuple[int, ...] = ()
+    lineup: tuple[int, ...] = ()
+    my_chars: tuple[int, ...] = ()
+    known_top: tuple[int, ...] = ()
+    my_pile: tuple[int, ...] = ()
+    champion = 0
+    legal: tuple[DuelAction, ...] = ()
+    if seat is not None:
+        hand = tuple(st.hands[seat])
+        lineup = tuple(st.lineups[seat])
+        my_chars = tuple(sorted(st.characters[seat]))
+        pile = st.pile(seat)
+        k = st.looked_at[seat]
+        known_top = tuple(reversed(pile[len(pile) - k :])) if k else ()
+        if not st.shared:
+            my_pile = tuple(sorted(pile))
+        champion = st.champion[seat] if st.phase is Phase.CHAMPION else 0
+        legal = tuple(st.legal_actions()) if st.to_act == seat else ()
+    draft_pool: tuple[int, ...] = ()
+    if st.phase is Phase.DRAFT:
+        taken = set(st.characters[0]) | set(st.characters[1])
+        draft_pool = tuple(c for c in range(1, len(st.cards.characters) + 1) if c not in taken)
+    return DuelView(
+        seat=seat,
+        phase=st.phase,
+        to_act=st.to_act,
+        shared_pile=st.shared,
+        draft=st.draft,
+        round_number=st.round_no + 1,
+        chooser=st.chooser if st.phase in (Phase.STAT, Phase.PLAY, Phase.CHOICE) else None,
+        stat=st.stat if st.phase in (Phase.PLAY, Phase.CHOICE) else -1,
+        place=st.place,
+        place_owner=st.place_owner if st.place else None,
+        events=tuple(st.events),
+        log=tuple(Played(*e) for e in st.log),
+        passes=st.passes,
+        pending=tuple(st.pending),
+        results=tuple(st.results),
+        seats=(infos[0], infos[1]),
+        hand=hand,
+        lineup=lineup,
+        my_characters=my_chars,
+        known_top=known_top,
+        my_pile=my_pile,
+        champion=champion,
+        legal=legal,
+        draft_pool=draft_pool,
+        outcome=st.outcome,
+    )
+
+
+def _is_literal(value: object) -> bool:
+    """``repr(value)`` is Python source that makes an equal value of the same type (ints, lists of them...)."""
+    try:
+        again = ast.literal_eval(repr(value))
+    except (ValueError, SyntaxError):
+        return False
+    return bool(again == value) and type(again) is type(value)
+
+
+def _compile_blank() -> Any:
+    """``_fill_blank(st)``: every field of FIELDS that blank() does not take from its arguments, at its empty value
+    (a literal when the value is one, so a new match costs no more than with fields set by hand)."""
+    lines = ["def fill_blank(st):"]
+    namespace: dict[str, Any] = {}
+    for i, (name, how, value) in enumerate(FIELDS):
+        if value is ARG:
+            continue
+        if _is_literal(value):
+            lines.append(f"    st.{name} = {value!r}")
+        else:
+            namespace[f"blank{i}"] = value
+            lines.append(f"    st.{name} = " + _COPY_CODE[how].replace("self.", "").format(f"blank{i}"))
+    exec("\n".join(lines), namespace)  # code made from FIELDS above, no outside input
+    return namespace["fill_blank"]
+
+
+_fill_blank = _compile_blank()
+
+
+def _compile_clone() -> Any:
+    lines = ["def clone(self):", "    c = new(DuelState)"]
+    lines += [f"    c.{name} = " + _COPY_CODE[how].format(name) for name, how, _blank in FIELDS]
+    lines.append("    return c")
+    namespace: dict[str, Any] = {"new": object.__new__, "DuelState": DuelState}
+    exec("\n".join(lines), namespace)  # code made from FIELDS above, no outside input
+    clone = namespace["clone"]
+    clone.__doc__ = DuelState.clone.__doc__
+    clone.__qualname__ = "DuelState.clone"
+    return clone
+
+
+DuelState.clone = _compile_clone()  # type: ignore[method-assign]
 
 CHOICE_TEXT = {
     Kind.TAKE: Phrase(N_("take a card from your discard pile")),

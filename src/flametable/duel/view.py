@@ -1,20 +1,95 @@
-"""What one seat may see of a Flame Duel match (R15), decided here and nowhere else.
+"""What one seat may see of a Flame Duel match (R15), as data: frozen values and their JSON forms.
 
-Public: flipped characters, the round's stat, every support card played and by whom, the place and
-its owner, both discard piles, hand and draw-pile sizes, ability triggers, round results and the
-running totals (everything in them is public once the stat is chosen). Private to a seat: its hand,
-its line-up, its tie-break pick and the top cards of its pile it looked at. Hidden from everyone:
-the draw-pile order. Outside the draft, an unflipped character's identity is hidden too (R3).
+This module is data only: it imports nothing from the engine (``duel.state`` builds views with ``observe`` and
+imports the value types from here). ``DuelView.to_json()`` / ``DuelView.from_json()`` round-trip exactly; the JSON
+holds ids and notation, never language: cards by number (``S7`` only inside action notation), actions as their
+notation text, enums by value (``Phase``, ``Stat``, ``EffectKind`` as integers, the end ``reason`` as its string).
+Its shape is documented by ``docs/schemas/duel-view.schema.json`` (JSON Schema, draft 2020-12).
+
+Public (R15), in every view, the spectator's (seat ``None``) included: flipped characters, the round's stat and
+chooser, every support card played and by whom (``events``, ``seats[*].items``, ``log``), the place and its owner,
+both discard piles, hand and draw-pile sizes, cards publicly known to be in a hand (``revealed``: taken back from a
+discard pile), ability triggers, effect modifiers and running totals (everything in them is public once the stat
+is chosen), round results, passes in a row (R6: they end the round's play; the same count is in ``log``) and the
+table effects of the last play still to do (``pending``, R10: printed on a card everybody saw played), the draft
+pool and picks (R2: picks are public), the outcome.
+
+Private to ``seat`` (empty in the spectator's view and in the other seat's): its hand, its line-up, its
+characters, the top cards of its pile it looked at (``known_top``, top first), in own decks the cards of its deck
+still in its draw pile (``my_pile``, sorted: which cards, never their order; the seat knows its deck list and saw
+every card leave it), its tie-break pick, its legal actions.
+
+Never in any view: the draw-pile order, the opponent's hand (beyond ``revealed``), the opponent's unflipped
+characters (outside the draft, R3) and line-up order, the opponent's tie-break pick. The determiniser
+(``duel.determinize``) rebuilds full states from these public and private fields only; no field exists for it
+alone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from flametable.core.errors import IllegalAction, RecordError
 from flametable.core.outcome import Outcome
 from flametable.duel.actions import DuelAction
-from flametable.duel.rules import Phase
-from flametable.duel.state import DuelState, Played, RoundResult
+from flametable.duel.rules import Phase, Reason
+
+VIEW_FORMAT = "flametable-duel-view/1"
+DRAW = -1  # a round's winner when it is drawn
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A finished round, all of it public (R15)."""
+
+    number: int  # 1, 2, 3; 4 for the tie-break round
+    chooser: int
+    stat: int
+    characters: tuple[int, int]
+    totals: tuple[int, int]
+    winner: int  # seat, or DRAW (-1)
+    by_charm: bool  # equal totals settled by printed Charm (R12)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "chooser": self.chooser,
+            "stat": self.stat,
+            "characters": list(self.characters),
+            "totals": list(self.totals),
+            "winner": self.winner,
+            "by_charm": self.by_charm,
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> RoundResult:
+        return RoundResult(
+            number=data["number"],
+            chooser=data["chooser"],
+            stat=data["stat"],
+            characters=_pair(data["characters"]),
+            totals=_pair(data["totals"]),
+            winner=data["winner"],
+            by_charm=data["by_charm"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A public event of the current round: who did what (R15)."""
+
+    seat: int
+    action: DuelAction
+    auto: bool = False  # a pass (or a choice with one option) the engine made for the player (R6, R10)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "action": self.action.text(), "auto": self.auto}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Played:
+        return Played(data["seat"], DuelAction.from_text(data["action"]), data["auto"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +109,41 @@ class SeatInfo:
     wins: int
     modifier: int  # effect modifiers on this seat's total this round (boost, sap)
     total: int  # running total this round (0 before the stat is chosen)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "flipped": list(self.flipped),
+            "known_characters": list(self.known_characters),
+            "character": self.character,
+            "hand_size": self.hand_size,
+            "revealed": list(self.revealed),
+            "pile_size": self.pile_size,
+            "discard": list(self.discard),
+            "items": list(self.items),
+            "plays": self.plays,
+            "ability_used": self.ability_used,
+            "wins": self.wins,
+            "modifier": self.modifier,
+            "total": self.total,
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> SeatInfo:
+        return SeatInfo(
+            flipped=tuple(data["flipped"]),
+            known_characters=tuple(data["known_characters"]),
+            character=data["character"],
+            hand_size=data["hand_size"],
+            revealed=tuple(data["revealed"]),
+            pile_size=data["pile_size"],
+            discard=tuple(data["discard"]),
+            items=tuple(data["items"]),
+            plays=data["plays"],
+            ability_used=data["ability_used"],
+            wins=data["wins"],
+            modifier=data["modifier"],
+            total=data["total"],
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,91 +177,77 @@ class DuelView:
     draft_pool: tuple[int, ...]  # characters still free to pick
     outcome: Outcome | None
 
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON-ready data (see the module docstring and ``docs/schemas/duel-view.schema.json``)."""
+        out = self.outcome
+        return {
+            "format": VIEW_FORMAT,
+            "seat": self.seat,
+            "phase": int(self.phase),
+            "to_act": self.to_act,
+            "shared_pile": self.shared_pile,
+            "draft": self.draft,
+            "round_number": self.round_number,
+            "chooser": self.chooser,
+            "stat": self.stat,
+            "place": self.place,
+            "place_owner": self.place_owner,
+            "events": [{"seat": p, "card": s} for p, s in self.events],
+            "log": [e.to_json() for e in self.log],
+            "passes": self.passes,
+            "pending": [{"seat": p, "effect": k, "n": n} for p, k, n in self.pending],
+            "results": [r.to_json() for r in self.results],
+            "seats": [self.seats[0].to_json(), self.seats[1].to_json()],
+            "hand": list(self.hand),
+            "lineup": list(self.lineup),
+            "my_characters": list(self.my_characters),
+            "known_top": list(self.known_top),
+            "my_pile": list(self.my_pile),
+            "champion": self.champion,
+            "legal": [a.text() for a in self.legal],
+            "draft_pool": list(self.draft_pool),
+            "outcome": None if out is None else out.to_json(),
+        }
 
-def _flipped(st: DuelState, p: int) -> tuple[int, ...]:
-    if st.phase in (Phase.DRAFT, Phase.LINEUP):
-        return ()
-    shown = min(st.round_no + 1, 3)
-    return tuple(st.lineups[p][:shown])
-
-
-def observe(st: DuelState, seat: int | None) -> DuelView:
-    if seat not in (None, 0, 1):
-        raise ValueError(f"seat must be 0, 1 or None, got {seat!r}")
-    over = st.phase is Phase.OVER
-    totals = st.totals() if st.stat >= 0 and not over else (0, 0)  # a stat is chosen in PLAY and CHOICE
-    in_round = st.phase in (Phase.STAT, Phase.PLAY, Phase.CHOICE) or (over and bool(st.results))
-    infos = []
-    for p in (0, 1):
-        flipped = _flipped(st, p)
-        known = tuple(sorted(st.chars[p])) if p == seat or st.draft else tuple(sorted(flipped))
-        character = st.cur[p] if in_round else 0
-        if st.tiebreak and character:
-            flipped = (*flipped, character) if character not in flipped else flipped
-        infos.append(
-            SeatInfo(
-                flipped=flipped,
-                known_characters=known,
-                character=character,
-                hand_size=len(st.hands[p]),
-                revealed=tuple(st.revealed[p]),
-                pile_size=len(st.pile(p)),
-                discard=tuple(st.discards[p]),
-                items=tuple(st.items[p]),
-                plays=st.plays[p],
-                ability_used=st.ability_used[p],
-                wins=st.wins[p],
-                modifier=st.mods[p],
-                total=totals[p],
+    @staticmethod
+    def from_json(data: Any) -> DuelView:
+        """A view from its JSON form; a :class:`RecordError` says what is wrong with malformed data."""
+        if not isinstance(data, Mapping) or data.get("format") != VIEW_FORMAT:
+            raise RecordError(f"not a Flame Duel view ({VIEW_FORMAT}): {str(data)[:80]}")
+        try:
+            seats = data["seats"]
+            out = data["outcome"]
+            return DuelView(
+                seat=data["seat"],
+                phase=Phase(data["phase"]),
+                to_act=data["to_act"],
+                shared_pile=data["shared_pile"],
+                draft=data["draft"],
+                round_number=data["round_number"],
+                chooser=data["chooser"],
+                stat=data["stat"],
+                place=data["place"],
+                place_owner=data["place_owner"],
+                events=tuple((e["seat"], e["card"]) for e in data["events"]),
+                log=tuple(Played.from_json(e) for e in data["log"]),
+                passes=data["passes"],
+                pending=tuple((e["seat"], e["effect"], e["n"]) for e in data["pending"]),
+                results=tuple(RoundResult.from_json(r) for r in data["results"]),
+                seats=(SeatInfo.from_json(seats[0]), SeatInfo.from_json(seats[1])),
+                hand=tuple(data["hand"]),
+                lineup=tuple(data["lineup"]),
+                my_characters=tuple(data["my_characters"]),
+                known_top=tuple(data["known_top"]),
+                my_pile=tuple(data["my_pile"]),
+                champion=data["champion"],
+                legal=tuple(DuelAction.from_text(a) for a in data["legal"]),
+                draft_pool=tuple(data["draft_pool"]),
+                outcome=None if out is None else Outcome(out["winner"], Reason(out["reason"]), _pair(out["scores"])),
             )
-        )
-    hand: tuple[int, ...] = ()
-    lineup: tuple[int, ...] = ()
-    my_chars: tuple[int, ...] = ()
-    known_top: tuple[int, ...] = ()
-    my_pile: tuple[int, ...] = ()
-    champion = 0
-    legal: tuple[DuelAction, ...] = ()
-    if seat is not None:
-        hand = tuple(st.hands[seat])
-        lineup = tuple(st.lineups[seat])
-        my_chars = tuple(sorted(st.chars[seat]))
-        pile = st.pile(seat)
-        k = st.known_top[seat]
-        known_top = tuple(reversed(pile[len(pile) - k :])) if k else ()
-        if not st.shared:
-            my_pile = tuple(sorted(pile))
-        champion = st.champion[seat] if st.phase is Phase.CHAMPION else 0
-        legal = tuple(st.legal_actions()) if st.to_act == seat else ()
-    draft_pool: tuple[int, ...] = ()
-    if st.phase is Phase.DRAFT:
-        taken = set(st.chars[0]) | set(st.chars[1])
-        draft_pool = tuple(c for c in range(1, len(st.cards.characters) + 1) if c not in taken)
-    to_act = st.to_act
-    return DuelView(
-        seat=seat,
-        phase=st.phase,
-        to_act=to_act,
-        shared_pile=st.shared,
-        draft=st.draft,
-        round_number=st.round_no + 1,
-        chooser=st.chooser if st.phase in (Phase.STAT, Phase.PLAY, Phase.CHOICE) else None,
-        stat=st.stat if st.phase in (Phase.PLAY, Phase.CHOICE) else -1,
-        place=st.place,
-        place_owner=st.place_owner if st.place else None,
-        events=tuple(st.events),
-        log=tuple(Played(*e) for e in st.log),
-        passes=st.passes,
-        pending=tuple(st.pending),
-        results=tuple(st.results),
-        seats=(infos[0], infos[1]),
-        hand=hand,
-        lineup=lineup,
-        my_characters=my_chars,
-        known_top=known_top,
-        my_pile=my_pile,
-        champion=champion,
-        legal=legal,
-        draft_pool=draft_pool,
-        outcome=st.outcome,
-    )
+        except (KeyError, IndexError, TypeError, ValueError, IllegalAction) as exc:
+            raise RecordError(f"malformed Flame Duel view: {exc!r}") from None
+
+
+def _pair(values: Sequence[int]) -> tuple[int, int]:
+    a, b = values
+    return (a, b)
