@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from tests.cli.helpers import SEAT_TEXTS, interrupt_input
 
 ALWAYS_FIRST = "1\n" * 400  # option 1 again and again: the match ends well before
 
-TEXTS = {
+TEXTS: dict[str, dict[str, Any]] = {  # per language: a message, or the words any of which may show
     "en": {
         **SEAT_TEXTS["en"],
         "unreadable": "Unknown action 'banana' in 'banana'.",

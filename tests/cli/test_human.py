@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from tests.cli.helpers import SEAT_TEXTS, interrupt_input
 
 ALWAYS_FIRST = "1\n" * 300
 
-TEXTS = {
+TEXTS: dict[str, dict[str, Any]] = {  # per language: a message, or the words any of which may show
     "en": {
         **SEAT_TEXTS["en"],
         "unreadable": "Cannot read the action 'banana'.",

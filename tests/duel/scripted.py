@@ -100,12 +100,12 @@ def effect_kinds(card: Character | Support) -> tuple[EffectKind, ...]:
     return tuple(e.kind for e in card.effects)
 
 
-def characters(pred: Callable[[Character], bool] = lambda c: True, exclude: Iterable[int] = ()) -> list[int]:
+def characters(pred: Callable[..., bool] = lambda c: True, exclude: Iterable[int] = ()) -> list[int]:
     ex = set(exclude)
     return [c.number for c in CARDS.characters if c.number not in ex and pred(c)]
 
 
-def supports(pred: Callable[[Support], bool] = lambda s: True, exclude: Iterable[int] = ()) -> list[int]:
+def supports(pred: Callable[..., bool] = lambda s: True, exclude: Iterable[int] = ()) -> list[int]:
     ex = set(exclude)
     return [s.number for s in CARDS.supports if s.number not in ex and pred(s)]
 
@@ -206,7 +206,7 @@ def lineups_for(
                 lin[0][i], lin[1][i] = a, b
                 added = {c for c in (a, b) if c not in used}
                 used.update(added)
-                if i < len(outcomes):
+                if stat is not None and i < len(outcomes):
                     stats.append(stat)
                 if rec(i + 1):
                     return True

@@ -14,6 +14,7 @@ import pytest
 
 from flametable.core.record import MatchRecord, replay, start
 from flametable.duel.game import DuelGame
+from flametable.duel.state import DuelState
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 REGEN = "tests/duel/golden/regen.py"
@@ -56,6 +57,7 @@ def test_golden_record_replays_to_its_stored_result(name: str) -> None:
     assert report.outcome.to_json() == record.result
     # and the stored result is exactly what the replayed final state says
     state = start(GAME, record)
+    assert isinstance(state, DuelState)
     for text in record.actions:
         state.apply(GAME.action_from_text(text))
     assert state.outcome is not None

@@ -170,6 +170,7 @@ def test_r15_hidden_from_everyone_the_draw_pile_order() -> None:
     for st in (one, two):
         run(st, ["stat charm"] if st.chooser == 0 else [], [] if st.chooser == 0 else ["stat charm"])
         first = st.to_act
+        assert first is not None
         play(st, f"play S{st.hands[first][0]}")
     for seat in SEATS:
         assert one.view(seat) == two.view(seat)
