@@ -75,12 +75,14 @@ class DualsNarrator(TableNarrator[DualsTable, DualsView, DualsAction]):
         self.table.tell(first_player_text(view, self.table.words, self.table.names))
         self._turn_started(view)
 
-    def narrate(self, prev: DualsView, view: DualsView, actor: int, action: DualsAction) -> None:
+    def narrate(self, prev: DualsView, view: DualsView, actor: int, action: DualsAction | None) -> None:
         table = self.table
         words, names = table.words, table.names
         lines: list[Text] = []
         own = actor == self.observer
-        if not own:
+        if action is None:  # kept from the observer (D10): the card put back under the deck
+            lines.append(fmt(_("{player} puts a card at the bottom of the deck."), player=names[actor]))
+        elif not own:
             lines.append(describe_public(names[actor], action, prev, words))
         if prev.reserve and not view.reserve:
             lines.append(Text(_("The bag was empty: the reserve tokens went into the bag, shuffled (D7)."),

@@ -70,12 +70,17 @@ class Narrator(TableNarrator[DuelTable, DuelView, DuelAction]):
         if self.prev.phase in _ROUND_PHASES:
             self._round_started(self.prev)
 
-    def narrate(self, prev: DuelView, view: DuelView, actor: int, action: DuelAction) -> None:
+    def narrate(self, prev: DuelView, view: DuelView, actor: int, action: DuelAction | None) -> None:
         words, names = self.table.words, self.table.names
         lines: list[str] = []
         own = actor == self.observer
         ended = len(view.results) > len(prev.results)
-        if action.kind in (Kind.STAT, Kind.PICK, Kind.LINE, Kind.CHAMPION):
+        if action is None:  # kept from the observer (R3, R14): only which decision it was
+            if prev.phase is Phase.CHAMPION:
+                lines.append(_("{player} chooses a character for the tie-break round.").format(player=names[actor]))
+            else:
+                lines.append(_("{player} lines up a character.").format(player=names[actor]))
+        elif action.kind in (Kind.STAT, Kind.PICK, Kind.LINE, Kind.CHAMPION):
             if not own:
                 lines.append(describe_public(names[actor], action, words))
         elif ended and not own:
