@@ -30,17 +30,17 @@ def run(match: MatchService, deciders: Sequence[Decider], *, listen: Callable[[A
     """
     if len(deciders) != 2:
         raise ValueError(f"a match needs one decider per seat (2), got {len(deciders)}")
-    ask = match._ask  # the pending decision as a plain tuple: match.turn() without building a Turn
-    while True:
-        turn = ask()
-        if turn is None:
-            break
+    # The pending decision comes as a plain tuple (match.turn() without building a Turn); nobody listening,
+    # the service accepts each action and reads the next decision in one hold of its lock.
+    turn = match._ask()
+    while turn is not None:
         seat, version, view, legal = turn
         action = deciders[seat](view, legal)
         if listen is None:
-            match.submit_quiet(seat, action, version)
+            turn = match._submit_quiet_then_ask(seat, action, version)
         else:
             listen(match.submit(seat, action, version))
+            turn = match._ask()
         if on_action is not None:
             on_action(seat, action)
     outcome = match.outcome

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple, Protocol, cast, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from flametable.core.errors import IllegalAction, RecordError
 from flametable.core.i18n import N_
@@ -66,7 +66,8 @@ class MatchService:
         self._state = state
         self._version = len(record.actions) if record is not None else 0
         self._log: deque[Applied] = deque(maxlen=keep)
-        self._lock = threading.RLock()
+        self._lock = threading.Lock()
+        self._own_types: set[type] = set()  # classes of the game's own actions, once one was seen
         public = getattr(game, "public_action", None)
         self._public = public if callable(public) else None
 
@@ -143,8 +144,11 @@ class MatchService:
         """A full resync of ``audience``: its view at the current version (no action)."""
         _check_audience(audience)
         with self._lock:
-            state = self._state
-            return Event(self._version, audience, state.view(audience), state.to_act, result=self._result())
+            return self._sync(audience)
+
+    def _sync(self, audience: Audience) -> Event:
+        state = self._state
+        return Event(self._version, audience, state.view(audience), state.to_act, result=self._result())
 
     def events_since(self, audience: Audience, version: int) -> list[Event]:
         """What ``audience`` missed after ``version``, in order: the events of every later version while the
@@ -158,7 +162,7 @@ class MatchService:
             log = self._log
             if isinstance(version, int) and 0 <= version < current and log and log[0].version <= version + 1:
                 return [applied.to(audience) for applied in log if applied.version > version]
-            return [self.sync(audience)]
+            return [self._sync(audience)]
 
     # ------------------------------------------------------------------ submitting
 
@@ -167,8 +171,8 @@ class MatchService:
         check). Returns the events of each audience; raises a :class:`~flametable.service.errors.Rejected`
         (changing nothing) when a check fails."""
         with self._lock:
-            actor, played = self._accept(seat, action, version)
-            applied = self._publish(actor, played)
+            played = self._accept(seat, action, version)
+            applied = self._publish(seat, played)
             self._log.append(applied)
             return applied
 
@@ -176,11 +180,26 @@ class MatchService:
         """:meth:`submit` for when nobody listens (the lab): the same checks, no events made; returns the action
         played. Versions it passes are not kept for :meth:`events_since` (a later resync is a full one)."""
         with self._lock:
-            _actor, played = self._accept(seat, action, version)
-            self._log.clear()
+            played = self._accept(seat, action, version)
+            if self._log:
+                self._log.clear()
             return played
 
-    def _accept(self, seat: int | None, action: Action | str | int, version: int | None) -> tuple[int, Action]:
+    def _submit_quiet_then_ask(self, seat: int, action: Action, version: int) -> tuple[int, int, Any, list[Any]] | None:
+        """:meth:`submit_quiet`, then :meth:`turn` as a plain tuple, in one hold of the lock (the lab's loop)."""
+        with self._lock:
+            self._accept(seat, action, version)
+            if self._log:
+                self._log.clear()
+            state = self._state
+            after = state.to_act
+            if after is None:
+                return None
+            return after, self._version, state.view(after), state.legal_actions()
+
+    def _accept(self, seat: int | None, action: Action | str | int, version: int | None) -> Action:
+        """Every check, then the engine applies the action and the record and the version follow; nothing
+        changes when a check fails. Callers hold the lock."""
         state = self._state
         to_act = state.to_act
         if to_act is None:
@@ -193,7 +212,7 @@ class MatchService:
         if version is not None and version != self._version:
             raise StaleVersion(N_("The match has moved on: your action was chosen at version {given}, the match "
                                   "is at version {current}."), given=version, current=self._version)
-        played = self._read(action)
+        played: Any = action if type(action) in self._own_types else self._read(action)
         try:
             state.apply(played)
         except IllegalAction as exc:
@@ -202,18 +221,16 @@ class MatchService:
         record = self.record
         if record is not None:
             record.actions.append(played.text())
-            if state.to_act is None:
-                outcome = state.outcome
-                if outcome is None:  # pragma: no cover - to_act is None only once the match is over
-                    raise RuntimeError("match ended without an outcome")
+            outcome = state.outcome
+            if outcome is not None:
                 record.result = outcome.to_json()
-        return to_act, played
+        return played  # type: ignore[no-any-return]
 
     def _read(self, action: Action | str | int) -> Action:
         """The game's own action for ``action``, or :class:`Unreadable` with the reason."""
-        game = self.game
         given: Any = action
         kind = type(given)
+        game = self.game
         if kind is str or kind is int or (isinstance(given, (str, int)) and not isinstance(given, bool)):
             if game is None:
                 raise TypeError("a match service without its game reads no notation or ids: submit an action")
@@ -221,18 +238,20 @@ class MatchService:
                 own: Action = game.action_from_text(given) if isinstance(given, str) else game.action_from_id(given)
             except IllegalAction as exc:
                 raise Unreadable(exc.reason, **exc.params) from exc
+            self._own_types.add(type(own))
             return own
         if game is None:
-            return cast(Action, given)
+            return given  # type: ignore[no-any-return]
         try:
             own = game.action_from_id(given.id)
         except (AttributeError, IllegalAction):  # not an action at all
             raise Unreadable(N_("Cannot read the action {text!r}."), text=str(given)) from None
         if own is not given and own != given:  # another game's action
             raise Unreadable(N_("Cannot read the action {text!r}."), text=str(given))
+        self._own_types.add(kind)
         return own
 
-    def _publish(self, seat: int, played: Action) -> Applied:
+    def _publish(self, seat: Any, played: Action) -> Applied:
         state = self._state
         version = self._version
         to_act = state.to_act
