@@ -102,11 +102,13 @@ class MatchService:
     @property
     def to_act(self) -> int | None:
         """The seat to act, ``None`` once the match is over."""
-        return self._state.to_act
+        with self._lock:
+            return self._state.to_act
 
     @property
     def outcome(self) -> Outcome | None:
-        return self._state.outcome
+        with self._lock:
+            return self._state.outcome
 
     @property
     def state(self) -> GameState[Any, Any]:
@@ -212,6 +214,8 @@ class MatchService:
         if version is not None and version != self._version:
             raise StaleVersion(N_("The match has moved on: your action was chosen at version {given}, the match "
                                   "is at version {current}."), given=version, current=self._version)
+        # An object of the class of the game's own actions (a decider's pick from its legal ones) goes to the
+        # engine as it is, which checks it is legal; anything else is read or looked up first.
         played: Any = action if type(action) in self._own_types else self._read(action)
         try:
             state.apply(played)
