@@ -7,11 +7,11 @@ import gc
 import pytest
 
 from flametable.bots.registry import make_bot
-from flametable.core.match import play
 from flametable.core.rng import Rng
 from flametable.duals.determinize import Sampler, determinize
 from flametable.duals.game import DualsGame
 from flametable.duals.state import DualsState
+from flametable.service import play
 
 GAME = DualsGame()
 

@@ -11,11 +11,11 @@ from flametable.bots.base import RandomBot
 from flametable.bots.greedy import GreedyBot
 from flametable.bots.ismcts import IsmctsBot
 from flametable.bots.registry import make_bot
-from flametable.core.match import play
 from flametable.core.rng import Rng
 from flametable.duel.determinize import Sampler, determinize
 from flametable.duel.game import DuelGame
 from flametable.duel.state import DuelState
+from flametable.service import play
 
 GAME = DuelGame()
 MODES: list[dict[str, Any]] = [{"mode": "shared"}, {"mode": "shared", "pick": "draft"}, {"mode": "decks"}]

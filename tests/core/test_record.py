@@ -11,12 +11,13 @@ import pytest
 from flametable.bots.base import RandomBot
 from flametable.core.data import load_toml
 from flametable.core.errors import RecordError
-from flametable.core.match import new_record, play
+from flametable.core.match import new_record
 from flametable.core.record import RECORD_FORMAT, MatchRecord, ReplayReport, replay, start
 from flametable.duel.actions import ACTIONS
 from flametable.duel.cards import BUILTIN_SET, parse_card_set
 from flametable.duel.game import DuelGame
 from flametable.duel.rules import RULES_VERSION
+from flametable.service import play
 
 GAME = DuelGame()
 MODES: list[dict[str, Any]] = [

@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 
 from flametable.bots.base import RandomBot
 from flametable.core.errors import IllegalAction
-from flametable.core.match import new_record, play
 from flametable.core.protocol import legal_action_mask
 from flametable.core.record import MatchRecord, replay, start
 from flametable.core.rng import Rng
 from flametable.duals.rules import Reason
 from flametable.duals.state import DualsState
+from flametable.service import new_record, play
 
 from .scripted import DATA, GAME
 

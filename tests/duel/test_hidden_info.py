@@ -33,12 +33,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flametable.bots.base import RandomBot
-from flametable.core.match import play
 from flametable.core.rng import Rng
 from flametable.duel.determinize import determinize
 from flametable.duel.game import DuelGame
 from flametable.duel.rules import Phase
 from flametable.duel.state import DuelState
+from flametable.service import play
 
 GAME = DuelGame()
 NUM_CHARACTERS = len(GAME.cards.characters)

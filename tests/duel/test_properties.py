@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 
 from flametable.bots.base import RandomBot
 from flametable.core.errors import IllegalAction
-from flametable.core.match import new_record, play
 from flametable.core.protocol import legal_action_mask
 from flametable.core.record import MatchRecord, replay, start
 from flametable.core.rng import Rng
@@ -27,6 +26,7 @@ from flametable.duel.actions import ACTIONS, NUM_ACTIONS, DuelAction, Kind
 from flametable.duel.game import DuelGame
 from flametable.duel.rules import Phase, Reason
 from flametable.duel.state import DuelState
+from flametable.service import new_record, play
 
 GAME = DuelGame()
 NUM_SUPPORTS = len(GAME.cards.supports)

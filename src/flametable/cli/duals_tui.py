@@ -77,7 +77,7 @@ class DualsNarrator(TableNarrator[DualsTable, DualsView, DualsAction]):
         self.table.tell(first_player_text(view, self.table.words, self.table.names))
         self._turn_started(view)
 
-    def narrate(self, prev: DualsView, view: DualsView, actor: int, action: DualsAction) -> None:
+    def narrate(self, prev: DualsView, view: DualsView, actor: int, action: DualsAction | None) -> None:
         table = self.table
         for line in step_lines(prev, view, actor, action, self.observer, table.words, table.names):
             table.tell(line)

@@ -69,7 +69,7 @@ class Narrator(TableNarrator[DuelTable, DuelView, DuelAction]):
         if round_started(None, self.prev):
             self._round_started(self.prev)
 
-    def narrate(self, prev: DuelView, view: DuelView, actor: int, action: DuelAction) -> None:
+    def narrate(self, prev: DuelView, view: DuelView, actor: int, action: DuelAction | None) -> None:
         for line in step_lines(prev, view, actor, action, self.observer, self.table.words, self.table.names):
             self.table.tell(Text(line))
         if view.outcome is not None:

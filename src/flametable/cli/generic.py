@@ -25,10 +25,12 @@ from flametable.cli.playing import match_console, match_seed, play_at_table
 from flametable.cli.seats import HUMAN, can_sit, check_seats
 from flametable.cli.table import Table, TableNarrator, parse_notation, parse_number
 from flametable.core.errors import DataError, FlametableError
-from flametable.core.match import Decider, new_record
+from flametable.core.match import new_record
 from flametable.core.outcome import Outcome
-from flametable.core.protocol import Action, GameState
+from flametable.core.protocol import Action
 from flametable.core.registry import GameEntry, NoDataFile
+from flametable.service.driver import Decider
+from flametable.service.events import Event
 
 
 def view_text(view: Any) -> str:
@@ -90,33 +92,41 @@ class PlainNarrator(TableNarrator[PlainTable, Any, Action]):
         if self.observer is None:
             self.table.tell(Text(view_text(self.prev), style="dim"))
 
-    def step(self, state: GameState[Any, Any], actor: int, action: Action) -> None:
-        view = state.view(self.observer)
-        prev, self.prev = self.prev, view
-        self.narrate(prev, view, actor, action)
-        outcome = state.outcome
-        if outcome is not None:
-            self.table.console.print()
-            self.show_result(view, outcome)
-            if self.observer is not None:
-                self.table.console.print(Text(self.outcome_line(outcome, self.observer), style="bold"))
-
-    def narrate(self, prev: Any, view: Any, actor: int, action: Action) -> None:
-        if actor != self.observer:
+    def narrate(self, prev: Any, view: Any, actor: int, action: Action | None) -> None:
+        if action is None:  # the game does not say this action is public
+            self.table.tell(Text(_("{player} makes a move you may not see.").format(player=self.table.names[actor])))
+        elif actor != self.observer:
             self.table.tell(Text(f"{self.table.names[actor]}: {action.text()}"))
 
+    def hear(self, event: Event) -> None:
+        super().hear(event)
+        if event.result is not None:  # the outcome comes with the event: a plain view need not hold it
+            self._show_end(event.view, event.result)
+
     def show_result(self, view: Any, outcome: Outcome) -> None:
+        self._show_end(view, outcome.to_json(), final_line=False)
+
+    def _show_end(self, view: Any, result: dict[str, Any], final_line: bool = True) -> None:
+        """The last view and the result (``Outcome.to_json``'s form), and the observer's own line."""
         console = self.table.console
+        console.print()
         console.print(Text(view_text(view)))
-        who = _("a tie") if outcome.winner is None else self.table.names[outcome.winner]
+        winner = result["winner"]
+        who = _("a tie") if winner is None else self.table.names[winner]
         console.print(Text(_("Result: {winner} ({reason}), score {score}.").format(
-            winner=who, reason=reason_text(outcome.reason), score="–".join(str(s) for s in outcome.scores)),
+            winner=who, reason=reason_text(result["reason"]), score="–".join(str(s) for s in result["scores"])),
             style="bold"))
+        if final_line and self.observer is not None:
+            console.print(Text(self._line(winner, self.observer), style="bold"))
 
     def outcome_line(self, outcome: Outcome, seat: int) -> str:
-        if outcome.winner is None:
+        return self._line(outcome.winner, seat)
+
+    @staticmethod
+    def _line(winner: int | None, seat: int) -> str:
+        if winner is None:
             return _("Nobody wins this time.")
-        return _("You win!") if outcome.winner == seat else _("You lose.")
+        return _("You win!") if winner == seat else _("You lose.")
 
 
 def known_seats(game: Any) -> str:

@@ -17,10 +17,10 @@ from flametable.cli.i18n import _
 from flametable.cli.prompt import QuitMatch
 from flametable.cli.seats import HUMAN, bot_decider
 from flametable.cli.table import Table, TableNarrator
-from flametable.core.match import Decider, play
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import GameState
 from flametable.core.record import MatchRecord
+from flametable.service import Applied, Decider, MatchService, run
 
 MakeNarrator = Callable[[Any, int | None, Any], TableNarrator[Any, Any, Any]]
 """A narrator class of the game: made from the table, the observer and the observer's first view."""
@@ -41,10 +41,10 @@ def play_at_table(table: Table[Any, Any], narrator: MakeNarrator, game: Any, sta
                   fields: Callable[[], dict[str, Any]]) -> None:
     """Play the match of ``record`` (its seats and seed) from ``state`` to the end.
 
-    Human seats answer at ``table``, bots decide from the match seed (keeping their time budgets against a
-    human). The match is narrated (after ``title``)
-    unless only bots play and the result goes out as JSON (with the game's own ``fields``). The record is
-    saved to ``save_to``, also when a player leaves (exit 1, or 130 on Ctrl-C).
+    The match goes through the match service. Human seats answer at ``table``, bots decide from the match
+    seed (keeping their time budgets against a human). The match is narrated (after ``title``) from the
+    events of the table's observer, unless only bots play and the result goes out as JSON (with the game's
+    own ``fields``). The record is saved to ``save_to``, also when a player leaves (exit 1, or 130 on Ctrl-C).
     """
     console = table.console
     humans = [seat for seat, spec in enumerate(record.players) if spec == HUMAN]
@@ -52,13 +52,19 @@ def play_at_table(table: Table[Any, Any], narrator: MakeNarrator, game: Any, sta
         table.decider(seat) if spec == HUMAN else bot_decider(spec, game, record.seed, seat, bool(humans))
         for seat, spec in enumerate(record.players)
     ]
-    teller = None
+    match = MatchService(game, state, record)
+    listen = None
     if humans or not as_json:
-        teller = narrator(table, table.me, state.view(table.me))
+        teller = narrator(table, table.me, match.view(table.me))
         console.print(Text(title, style="bold"))
         teller.start()
+        observer = table.me
+
+        def listen(applied: Applied) -> None:
+            teller.hear(applied.to(observer))
+
     try:
-        outcome = play(state, deciders, record, on_step=teller.step if teller else None)
+        outcome = run(match, deciders, listen=listen)
     except (QuitMatch, KeyboardInterrupt) as exc:
         table.goodbye()
         if save_to is not None:

@@ -8,8 +8,8 @@ from typing import Any, TypeVar
 from flametable.bots.registry import BOT_NAMES, make_bot
 from flametable.cli.console import fail
 from flametable.cli.i18n import _
-from flametable.core.match import Decider
 from flametable.core.rng import Rng
+from flametable.service import Decider
 
 HUMAN = "human"
 

@@ -2,8 +2,8 @@
 narration for everyone and the hot-seat hand-over; and the narrator's steps from one view to the next.
 
 Each game gives its board, its menu and how typed text becomes one of its actions
-(:mod:`flametable.cli.duel_tui`, :mod:`flametable.cli.duals_tui`); a human seat sees only
-``state.view(seat)``.
+(:mod:`flametable.cli.duel_tui`, :mod:`flametable.cli.duals_tui`); a human seat sees only its view, and the
+narration is made from the match service's events for the table's observer (:mod:`flametable.service`).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from flametable.cli.i18n import _, illegal_text
 from flametable.cli.prompt import help_words, read_line
 from flametable.cli.seats import HUMAN
 from flametable.core.errors import IllegalAction
-from flametable.core.match import Decider
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Action, GameState
+from flametable.service import Decider, Event
 
 
 def seat_name(seat: int) -> str:
@@ -87,6 +87,8 @@ class Table(ABC, Generic[V, A]):
     """The game's view: what a human seat's decider is shown."""
     action_type: type[A]
     """The game's action: what the narrator is told was played."""
+    game: Any
+    """The game (set by each game's table): reads the notation of the actions the narrator is told."""
 
     def __init__(self, console: Console, specs: Sequence[str]) -> None:
         self.console = console
@@ -110,6 +112,11 @@ class Table(ABC, Generic[V, A]):
     @abstractmethod
     def parse(self, text: str, legal: Sequence[A]) -> A | str:
         """The action the player typed, or what is wrong (translated)."""
+
+    def read_action(self, notation: str) -> A:
+        """The action an event names by its notation."""
+        action: A = self.game.action_from_text(notation)
+        return action
 
     # ------------------------------------------------------------------ everyone at the table
 
@@ -179,8 +186,9 @@ T = TypeVar("T", bound=Table[Any, Any])
 
 
 class TableNarrator(ABC, Generic[T, V, A]):
-    """Tells ``observer`` (a seat, or None for everyone) what happened after each step of the match, comparing
-    its view after the step with the one before."""
+    """Tells ``observer`` (a seat, or None for everyone) what happened after each step of the match, from the
+    events the match service gives that observer: its view after the step compared with the one before, and
+    the action when the observer may know it."""
 
     def __init__(self, table: T, observer: int | None, first: V) -> None:
         self.table = table
@@ -192,8 +200,9 @@ class TableNarrator(ABC, Generic[T, V, A]):
         """Before the first step: what the match starts with."""
 
     @abstractmethod
-    def narrate(self, prev: V, view: V, actor: int, action: A) -> None:
-        """What changed from ``prev`` to ``view`` when ``actor`` played ``action``."""
+    def narrate(self, prev: V, view: V, actor: int, action: A | None) -> None:
+        """What changed from ``prev`` to ``view`` when ``actor`` played ``action`` (``None``: an action the
+        observer may not know, such as the other player's secret choice)."""
 
     @abstractmethod
     def show_result(self, view: V, outcome: Outcome) -> None:
@@ -203,8 +212,22 @@ class TableNarrator(ABC, Generic[T, V, A]):
     def outcome_line(self, outcome: Outcome, seat: int) -> str:
         """The line for the player at ``seat``."""
 
+    def hear(self, event: Event) -> None:
+        """Narrate one event of the match service; it must be the observer's (``event.audience``)."""
+        if event.audience != self.observer:
+            raise ValueError(f"{type(self).__name__} tells observer {self.observer}, got an event for "
+                             f"{event.audience}")
+        view: V = event.view
+        if event.actor is None:  # a sync: nothing to tell, the view is where the story goes on from
+            self.prev = view
+            return
+        action = None if event.action is None else self.table.read_action(event.action)
+        prev, self.prev = self.prev, view
+        self.narrate(prev, view, event.actor, action)
+
     def step(self, state: GameState[Any, Any], actor: int, action: Action) -> None:
-        """Called by :func:`flametable.core.match.play` after each action."""
+        """Narrate a step of a state driven by hand (tests), told the action whatever the observer may know:
+        the narrator must keep it secret itself. Matches are narrated from events (:meth:`hear`)."""
         action_type = self.table.action_type
         if not isinstance(action, action_type):
             raise TypeError(f"{type(self).__name__} narrates a {action_type.__name__}, got {type(action).__name__}")

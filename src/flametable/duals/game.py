@@ -178,6 +178,13 @@ class DualsGame:
         rng.shuffle(bag)
         st.bag = bag
 
+    def public_action(self, action: DualsAction) -> bool:
+        """Whether the other player and spectators may know ``action`` once played (D10): every decision is
+        public but which card of the hand goes to the bottom of the deck after the coin (``bottom``)."""
+        from flametable.duals.actions import Kind
+
+        return action.kind != Kind.BOTTOM
+
 
 def _int_list(value: Any, what: str) -> list[int]:
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):

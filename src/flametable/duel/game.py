@@ -73,6 +73,14 @@ class DuelGame:
             st.acting = 0
         return st
 
+    def public_action(self, action: DuelAction) -> bool:
+        """Whether the other player and spectators may know ``action`` once played (R15): every decision is
+        public but where a character goes in the secret line-up (R3) and the tie-break pick (R14), which the
+        flip shows when the round starts."""
+        from flametable.duel.actions import Kind
+
+        return action.kind != Kind.LINE and action.kind != Kind.CHAMPION
+
 
 def random_deck(rng: Rng) -> Deck:
     """A random valid own deck (R2): 3 characters, 8 to 12 supports."""

@@ -17,10 +17,12 @@ from multiprocessing import get_context
 from typing import Any, TypeVar, overload
 
 from flametable.bots.registry import make_bot
-from flametable.core.match import new_record, play
+from flametable.core.match import new_record
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Action, GameState
 from flametable.core.rng import Rng
+from flametable.service import MatchService
+from flametable.service import run as run_service
 from flametable.sim import summaries
 from flametable.sim.games import make_game
 
@@ -72,11 +74,12 @@ def run_match(spec: SimSpec, index: int, game: Any = None) -> dict[str, Any]:
     trace: list[tuple[int, Action, Any]] = []
     collect = summaries.collector(game.name)
 
-    def on_step(st: GameState[Any, Any], seat: int, action: Action) -> None:
-        trace.append((seat, action, collect(st, seat, action) if collect else None))
+    def on_action(seat: int, action: Action) -> None:
+        trace.append((seat, action, collect(state, seat, action) if collect else None))
 
     start = time.perf_counter()
-    outcome: Outcome = play(state, deciders, record, on_step)
+    # Through the match service's checks; nobody listens, so no events are made (its lean path).
+    outcome: Outcome = run_service(MatchService(game, state, record), deciders, on_action=on_action)
     took = time.perf_counter() - start
     p1_seat = 1 if swapped else 0
     winner = None if outcome.winner is None else ("p1" if outcome.winner == p1_seat else "p2")

@@ -320,14 +320,17 @@ def outcome_for(tr: Translator, outcome: Outcome, seat: int) -> str:
 # ------------------------------------------------------------------ what the engine did on its own
 
 
-def step_lines(prev: DualsView, view: DualsView, actor: int, action: DualsAction, observer: int | None,
+def step_lines(prev: DualsView, view: DualsView, actor: int, action: DualsAction | None, observer: int | None,
                words: DualsWords, names: Sequence[str]) -> list[Text]:
     """What ``observer`` (a seat, or None for everyone) is told when ``actor`` played ``action``, from its views
     before and after: the action (unless the observer took it), the reserve going into the bag (D7), the end
-    being triggered (D8)."""
+    being triggered (D8). ``action`` is None when the observer may not know it: the card put back under the
+    deck (D10)."""
     _ = words.tr.gettext
     lines: list[Text] = []
-    if actor != observer:
+    if action is None:
+        lines.append(Text(_("{player} puts a card at the bottom of the deck.").format(player=names[actor])))
+    elif actor != observer:
         lines.append(describe_public(names[actor], action, prev, words))
     if prev.reserve and not view.reserve:
         lines.append(Text(_("The bag was empty: the reserve tokens went into the bag, shuffled (D7)."),

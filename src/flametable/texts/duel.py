@@ -13,8 +13,7 @@ from flametable.core.outcome import Outcome
 from flametable.duel.actions import DuelAction, Kind
 from flametable.duel.cards import CardSet, Stat
 from flametable.duel.rules import Phase
-from flametable.duel.state import DRAW, RoundResult
-from flametable.duel.view import DuelView
+from flametable.duel.view import DRAW, DuelView, RoundResult
 from flametable.texts.translator import Translator
 from flametable.texts.words import kind_name, reason_text, stat_name
 
@@ -184,15 +183,22 @@ def outcome_for(tr: Translator, outcome: Outcome, seat: int) -> str:
 ROUND_PHASES = (Phase.STAT, Phase.PLAY, Phase.CHOICE)
 
 
-def step_lines(prev: DuelView, view: DuelView, actor: int, action: DuelAction, observer: int | None,
+def step_lines(prev: DuelView, view: DuelView, actor: int, action: DuelAction | None, observer: int | None,
                words: CardWords, names: Sequence[str]) -> list[str]:
     """What ``observer`` (a seat, or None for everyone) is told when ``actor`` played ``action``, from its views
     before and after: the action (unless the observer took it), the moves made for the seats (automatic passes)
-    and the rounds that ended. A line-up or tie-break pick stays secret."""
+    and the rounds that ended. ``action`` is None when the observer may not know it (a line-up or tie-break
+    pick, R3 and R14): only which decision it was is told."""
+    _ = words.tr.gettext
     lines: list[str] = []
     own = actor == observer
     ended = len(view.results) > len(prev.results)
-    if action.kind in (Kind.STAT, Kind.PICK, Kind.LINE, Kind.CHAMPION):
+    if action is None:
+        if prev.phase is Phase.CHAMPION:
+            lines.append(_("{player} chooses a character for the tie-break round.").format(player=names[actor]))
+        else:
+            lines.append(_("{player} lines up a character.").format(player=names[actor]))
+    elif action.kind in (Kind.STAT, Kind.PICK, Kind.LINE, Kind.CHAMPION):
         if not own:
             lines.append(describe_public(names[actor], action, words))
     elif ended and not own:

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from flametable.bots.base import RandomBot
-from flametable.core.match import new_record, play
 from flametable.core.record import MatchRecord
 from flametable.duel.game import DuelGame
+from flametable.service import new_record, play
 
 HERE = Path(__file__).resolve().parent
 NOT_RECORDS = {"perft.json"}  # made by regen_perft.py
