@@ -117,4 +117,4 @@ def test_planner_settings_are_checked() -> None:
     from flametable.bots.planner import TurnPlanner
 
     with pytest.raises(ValueError, match="at least 1"):
-        TurnPlanner(lambda view: None, lambda state, seat: 0.0, samples=0)
+        TurnPlanner(lambda view: lambda rng: GAME.new_match({}, 0), lambda state, seat: 0.0, samples=0)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import fields
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -169,7 +169,8 @@ def match_states(options: dict[str, Any], seed: int) -> list[DuelState]:
     state = GAME.new_match(options, seed)
     states = [state.clone()]
     bots = [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)]
-    play(state, [bots[0].choose, bots[1].choose], on_step=lambda s, _seat, _a: states.append(s.clone()))
+    play(state, [bots[0].choose, bots[1].choose],
+         on_step=lambda s, _seat, _a: states.append(cast(DuelState, s).clone()))
     return states
 
 
@@ -179,7 +180,7 @@ def rare_phases(options: dict[str, Any], seed: int) -> tuple[bool, bool]:
     bots = [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)]
     picks: list[bool] = []
     play(state, [bots[0].choose, bots[1].choose],
-         on_step=lambda s, _seat, _a: picks.append(True) if s.phase is Phase.CHAMPION else None)
+         on_step=lambda s, _seat, _a: picks.append(True) if cast(DuelState, s).phase is Phase.CHAMPION else None)
     return state.round_no == 3, bool(picks)
 
 

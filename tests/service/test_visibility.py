@@ -35,11 +35,11 @@ ENVELOPE = {"format", "version", "audience", "actor", "action", "to_act", "resul
 
 
 def duel_secret(action: Any) -> bool:
-    return action.kind in (DuelKind.LINE, DuelKind.CHAMPION)  # R3, R14
+    return bool(action.kind in (DuelKind.LINE, DuelKind.CHAMPION))  # R3, R14
 
 
 def duals_secret(action: Any) -> bool:
-    return action.kind == DualsKind.BOTTOM  # D10
+    return bool(action.kind == DualsKind.BOTTOM)  # D10
 
 
 def check_match(game: Any, options: dict[str, Any], seed: int, secret: Any, seen: Counter[str]) -> None:
