@@ -46,6 +46,8 @@ Decisions the engine makes where the rules leave room (each extends the ruling n
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from flametable.core.errors import IllegalAction
 from flametable.core.i18n import N_, Phrase
 from flametable.core.outcome import Outcome
@@ -573,160 +575,190 @@ class DualsState:
     # ------------------------------------------------------------------ applying actions
 
     def _do(self, action: DualsAction, check: bool) -> None:
-        """Play ``action``; with ``check``, raise :class:`IllegalAction` before changing anything."""
+        """Play ``action``; with ``check``, raise :class:`IllegalAction` before changing anything.
+
+        The coin's cards to put back interrupt any step, the coin may be spent at any step; otherwise the
+        pending step's handler plays the action (one handler per :class:`Step`, in :data:`_ON_STEP`)."""
         step = self.step
-        kind = action.kind
-        p = self.turn
         if step == OVER:
             raise IllegalAction(N_("The match is over."))
         if self.bottom_left:
-            if kind != K_BOTTOM:
-                self._not_now(action)
+            self._on_bottom(action, check)
+        elif action.kind == K_COIN:
+            self._on_coin(check)
+        else:
+            _ON_STEP[step](self, action, check)
+
+    def _on_bottom(self, action: DualsAction, check: bool) -> None:
+        """``bottom K``: a card of the hand goes under the deck, where its owner knows it is (D10)."""
+        if action.kind != K_BOTTOM:
+            self._not_now(action)
+        c = action.a
+        p = self.turn
+        hand = self.hands[p]
+        if check and c not in hand:
+            raise IllegalAction(N_("{card} is not in your hand."), card=f"K{c}")
+        hand.remove(c)
+        self.deck.insert(0, c)
+        self.known_bottom[p].append(c)
+        self.bottom_left -= 1
+
+    def _on_coin(self, check: bool) -> None:
+        """``coin``: once per turn (FAQ), draw 2 cards, then put 2 of the hand back at the bottom."""
+        p = self.turn
+        if check:
+            if self.coin_used:
+                raise IllegalAction(N_("You can spend a coin only once per turn."))
+            if self.coins[p] <= 0:
+                raise IllegalAction(N_("You have no coins left."))
+        self.coins[p] -= 1
+        self.coin_used = True
+        for _ in range(COIN_DRAW):
+            self._draw_card(p)
+        self.bottom_left = min(COIN_BOTTOM, len(self.hands[p]))
+
+    def _on_score(self, action: DualsAction, check: bool) -> None:
+        """SCORE: ``score K`` a matching card (D5), or ``done``."""
+        kind = action.kind
+        if kind == K_SCORE:
             c = action.a
+            p = self.turn
             hand = self.hands[p]
-            if check and c not in hand:
-                raise IllegalAction(N_("{card} is not in your hand."), card=f"K{c}")
-            hand.remove(c)
-            self.deck.insert(0, c)
-            self.known_bottom[p].append(c)
-            self.bottom_left -= 1
-            return
-        if kind == K_COIN:
             if check:
-                if self.coin_used:
-                    raise IllegalAction(N_("You can spend a coin only once per turn."))
-                if self.coins[p] <= 0:
-                    raise IllegalAction(N_("You have no coins left."))
-            self.coins[p] -= 1
-            self.coin_used = True
-            for _ in range(COIN_DRAW):
-                self._draw_card(p)
-            self.bottom_left = min(COIN_BOTTOM, len(self.hands[p]))
-            return
-        stacks = self.stacks
-        if step == SCORE:
-            if kind == K_SCORE:
-                c = action.a
-                hand = self.hands[p]
-                if check:
-                    if c not in hand:
-                        raise IllegalAction(N_("{card} is not in your hand."), card=f"K{c}")
-                    if not self._matches(c):
-                        raise IllegalAction(N_("{card} does not match the board in any rotation."), card=f"K{c}")
-                hand.remove(c)
-                self.piles[p].append(c)
-                return
-            if kind == K_DONE:
-                self._end_score()
-                return
-        elif step == PLACE:
-            if kind == K_PLACE:
-                s = action.a
-                if check and len(stacks[s]) >= LIMIT:
-                    raise IllegalAction(N_("Space {space} already holds 3 tokens."), space=self._name(s))
-                self._push(s, self.held)
-                self.held = -1
-                if self.fire_after:
-                    self.src = s
-                    self.fire_optional = True
-                    self.step = FIRE
-                else:  # crystal: the other drawn tokens go back into the bag; no FIRE UP (FAQ)
-                    for k in self.drawn:
-                        self._to_bag(k)
-                    self.drawn = []
-                    self._end_chain()
-                return
-        elif step == FIRE:
-            if kind == K_FIRE:
-                t = action.a
-                if check:
-                    src = self.src
-                    k = stacks[src][-1]
-                    if t not in self.abil[k]:
-                        raise IllegalAction(N_("The {token} token has no {ability} ability."),
-                                            token=Phrase(self.data.kind_names[k]), ability=Phrase(TYPE_KEYS[t]))
-                    if not self._can(t, src, self.fired):
-                        raise IllegalAction(N_("The {ability} ability has nothing to do here."),
-                                            ability=Phrase(TYPE_KEYS[t]))
-                self._fire(t)
-                return
-            if kind == K_SKIP and self.fire_optional:
-                self._end_chain()
-                return
-            if kind == K_SKIP:
+                if c not in hand:
+                    raise IllegalAction(N_("{card} is not in your hand."), card=f"K{c}")
+                if not self._matches(c):
+                    raise IllegalAction(N_("{card} does not match the board in any rotation."), card=f"K{c}")
+            hand.remove(c)
+            self.piles[p].append(c)
+        elif kind == K_DONE:
+            self._end_score()
+        else:
+            self._not_now(action)
+
+    def _on_place(self, action: DualsAction, check: bool) -> None:
+        """PLACE: ``place S``; the turn's or bread's token may then FIRE UP, crystal's may not (FAQ)."""
+        if action.kind != K_PLACE:
+            self._not_now(action)
+        s = action.a
+        if check and len(self.stacks[s]) >= LIMIT:
+            raise IllegalAction(N_("Space {space} already holds 3 tokens."), space=self._name(s))
+        self._push(s, self.held)
+        self.held = -1
+        if self.fire_after:
+            self.src = s
+            self.fire_optional = True
+            self.step = FIRE
+        else:  # crystal: the other drawn tokens go back into the bag; no FIRE UP (FAQ)
+            for k in self.drawn:
+                self._to_bag(k)
+            self.drawn = []
+            self._end_chain()
+
+    def _on_fire(self, action: DualsAction, check: bool) -> None:
+        """FIRE: ``fire T`` one ability of the token (D6), or ``skip`` unless a plant uses it."""
+        kind = action.kind
+        if kind == K_FIRE:
+            t = action.a
+            if check:
+                src = self.src
+                k = self.stacks[src][-1]
+                if t not in self.abil[k]:
+                    raise IllegalAction(N_("The {token} token has no {ability} ability."),
+                                        token=Phrase(self.data.kind_names[k]), ability=Phrase(TYPE_KEYS[t]))
+                if not self._can(t, src, self.fired):
+                    raise IllegalAction(N_("The {ability} ability has nothing to do here."),
+                                        ability=Phrase(TYPE_KEYS[t]))
+            self._fire(t)
+        elif kind == K_SKIP:
+            if not self.fire_optional:
                 raise IllegalAction(N_("The plant uses this token: choose one of its abilities."))
-        elif step == TAKE:
-            if kind == K_TAKE:
-                k = action.a
-                if check and k not in self.drawn:
-                    raise IllegalAction(N_("No {token} token was drawn."), token=Phrase(self.data.kind_names[k]))
-                self.drawn.remove(k)
-                self.held = k
-                self.fire_after = False
-                self.step = PLACE
-                return
-        elif step == MEAT:
-            if kind == K_MOVE:
-                a, b = action.a, action.b
-                if check:
-                    self._check_from(a)
-                    self._check_room(b)
-                self._move(a, b)
-                self._end_chain()
-                return
-        elif step == IRON:
-            if kind == K_MOVE:
-                a, b = action.a, action.b
-                if check:
-                    self._check_from(a)
-                    if a == self.iron_dest:
-                        raise IllegalAction(N_("The iron moves two different tokens: this one has moved."))
-                    if b not in self.data.board.adjacent[a]:
-                        raise IllegalAction(N_("The iron moves a token by one space: {to} is not next to {space}."),
-                                            to=self._name(b), space=self._name(a))
-                    self._check_room(b)
-                self._move(a, b)
-                if self.iron_dest >= 0:
-                    self._end_chain()
-                else:
-                    self.iron_dest = b
-                    if not self._iron_options():
-                        self._end_chain()
-                return
-            if kind == K_DONE and self.iron_dest >= 0:
-                self._end_chain()
-                return
-        elif step == POTION:
-            if kind == K_SWAP:
-                a, b = action.a, action.b
-                if check:
-                    if not stacks[a] or not stacks[b]:
-                        raise IllegalAction(N_("There is no token on {space}."),
-                                            space=self._name(a if not stacks[a] else b))
-                    if stacks[a][-1] == stacks[b][-1]:
-                        raise IllegalAction(N_("Swapping two {token} tokens changes nothing."),
-                                            token=Phrase(self.data.kind_names[stacks[a][-1]]))
-                ka, kb = self._pop(a), self._pop(b)
-                self._push(a, kb)
-                self._push(b, ka)
-                self._end_chain()
-                return
-        elif step == PLANT and kind == K_USE:
-            a = action.a
+            self._end_chain()
+        else:
+            self._not_now(action)
+
+    def _on_take(self, action: DualsAction, check: bool) -> None:
+        """TAKE: crystal keeps one of the drawn tokens, to place without FIRE UP (FAQ)."""
+        if action.kind != K_TAKE:
+            self._not_now(action)
+        k = action.a
+        if check and k not in self.drawn:
+            raise IllegalAction(N_("No {token} token was drawn."), token=Phrase(self.data.kind_names[k]))
+        self.drawn.remove(k)
+        self.held = k
+        self.fire_after = False
+        self.step = PLACE
+
+    def _on_meat(self, action: DualsAction, check: bool) -> None:
+        """MEAT: ``move A B`` an adjacent top token onto any space with room (D6)."""
+        if action.kind != K_MOVE:
+            self._not_now(action)
+        a, b = action.a, action.b
+        if check:
+            self._check_from(a)
+            self._check_room(b)
+        self._move(a, b)
+        self._end_chain()
+
+    def _on_iron(self, action: DualsAction, check: bool) -> None:
+        """IRON: ``move A B`` an adjacent top token by one space, then a second one or ``done`` (D6)."""
+        kind = action.kind
+        if kind == K_MOVE:
+            a, b = action.a, action.b
             if check:
                 self._check_from(a)
-                st = stacks[a]
-                if (self.fired >> (a * 3 + len(st) - 1)) & 1:
-                    raise IllegalAction(N_("The token on {space} has already fired in this chain."),
-                                        space=self._name(a))
-                if not any(self._can(t, a, self.fired) for t in self.abil[st[-1]]):
-                    raise IllegalAction(N_("The token on {space} has no ability that can do something."),
-                                        space=self._name(a))
-            self.src = a
-            self.fire_optional = False
-            self.step = FIRE
-            return
-        self._not_now(action)
+                if a == self.iron_dest:
+                    raise IllegalAction(N_("The iron moves two different tokens: this one has moved."))
+                if b not in self.data.board.adjacent[a]:
+                    raise IllegalAction(N_("The iron moves a token by one space: {to} is not next to {space}."),
+                                        to=self._name(b), space=self._name(a))
+                self._check_room(b)
+            self._move(a, b)
+            if self.iron_dest >= 0:
+                self._end_chain()
+            else:
+                self.iron_dest = b
+                if not self._iron_options():
+                    self._end_chain()
+        elif kind == K_DONE and self.iron_dest >= 0:
+            self._end_chain()
+        else:
+            self._not_now(action)
+
+    def _on_potion(self, action: DualsAction, check: bool) -> None:
+        """POTION: ``swap A B`` two top tokens of different kinds (D6)."""
+        if action.kind != K_SWAP:
+            self._not_now(action)
+        a, b = action.a, action.b
+        stacks = self.stacks
+        if check:
+            if not stacks[a] or not stacks[b]:
+                raise IllegalAction(N_("There is no token on {space}."), space=self._name(a if not stacks[a] else b))
+            if stacks[a][-1] == stacks[b][-1]:
+                raise IllegalAction(N_("Swapping two {token} tokens changes nothing."),
+                                    token=Phrase(self.data.kind_names[stacks[a][-1]]))
+        ka, kb = self._pop(a), self._pop(b)
+        self._push(a, kb)
+        self._push(b, ka)
+        self._end_chain()
+
+    def _on_plant(self, action: DualsAction, check: bool) -> None:
+        """PLANT: ``use A``: the adjacent top token, not yet fired in the chain, fires where it stands (D6)."""
+        if action.kind != K_USE:
+            self._not_now(action)
+        a = action.a
+        if check:
+            self._check_from(a)
+            st = self.stacks[a]
+            if (self.fired >> (a * 3 + len(st) - 1)) & 1:
+                raise IllegalAction(N_("The token on {space} has already fired in this chain."),
+                                    space=self._name(a))
+            if not any(self._can(t, a, self.fired) for t in self.abil[st[-1]]):
+                raise IllegalAction(N_("The token on {space} has no ability that can do something."),
+                                    space=self._name(a))
+        self.src = a
+        self.fire_optional = False
+        self.step = FIRE
 
     def _name(self, s: int) -> str:
         return self.data.board.names[s]
@@ -744,10 +776,23 @@ class DualsState:
             raise IllegalAction(N_("Space {space} already holds 3 tokens: no stack ever exceeds 3 (FAQ)."),
                                 space=self._name(b))
 
-    def _not_now(self, action: DualsAction) -> None:
+    def _not_now(self, action: DualsAction) -> NoReturn:
         raise IllegalAction(N_("{action} is not possible now: {expected}."), action=action.text(),
                             expected=EXPECTED[self.phase])
 
+
+# The handler of each step, indexed by the Step's value (BOTTOM and OVER are handled before the dispatch).
+_HANDLERS = {
+    Step.PLACE: DualsState._on_place,
+    Step.FIRE: DualsState._on_fire,
+    Step.TAKE: DualsState._on_take,
+    Step.MEAT: DualsState._on_meat,
+    Step.IRON: DualsState._on_iron,
+    Step.POTION: DualsState._on_potion,
+    Step.PLANT: DualsState._on_plant,
+    Step.SCORE: DualsState._on_score,
+}
+_ON_STEP = tuple(_HANDLERS[Step(i)] for i in range(len(_HANDLERS)))
 
 EXPECTED = {
     Step.PLACE: Phrase(N_("place the token on a space")),
