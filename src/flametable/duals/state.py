@@ -69,7 +69,7 @@ from flametable.duals.rules import (
     Step,
     TokenType,
 )
-from flametable.duals.view import DualsView, observe
+from flametable.duals.view import DualsView, SeatInfo
 
 # Plain ints for the hot paths.
 PLACE, FIRE, TAKE, MEAT, IRON, POTION, PLANT, SCORE, BOTTOM, OVER = (int(s) for s in Step)
@@ -780,6 +780,67 @@ class DualsState:
     def _not_now(self, action: DualsAction) -> NoReturn:
         raise IllegalAction(N_("{action} is not possible now: {expected}."), action=action.text(),
                             expected=EXPECTED[self.phase])
+
+
+def observe(st: DualsState, seat: int | None) -> DualsView:
+    """What ``seat`` (None: a spectator) may see of ``st`` (D10); see :mod:`flametable.duals.view`."""
+    if seat is not None and seat != 0 and seat != 1:
+        raise ValueError(f"seat must be 0, 1 or None, got {seat!r}")
+    bag = [0] * st.data.num_kinds
+    for k in st.bag:
+        bag[k] += 1
+    piles = st.piles
+    hands = st.hands
+    coins = st.coins
+    info0 = SeatInfo(coins[0], len(hands[0]), tuple(piles[0]), st.points(0))
+    info1 = SeatInfo(coins[1], len(hands[1]), tuple(piles[1]), st.points(1))
+    hand: tuple[int, ...] = ()
+    matching: tuple[int, ...] = ()
+    bottom_known: tuple[tuple[int, int], ...] = ()
+    legal: tuple[DualsAction, ...] = ()
+    to_act = st.to_act
+    if seat is not None:
+        hand = tuple(sorted(hands[seat]))
+        matching = tuple(st.matching(seat))
+        known = st.known_bottom[seat]
+        if known:
+            deck = st.deck
+            bottom_known = tuple(sorted(((c, deck.index(c)) for c in known), key=lambda x: x[1]))
+        if to_act == seat:
+            legal = tuple(st._legal)
+    return DualsView(
+        seat,
+        to_act,
+        st.turn,
+        st.turn_number,
+        st.phase,
+        st.last,
+        st.ended,
+        tuple(st.stacks),
+        tuple(bag),
+        len(st.bag),
+        tuple(sorted(st.reserve)),
+        st.held,
+        tuple(sorted(st.drawn)),
+        st.firing_space,
+        st.fired,
+        st.iron_destination,
+        st.coin_used,
+        st.bottom_left,
+        len(st.deck),
+        st.first,
+        st.first_draws,
+        (info0, info1),
+        hand,
+        matching,
+        bottom_known,
+        legal,
+        st.outcome,
+        Step(st.step),
+        st.fire_after,
+        st.fire_optional,
+        st.buddy,
+    )
 
 
 SLOTS = fields(DualsState)

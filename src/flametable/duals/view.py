@@ -11,14 +11,10 @@ legal actions when it is to act. Hidden from everyone: the deck order and the ba
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from flametable.core.outcome import Outcome
 from flametable.duals.actions import DualsAction
 from flametable.duals.rules import Step
-
-if TYPE_CHECKING:
-    from flametable.duals.state import DualsState
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,63 +64,3 @@ class DualsView:
     fire_after: bool = True  # the token placed may FIRE UP (not crystal's, D6)
     fire_optional: bool = True  # ``skip`` is allowed (not when a plant uses the token, D6)
     buddy: bool = False  # the Buddy variant (D11)
-
-
-def observe(st: DualsState, seat: int | None) -> DualsView:
-    if seat is not None and seat != 0 and seat != 1:
-        raise ValueError(f"seat must be 0, 1 or None, got {seat!r}")
-    bag = [0] * st.data.num_kinds
-    for k in st.bag:
-        bag[k] += 1
-    piles = st.piles
-    hands = st.hands
-    coins = st.coins
-    info0 = SeatInfo(coins[0], len(hands[0]), tuple(piles[0]), st.points(0))
-    info1 = SeatInfo(coins[1], len(hands[1]), tuple(piles[1]), st.points(1))
-    hand: tuple[int, ...] = ()
-    matching: tuple[int, ...] = ()
-    bottom_known: tuple[tuple[int, int], ...] = ()
-    legal: tuple[DualsAction, ...] = ()
-    to_act = st.to_act
-    if seat is not None:
-        hand = tuple(sorted(hands[seat]))
-        matching = tuple(st.matching(seat))
-        known = st.known_bottom[seat]
-        if known:
-            deck = st.deck
-            bottom_known = tuple(sorted(((c, deck.index(c)) for c in known), key=lambda x: x[1]))
-        if to_act == seat:
-            legal = tuple(st._legal)
-    return DualsView(
-        seat,
-        to_act,
-        st.turn,
-        st.turn_number,
-        st.phase,
-        st.last,
-        st.ended,
-        tuple(st.stacks),
-        tuple(bag),
-        len(st.bag),
-        tuple(sorted(st.reserve)),
-        st.held,
-        tuple(sorted(st.drawn)),
-        st.firing_space,
-        st.fired,
-        st.iron_destination,
-        st.coin_used,
-        st.bottom_left,
-        len(st.deck),
-        st.first,
-        st.first_draws,
-        (info0, info1),
-        hand,
-        matching,
-        bottom_known,
-        legal,
-        st.outcome,
-        Step(st.step),
-        st.fire_after,
-        st.fire_optional,
-        st.buddy,
-    )
