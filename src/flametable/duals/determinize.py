@@ -13,7 +13,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING
 
 from flametable.core.rng import Rng
-from flametable.duals.rules import Step
+from flametable.duals.rules import STACK_LIMIT, Step
 from flametable.duals.state import SLOTS, Copy, DualsState
 from flametable.duals.view import DualsView
 
@@ -54,7 +54,7 @@ class Sampler:
         st.piles = [list(view.seats[0].pile), list(view.seats[1].pile)]
         st.hands[me] = list(view.hand)
         st.known_bottom[me] = [c for c, _ in view.bottom_known]
-        st.fired = view.fired
+        st.fired = sum(1 << (s * STACK_LIMIT + level) for s, level in view.fired)
         st.index_board()
         # Cards: the unseen ones are in the opponent's hand or the deck; mine at the bottom stay in place.
         seen = set(view.hand) | set(view.seats[0].pile) | set(view.seats[1].pile)

@@ -823,7 +823,7 @@ def observe(st: DualsState, seat: int | None) -> DualsView:
         st.held,
         tuple(sorted(st.drawn)),
         st.firing_space,
-        st.fired,
+        _positions(st.fired),
         st.iron_destination,
         st.coin_used,
         st.bottom_left,
@@ -840,7 +840,20 @@ def observe(st: DualsState, seat: int | None) -> DualsView:
         st.fire_after,
         st.fire_optional,
         st.buddy,
+        st.data,
     )
+
+
+def _positions(fired: int) -> tuple[tuple[int, int], ...]:
+    """The (space, level) pairs of the bits ``space * 3 + level`` set in ``fired``, in order."""
+    out = []
+    bit = 0
+    while fired:
+        if fired & 1:
+            out.append(divmod(bit, LIMIT))
+        fired >>= 1
+        bit += 1
+    return tuple(out)
 
 
 SLOTS = fields(DualsState)
