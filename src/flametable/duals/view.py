@@ -41,7 +41,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from flametable.core.errors import IllegalAction
 from flametable.core.outcome import Outcome
 from flametable.duals.actions import ActionSpace, DualsAction
 from flametable.duals.data import DualsData, builtin_duals_data
@@ -154,7 +153,7 @@ class DualsView:
         data = data or builtin_duals_data()
         try:
             return _decode(obj, data)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError, IllegalAction) as exc:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise ValueError(f"not a Flamecraft Duals view: {exc!r}") from exc
 
 
@@ -190,38 +189,49 @@ def _step(value: Any) -> Step:
     return Step[value.upper()]
 
 
-def _action(actions: ActionSpace, text: Any) -> DualsAction:
-    found = actions.from_text(text) if isinstance(text, str) else None
-    if found is None or found.text() != text:
-        raise ValueError(f"not an action in notation: {text!r}")
-    return found
+class _Names:
+    """One data set's names, for decoding: spaces, token kinds and actions by their notation."""
+
+    def __init__(self, data: DualsData) -> None:
+        self.spaces = data.board.index
+        self.kinds = {name: k for k, name in enumerate(data.kind_names)}
+        self.actions = {a.text(): a for a in ActionSpace(data).actions}
 
 
-_ACTIONS: dict[str, ActionSpace] = {}  # data hash -> its actions (made once per data set)
+_NAMES: dict[str, _Names] = {}  # data hash -> its names (made once per data set)
 
 
 def _decode(obj: Any, data: DualsData) -> DualsView:
     if not isinstance(obj, dict):
         raise TypeError(f"expected an object, got {type(obj).__name__}")
-    board_index = data.board.index
+    names = _NAMES.get(data.hash)
+    if names is None:
+        names = _NAMES[data.hash] = _Names(data)
+    space_index = names.spaces
+    kind_index = names.kinds
+    action_index = names.actions
 
     def space(name: Any) -> int:
         if name is None:
             return -1
-        if not isinstance(name, str) or name not in board_index:
+        if not isinstance(name, str) or name not in space_index:
             raise ValueError(f"no space {name!r} on the board")
-        return board_index[name]
+        return space_index[name]
 
     def kind(name: Any) -> int:
-        k = data.kind_of(name) if isinstance(name, str) else -1
-        if k < 0 or data.kind_names[k] != name:
+        if not isinstance(name, str) or name not in kind_index:
             raise ValueError(f"unknown token {name!r}")
-        return k
+        return kind_index[name]
 
     def kinds(value: Any) -> tuple[int, ...]:
         if not isinstance(value, list):
             raise TypeError(f"expected a list of tokens, got {value!r}")
         return tuple(kind(v) for v in value)
+
+    def action(text: Any) -> DualsAction:
+        if not isinstance(text, str) or text not in action_index:
+            raise ValueError(f"not an action in notation: {text!r}")
+        return action_index[text]
 
     board: list[tuple[int, ...]] = [()] * data.board.size
     for name, stack in obj["board"].items():
@@ -230,9 +240,6 @@ def _decode(obj: Any, data: DualsData) -> DualsView:
     for name, n in obj["bag"].items():
         bag[kind(name)] = _int(n)
     held = obj["held"]
-    actions = _ACTIONS.get(data.hash)
-    if actions is None:
-        actions = _ACTIONS[data.hash] = ActionSpace(data)
     outcome = obj["outcome"]
     seats = obj["seats"]
     if not isinstance(seats, list) or len(seats) != 2:
@@ -263,7 +270,7 @@ def _decode(obj: Any, data: DualsData) -> DualsView:
         hand=_ints(obj["hand"]),
         matching=_ints(obj["matching"]),
         bottom_known=tuple((_int(c), _int(pos)) for c, pos in obj["bottom_known"]),
-        legal=tuple(_action(actions, text) for text in obj["legal"]),
+        legal=tuple(action(text) for text in obj["legal"]),
         outcome=None if outcome is None else Outcome(
             _seat(outcome["winner"]), Reason(outcome["reason"]), (_int(outcome["scores"][0]),
                                                                   _int(outcome["scores"][1]))),
