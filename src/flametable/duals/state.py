@@ -22,6 +22,11 @@ of the top tokens (:mod:`flametable.duals.pattern`) and the set of full spaces a
 placement, move and swap, and legal actions come from tables (the place actions per set of full spaces,
 shared by every state of the game; which cards match, once per board position).
 
+Each field is declared once (its type and :func:`slot`: how it is copied, its blank value, the view field it is
+read back from); ``__slots__``, :meth:`DualsState.blank`, :meth:`DualsState.clone` and the determiniser follow
+the declarations. ``apply`` plays an action through one handler per step (``_on_place`` ... ``_on_score``,
+``_on_coin`` and ``_on_bottom`` before them at any step). :func:`observe` makes the views (D10).
+
 Decisions the engine makes where the rules leave room (each extends the ruling named):
 
 * D6: ``fire T`` is offered only when that ability can do something now ("an ability with nothing legal to
