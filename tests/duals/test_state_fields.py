@@ -43,13 +43,25 @@ def test_slots_are_the_declared_fields() -> None:
 
 
 def test_blank_needs_the_game_fields_and_knows_no_others() -> None:
-    with pytest.raises(TypeError, match="needs data"):
+    with pytest.raises(TypeError, match=r"missing .*'data'"):
         DualsState.blank(buddy=False, rng=Rng(0))
     st = GAME.blank(False, Rng(0))
     given = {f.name: getattr(st, f.name) for f in SLOTS if f.metadata["copy"] in (Copy.GAME, Copy.RNG)}
-    with pytest.raises(TypeError, match="no field"):
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
         DualsState.blank(colour="red", **given)
     a, b = DualsState.blank(**given), DualsState.blank(**given)
+    for f in SLOTS:  # every other field at its declared empty value, lists fresh for each state
+        copy, empty = f.metadata["copy"], f.metadata["empty"]
+        if copy is Copy.VALUE:
+            assert getattr(a, f.name) is empty, f.name
+        elif copy is Copy.LIST:
+            assert getattr(a, f.name) == list(empty), f.name
+            assert getattr(a, f.name) is not getattr(b, f.name), f.name
+        elif copy is Copy.PER_SEAT:
+            assert getattr(a, f.name) == [list(row) for row in empty], f.name
+        elif copy is Copy.CACHE:
+            assert getattr(a, f.name) == dict(empty), f.name
+            assert getattr(a, f.name) is not getattr(b, f.name), f.name
     assert a.hands == [[], []]
     assert a.hands is not b.hands
     assert a.hands[0] is not b.hands[0]
