@@ -139,8 +139,8 @@ def test_matcher_used_by_the_engine_and_the_view() -> None:
         state = start(None, ["iron", "crystal"])
         stacks = _random_stacks(seed, 30, False)
         state.stacks = stacks
-        state.has = MATCHER.tops(stacks).has
-        state._mc = {}
+        state.top_lanes = MATCHER.tops(stacks).has
+        state._match_cache = {}
         state.hands[0] = list(range(1, 44))
         expected = MATCHER.matching(range(1, 44), stacks)
         assert state.matching(0) == expected

@@ -22,13 +22,13 @@ from flametable.core.protocol import legal_action_mask
 from flametable.core.record import MatchRecord, replay, start
 from flametable.core.rng import Rng
 from flametable.duals.rules import Reason
-from flametable.duals.state import DualsState
+from flametable.duals.state import SLOTS, Copy, DualsState
 from flametable.service import new_record, play
 
 from .scripted import DATA, GAME
 
 MATCHES = 1000
-_SHARED = {"data", "A", "adj", "abil", "kinds", "ocache", "_mc", "_legal"}
+_SHARED = {f.name for f in SLOTS if f.metadata["copy"] in (Copy.GAME, Copy.CACHE)} | {"_legal"}
 CARDS = list(range(1, len(DATA.cards) + 1))
 
 
@@ -189,7 +189,7 @@ def _perturb_hidden(state: DualsState, seat: int | None, salt: int) -> DualsStat
     for p in hidden_hands:  # the opponent's own knowledge of the bottom follows the cards it knows
         other.known_bottom[p] = [c for c in other.known_bottom[p] if c in other.deck]
     other.rng = Rng(salt ^ 0xABCDEF)
-    other._mc = {}
+    other._match_cache = {}
     return other
 
 

@@ -101,7 +101,7 @@ def test_d3_first_player_and_redraws() -> None:
         assert DATA.rank_key(a) != DATA.rank_key(b)
         assert st.first == (0 if DATA.rank_key(a) > DATA.rank_key(b) else 1)
         assert st.turn == st.first
-        assert st.turn_no == 1
+        assert st.turn_number == 1
         firsts[st.first] += 1
         redraws += len(draws) > 1
         # the drawn tokens went back: the bag holds all 30 (one is the turn's token)

@@ -8,7 +8,7 @@ from dataclasses import fields
 from flametable.duals.rules import Step
 from flametable.duals.view import DualsView
 
-from .scripted import DATA, GAME, line, play, start
+from .scripted import DATA, GAME, line, play, space, start
 
 
 def test_d10_public_private_hidden() -> None:
@@ -67,3 +67,36 @@ def test_views_of_a_seeded_match() -> None:
     assert view.legal == tuple(st.legal_actions())
     assert sum(view.bag) == len(st.bag)
     assert st.view(1 - st.first).legal == ()
+
+
+def test_d6_the_view_shows_the_chain_as_it_stands() -> None:
+    """D6: in a FIRE UP chain the tokens that fired are public (a plant cannot use them again), as is the token
+    firing; the JSON names them by space and level (0 = the bottom)."""
+    st = start({"c4": ["plant"], "c5": ["meat"], "a1": ["iron"]}, ["plant", "crystal"], coins=(1, 0))
+    play(st, "place c3", "fire plant", "use c4")
+    for seat in (0, 1, None):
+        view = st.view(seat)
+        assert view.phase == Step.FIRE
+        assert view.src == space("c4")
+        assert view.fired == ((space("c3"), 0),)  # the placed plant fired; the used one fires next
+        assert not view.fire_optional  # a token a plant uses must fire
+        assert view.to_json()["fired"] == [["c3", 0]]
+        assert view.to_json()["src"] == "c4"
+    play(st, "fire plant")
+    assert st.view(1).fired == ((space("c3"), 0), (space("c4"), 0))
+    assert st.view(1).to_json()["fired"] == [["c3", 0], ["c4", 0]]
+    play(st, "use c5", "fire meat")
+    assert st.view(None).to_json()["fired"] == [["c3", 0], ["c4", 0], ["c5", 0]]
+    play(st, "move c4 c5")
+    assert st.view(None).fired == ()  # the chain is over
+    assert st.view(None).to_json()["src"] is None
+
+
+def test_d6_the_iron_first_move_is_public() -> None:
+    """D6: the iron's second move may not take the first token again; where it went is public."""
+    st = start({"c4": ["meat"], "c2": ["bread"]}, ["iron", "crystal"], coins=(1, 0))
+    play(st, "place c3", "fire iron", "move c4 c5")
+    view = st.view(1)
+    assert view.phase == Step.IRON
+    assert view.iron_dest == space("c5")
+    assert view.to_json()["iron_dest"] == "c5"

@@ -9,15 +9,32 @@ generator, so the real one's state is never needed.
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import TYPE_CHECKING
 
 from flametable.core.rng import Rng
-from flametable.duals.rules import Step
-from flametable.duals.state import DualsState
+from flametable.duals.rules import STACK_LIMIT, Step
+from flametable.duals.state import SLOTS, Copy, DualsState
 from flametable.duals.view import DualsView
 
 if TYPE_CHECKING:
     from flametable.duals.game import DualsGame
+
+
+def copy_public(st: DualsState, view: DualsView) -> None:
+    """Set every state field declared with a view field (``slot(..., view=NAME)``) from that field of ``view``.
+
+    The others are the game's tables (from ``blank``), the hidden ones (sampled), the seat's own knowledge and
+    the board's summaries, which :class:`Sampler` fills itself."""
+    for f in SLOTS:
+        name = f.metadata["view"]
+        if name:
+            value = getattr(view, name)
+            if f.metadata["copy"] is Copy.LIST:
+                value = list(value)
+            elif isinstance(value, IntEnum):
+                value = int(value)
+            setattr(st, f.name, value)
 
 
 class Sampler:
@@ -31,31 +48,14 @@ class Sampler:
         o = self.o = 1 - me
         data = game.data
         st = self.base = game.blank(view.buddy, Rng(0))
-        st.stacks = list(view.board)
-        st.bag = [k for k, n in enumerate(view.bag) for _ in range(n)]
-        st.reserve = list(view.reserve)
+        copy_public(st, view)
+        st.bag = [k for k, n in enumerate(view.bag) for _ in range(n)]  # in some order: shuffled per sample
         st.coins = [view.seats[0].coins, view.seats[1].coins]
         st.piles = [list(view.seats[0].pile), list(view.seats[1].pile)]
         st.hands[me] = list(view.hand)
         st.known_bottom[me] = [c for c, _ in view.bottom_known]
-        st.first = view.first_player
-        st.first_draws = view.first_draws
-        st.turn = view.turn
-        st.turn_no = view.turn_number
-        st.step = int(view.step)
-        st.src = view.src
-        st.held = view.held
-        st.drawn = list(view.drawn)
-        st.fire_after = view.fire_after
-        st.fire_optional = view.fire_optional
-        st.fired = view.fired
-        st.iron_dest = view.iron_dest
-        st.coin_used = view.coin_used
-        st.bottom_left = view.bottom_left
-        st.ended = view.end_triggered
-        st.last = view.last_chance
+        st.fired = sum(1 << (s * STACK_LIMIT + level) for s, level in view.fired)
         st.index_board()
-        st._outcome = view.outcome
         # Cards: the unseen ones are in the opponent's hand or the deck; mine at the bottom stay in place.
         seen = set(view.hand) | set(view.seats[0].pile) | set(view.seats[1].pile)
         self.unseen = [c for c in range(1, len(data.cards) + 1) if c not in seen and

@@ -57,9 +57,17 @@ class DualsGame:
         self.data = data
         self.actions = ActionSpace(self.data)
         self.num_actions = self.actions.num_actions
-        self._abil = tuple(tuple(sorted(a)) for a in self.data.kind_abilities)
-        self._ocache: dict[int, tuple[list[int], list[DualsAction]]] = {}
         data = self.data
+        # The tables every state of this game shares (the state's GAME fields).
+        open_cache: dict[int, tuple[list[int], list[DualsAction]]] = {}
+        self._tables: dict[str, Any] = {
+            "data": data,
+            "actions": self.actions,
+            "neighbours": data.board.adj,
+            "abilities": tuple(tuple(sorted(a)) for a in data.kind_abilities),
+            "kind_types": data.matcher.kind_types,
+            "open_cache": open_cache,
+        }
         # The seeded deal's fixed parts: every token (D3's draw), the bag's contents (D2), the draw's ranks.
         self._pool = [k for k in range(data.num_kinds) for _ in range(data.supply[k])]
         self._bag = [t for t in range(NUM_TYPES) for _ in range(data.artisans_per_type - 2)]
@@ -98,46 +106,7 @@ class DualsGame:
     def blank(self, buddy: bool, rng: Rng) -> DualsState:
         """A state of this game before anything is dealt, every field at its empty value: ``new_match`` and the
         determiniser start from it and fill in what they know."""
-        data = self.data
-        st = DualsState.__new__(DualsState)
-        st.data = data
-        st.A = self.actions
-        st.adj = data.board.adj
-        st.abil = self._abil
-        st.kinds = data.matcher.kind_types
-        st.ocache = self._ocache
-        st.buddy = buddy
-        st.rng = rng
-        st.stacks = [() for _ in range(data.board.size)]
-        st.bag = []
-        st.reserve = []
-        st.deck = []
-        st.hands = [[], []]
-        st.piles = [[], []]
-        st.coins = [START_COINS, START_COINS]
-        st.known_bottom = [[], []]
-        st.first = 0
-        st.first_draws = ()
-        st.turn = 0
-        st.turn_no = 0
-        st.step = 0
-        st.src = -1
-        st.held = -1
-        st.drawn = []
-        st.fire_after = True
-        st.fire_optional = True
-        st.fired = 0
-        st.iron_dest = -1
-        st.coin_used = False
-        st.bottom_left = 0
-        st.ended = False
-        st.last = False
-        st._legal = []
-        st.full = 0
-        st.has = []
-        st._mc = {}
-        st._outcome = None
-        return st
+        return DualsState.blank(buddy=buddy, rng=rng, stacks=[()] * self.data.board.size, **self._tables)
 
     def _deal(self, st: DualsState) -> None:
         data = self.data

@@ -1,4 +1,7 @@
-"""What one seat may see of a Flamecraft Duals match (D10), decided here and nowhere else.
+"""What one seat may see of a Flamecraft Duals match (D10), as data: frozen values and their JSON form.
+
+:func:`flametable.duals.state.observe` decides what goes in a view; this module only holds it (it imports
+nothing from the engine's state).
 
 Public: the board, the reserve, coins, score piles and points, deck and hand sizes, the bag's contents as
 a multiset (never its order), the tokens in play (the held token, crystal's drawn tokens), the decision
@@ -6,19 +9,42 @@ pending and the first-player draws (D3). Private to a seat: its hand, the cards 
 cards it put at the bottom of the deck with their places there (positions count from the bottom, 0 = the
 very bottom; cards put back by the opponent since then are counted, as the seat saw them go), and its
 legal actions when it is to act. Hidden from everyone: the deck order and the bag's draw order.
+
+The fields that say where the turn stands are all public facts of the table, seen by anyone watching, and
+together with the rest they fix what the seat to act may do next (so a view, and nothing else, is enough to
+continue the match for a determiniser, and to show the table):
+
+* ``step``: the turn's decision; it differs from ``phase`` only while the coin's cards are put back, and then
+  says which decision resumes (everyone saw the ability fired before the coin was spent);
+* ``src``: the space of the token firing (everyone sees which token fires);
+* ``fired``: the positions (space, level from the bottom, 0-based) of the tokens that fired in this FIRE UP
+  chain (a plant cannot use them again, D6; everyone saw them fire, and nothing moves until the chain ends);
+* ``iron_dest``: where the iron's first move went (everyone saw the move; the second move may not take that
+  token again, and ``done`` is possible only after it);
+* ``fire_after``: the token to place may FIRE UP (false for the token crystal kept: everyone saw crystal fire);
+* ``fire_optional``: ``skip`` is allowed (false when a plant uses the token: everyone saw the ``use``);
+* ``coin_used``, ``bottom_left``: the coin was spent this turn, and how many cards are still to put back.
+
+``fire_after`` and ``fire_optional`` keep their last value outside the steps they are about (PLACE, FIRE).
+
+JSON (:meth:`DualsView.to_json`, :meth:`DualsView.from_json`; schema ``docs/schemas/duals-view.schema.json``)
+uses ids and notation, never language: spaces by their board names (``c3``), token kinds by the rules' type
+keys (``meat``, ``bread+crystal`` for a dual, ``buddy``), cards by number, actions by their notation
+(``move b2 c3``), steps by their names in lower case (``place``), outcome reasons by their values
+(``most_vp``); "nothing" is ``null`` (no token held, no token firing). The board lists the spaces that hold
+tokens (like an explicit setup's ``board``), the bag the kinds it holds with their counts. Decoding needs the
+game's data (the board's names and the token kinds): the built-in data unless another is given.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import Any
 
 from flametable.core.outcome import Outcome
-from flametable.duals.actions import DualsAction
-from flametable.duals.rules import Step
-
-if TYPE_CHECKING:
-    from flametable.duals.state import DualsState
+from flametable.duals.actions import ActionSpace, DualsAction
+from flametable.duals.data import DualsData, builtin_duals_data
+from flametable.duals.rules import Reason, Step
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,10 +56,18 @@ class SeatInfo:
     pile: tuple[int, ...]  # scored cards, in the order scored
     points: int  # VP now: scored cards plus coins (0 per coin with STARBURST, D9)
 
+    def to_json(self) -> dict[str, Any]:
+        return {"coins": self.coins, "hand_size": self.hand_size, "pile": list(self.pile), "points": self.points}
+
+    @staticmethod
+    def from_json(obj: Any) -> SeatInfo:
+        return SeatInfo(_int(obj["coins"]), _int(obj["hand_size"]), _ints(obj["pile"]), _int(obj["points"]))
+
 
 @dataclass(frozen=True, slots=True)
 class DualsView:
-    """One seat's view (``seat`` None: a spectator)."""
+    """One seat's view (``seat`` None: a spectator). Spaces, token kinds and cards are integer-coded as in
+    :mod:`flametable.duals.data`; -1 stands for "none" (``held``, ``src``, ``iron_dest``)."""
 
     seat: int | None
     to_act: int | None
@@ -49,7 +83,7 @@ class DualsView:
     held: int  # the token to place, -1 if none
     drawn: tuple[int, ...]  # crystal: the drawn tokens not kept, sorted
     src: int  # the space of the token firing, -1 if none
-    fired: int  # bits (space * 3 + height) of the tokens fired in this chain
+    fired: tuple[tuple[int, int], ...]  # (space, level from the bottom) of the tokens fired in this chain, sorted
     iron_dest: int  # where the iron's first move went, -1 if none
     coin_used: bool  # this turn
     bottom_left: int  # cards still to put back after the coin
@@ -63,68 +97,186 @@ class DualsView:
     bottom_known: tuple[tuple[int, int], ...]  # (card, position from the bottom of the deck)
     legal: tuple[DualsAction, ...]  # my legal actions when I am to act, else empty
     outcome: Outcome | None
-    # public facts about the decision pending, so that a view determines the rest of the turn
-    step: Step = Step.PLACE  # the turn's decision (the one the coin's cards interrupt, when putting back)
-    fire_after: bool = True  # the token placed may FIRE UP (not crystal's, D6)
-    fire_optional: bool = True  # ``skip`` is allowed (not when a plant uses the token, D6)
-    buddy: bool = False  # the Buddy variant (D11)
+    # public facts about the decision pending (see the module's docstring)
+    step: Step  # the turn's decision (the one the coin's cards interrupt, when putting back)
+    fire_after: bool  # the token placed may FIRE UP (not crystal's, D6)
+    fire_optional: bool  # ``skip`` is allowed (not when a plant uses the token, D6)
+    buddy: bool  # the Buddy variant (D11)
+    data: DualsData = field(compare=False, repr=False)  # the game's data: the names the JSON form uses
+
+    def to_json(self) -> dict[str, Any]:
+        """This view as JSON values (see the module's docstring): ``from_json`` gives it back exactly."""
+        spaces = self.data.board.names
+        kinds = self.data.kind_names
+
+        def space(s: int) -> str | None:
+            return spaces[s] if s >= 0 else None
+
+        return {
+            "seat": self.seat,
+            "to_act": self.to_act,
+            "turn": self.turn,
+            "turn_number": self.turn_number,
+            "phase": self.phase.name.lower(),
+            "step": self.step.name.lower(),
+            "last_chance": self.last_chance,
+            "end_triggered": self.end_triggered,
+            "board": {spaces[s]: [kinds[k] for k in stack] for s, stack in enumerate(self.board) if stack},
+            "bag": {kinds[k]: n for k, n in enumerate(self.bag) if n},
+            "bag_size": self.bag_size,
+            "reserve": [kinds[k] for k in self.reserve],
+            "held": kinds[self.held] if self.held >= 0 else None,
+            "drawn": [kinds[k] for k in self.drawn],
+            "src": space(self.src),
+            "fired": [[spaces[s], level] for s, level in self.fired],
+            "iron_dest": space(self.iron_dest),
+            "fire_after": self.fire_after,
+            "fire_optional": self.fire_optional,
+            "coin_used": self.coin_used,
+            "bottom_left": self.bottom_left,
+            "deck_size": self.deck_size,
+            "first_player": self.first_player,
+            "first_draws": [[kinds[a], kinds[b]] for a, b in self.first_draws],
+            "seats": [info.to_json() for info in self.seats],
+            "hand": list(self.hand),
+            "matching": list(self.matching),
+            "bottom_known": [[card, position] for card, position in self.bottom_known],
+            "legal": [action.text() for action in self.legal],
+            "outcome": self.outcome.to_json() if self.outcome is not None else None,
+            "buddy": self.buddy,
+        }
+
+    @staticmethod
+    def from_json(obj: Any, data: DualsData | None = None) -> DualsView:
+        """The view ``obj`` (made by :meth:`to_json`) describes, in the names of ``data`` (default: the built-in
+        data). Raises ``ValueError`` if ``obj`` is not such a view."""
+        data = data or builtin_duals_data()
+        try:
+            return _decode(obj, data)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise ValueError(f"not a Flamecraft Duals view: {exc!r}") from exc
 
 
-def observe(st: DualsState, seat: int | None) -> DualsView:
-    if seat is not None and seat != 0 and seat != 1:
-        raise ValueError(f"seat must be 0, 1 or None, got {seat!r}")
-    bag = [0] * st.data.num_kinds
-    for k in st.bag:
-        bag[k] += 1
-    piles = st.piles
-    hands = st.hands
-    coins = st.coins
-    info0 = SeatInfo(coins[0], len(hands[0]), tuple(piles[0]), st.points(0))
-    info1 = SeatInfo(coins[1], len(hands[1]), tuple(piles[1]), st.points(1))
-    hand: tuple[int, ...] = ()
-    matching: tuple[int, ...] = ()
-    bottom_known: tuple[tuple[int, int], ...] = ()
-    legal: tuple[DualsAction, ...] = ()
-    to_act = st.to_act
-    if seat is not None:
-        hand = tuple(sorted(hands[seat]))
-        matching = tuple(st.matching(seat))
-        known = st.known_bottom[seat]
-        if known:
-            deck = st.deck
-            bottom_known = tuple(sorted(((c, deck.index(c)) for c in known), key=lambda x: x[1]))
-        if to_act == seat:
-            legal = tuple(st._legal)
+def _int(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"expected true or false, got {value!r}")
+    return value
+
+
+def _seat(value: Any) -> int | None:
+    if value is None:
+        return None
+    if _int(value) not in (0, 1):
+        raise ValueError(f"a seat is 0, 1 or null, got {value!r}")
+    return int(value)
+
+
+def _ints(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, got {value!r}")
+    return tuple(_int(v) for v in value)
+
+
+def _step(value: Any) -> Step:
+    if not isinstance(value, str) or not value.islower():
+        raise ValueError(f"unknown step {value!r}")
+    return Step[value.upper()]
+
+
+class _Names:
+    """One data set's names, for decoding: spaces, token kinds and actions by their notation."""
+
+    def __init__(self, data: DualsData) -> None:
+        self.spaces = data.board.index
+        self.kinds = {name: k for k, name in enumerate(data.kind_names)}
+        self.actions = {a.text(): a for a in ActionSpace(data).actions}
+
+
+_NAMES: dict[str, _Names] = {}  # data hash -> its names (made once per data set)
+
+
+def _decode(obj: Any, data: DualsData) -> DualsView:
+    if not isinstance(obj, dict):
+        raise TypeError(f"expected an object, got {type(obj).__name__}")
+    names = _NAMES.get(data.hash)
+    if names is None:
+        names = _NAMES[data.hash] = _Names(data)
+    space_index = names.spaces
+    kind_index = names.kinds
+    action_index = names.actions
+
+    def space(name: Any) -> int:
+        if name is None:
+            return -1
+        if not isinstance(name, str) or name not in space_index:
+            raise ValueError(f"no space {name!r} on the board")
+        return space_index[name]
+
+    def kind(name: Any) -> int:
+        if not isinstance(name, str) or name not in kind_index:
+            raise ValueError(f"unknown token {name!r}")
+        return kind_index[name]
+
+    def kinds(value: Any) -> tuple[int, ...]:
+        if not isinstance(value, list):
+            raise TypeError(f"expected a list of tokens, got {value!r}")
+        return tuple(kind(v) for v in value)
+
+    def action(text: Any) -> DualsAction:
+        if not isinstance(text, str) or text not in action_index:
+            raise ValueError(f"not an action in notation: {text!r}")
+        return action_index[text]
+
+    board: list[tuple[int, ...]] = [()] * data.board.size
+    for name, stack in obj["board"].items():
+        board[space(name)] = kinds(stack)
+    bag = [0] * data.num_kinds
+    for name, n in obj["bag"].items():
+        bag[kind(name)] = _int(n)
+    held = obj["held"]
+    outcome = obj["outcome"]
+    seats = obj["seats"]
+    if not isinstance(seats, list) or len(seats) != 2:
+        raise ValueError(f"seats: one object per seat (2), got {seats!r}")
     return DualsView(
-        seat,
-        to_act,
-        st.turn,
-        st.turn_no,
-        st.phase,
-        st.last,
-        st.ended,
-        tuple(st.stacks),
-        tuple(bag),
-        len(st.bag),
-        tuple(sorted(st.reserve)),
-        st.held,
-        tuple(sorted(st.drawn)),
-        st.src,
-        st.fired,
-        st.iron_dest,
-        st.coin_used,
-        st.bottom_left,
-        len(st.deck),
-        st.first,
-        st.first_draws,
-        (info0, info1),
-        hand,
-        matching,
-        bottom_known,
-        legal,
-        st.outcome,
-        Step(st.step),
-        st.fire_after,
-        st.fire_optional,
-        st.buddy,
+        seat=_seat(obj["seat"]),
+        to_act=_seat(obj["to_act"]),
+        turn=_int(obj["turn"]),
+        turn_number=_int(obj["turn_number"]),
+        phase=_step(obj["phase"]),
+        last_chance=_bool(obj["last_chance"]),
+        end_triggered=_bool(obj["end_triggered"]),
+        board=tuple(board),
+        bag=tuple(bag),
+        bag_size=_int(obj["bag_size"]),
+        reserve=kinds(obj["reserve"]),
+        held=kind(held) if held is not None else -1,
+        drawn=kinds(obj["drawn"]),
+        src=space(obj["src"]),
+        fired=tuple((space(s), _int(level)) for s, level in obj["fired"]),
+        iron_dest=space(obj["iron_dest"]),
+        coin_used=_bool(obj["coin_used"]),
+        bottom_left=_int(obj["bottom_left"]),
+        deck_size=_int(obj["deck_size"]),
+        first_player=_int(obj["first_player"]),
+        first_draws=tuple((kind(a), kind(b)) for a, b in obj["first_draws"]),
+        seats=(SeatInfo.from_json(seats[0]), SeatInfo.from_json(seats[1])),
+        hand=_ints(obj["hand"]),
+        matching=_ints(obj["matching"]),
+        bottom_known=tuple((_int(c), _int(pos)) for c, pos in obj["bottom_known"]),
+        legal=tuple(action(text) for text in obj["legal"]),
+        outcome=None if outcome is None else Outcome(
+            _seat(outcome["winner"]), Reason(outcome["reason"]), (_int(outcome["scores"][0]),
+                                                                  _int(outcome["scores"][1]))),
+        step=_step(obj["step"]),
+        fire_after=_bool(obj["fire_after"]),
+        fire_optional=_bool(obj["fire_optional"]),
+        buddy=_bool(obj["buddy"]),
+        data=data,
     )

@@ -44,7 +44,7 @@ def summarize(state: GameState[Any, Any], trace: list[tuple[int, Action, Any]]) 
         "placed": dict(placed),
         "fired": dict(fired),
         "coins_spent": coins,
-        "turns": st.turn_no,
+        "turns": st.turn_number,
     }
 
 
