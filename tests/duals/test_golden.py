@@ -6,32 +6,20 @@ deliberate rules change (see the README there).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from flametable.core.record import MatchRecord, replay, start
 from flametable.duals.game import DualsGame
+from tests.duals.golden import regen
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 REGEN = "tests/duals/golden/regen.py"
 GAME = DualsGame()
 
-
-def _load_regen() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("duals_golden_regen", GOLDEN_DIR / "regen.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-regen = _load_regen()
 FILES = sorted(p.name for p in GOLDEN_DIR.glob("*.json") if p.name != regen.PERFT)
 PERFT: list[dict[str, Any]] = json.loads((GOLDEN_DIR / regen.PERFT).read_text(encoding="utf-8"))["perft"]
 

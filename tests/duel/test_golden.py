@@ -6,31 +6,19 @@ deliberate rules change (see the README there).
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from flametable.core.record import MatchRecord, replay, start
 from flametable.duel.game import DuelGame
 from flametable.duel.state import DuelState
+from tests.duel.golden import regen
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 REGEN = "tests/duel/golden/regen.py"
 GAME = DuelGame()
 
-
-def _load_regen() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("golden_regen", GOLDEN_DIR / "regen.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-regen = _load_regen()
 FILES = sorted(p.name for p in GOLDEN_DIR.glob("*.json") if p.name not in regen.NOT_RECORDS)
 
 

@@ -6,31 +6,19 @@ regenerating them is a deliberate rules change (see the README there).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from flametable.duel.game import DuelGame
+from tests.duel.golden import regen_perft as regen
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 REGEN = "tests/duel/golden/regen_perft.py"
 GAME = DuelGame()
 
-
-def _load_regen() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("perft_regen", GOLDEN_DIR / "regen_perft.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-regen = _load_regen()
 STORED: dict[str, Any] = json.loads((GOLDEN_DIR / "perft.json").read_text(encoding="utf-8"))
 CASES = {case["name"]: case for case in STORED["cases"]}
 
