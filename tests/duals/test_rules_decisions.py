@@ -18,10 +18,10 @@ from __future__ import annotations
 import pytest
 
 from flametable.core.errors import IllegalAction
-from flametable.duals.rules import Step
+from flametable.duals.rules import Reason, Step
 from flametable.duals.state import DualsState
 
-from .scripted import DATA, act, line, play, start
+from .scripted import DATA, act, line, pair_end, play, start
 
 
 def on(st: DualsState, name: str) -> list[str]:
@@ -190,6 +190,8 @@ CLONE_POINTS = {
     "crystal": ({}, ["crystal", "meat"], ("place c3", "fire crystal")),
     # a plant using a plant: no skip, the chain's fired tokens (D6)
     "plant": ({"c4": ["plant"], "b4": ["bread"]}, ["plant+meat", "iron", "iron"], ("place c3", "fire plant", "use c4")),
+    # the match over (D8: the turn's draw emptied the bag, then the opponent's last chance)
+    "over": ({}, ["meat"], ("place c3", "skip", "done", "done")),
 }
 
 
@@ -202,6 +204,7 @@ def test_a_clone_plays_on_exactly_like_the_match_and_apart_from_it(point: str) -
     st = start(board, bag, reserve=["bread", "crystal", "meat", "iron", "potion", "plant"],
                hands=[[20, 21], [22, 23]], deck=[10, 11, 12, 13, 14, 15], coins=(2, 2), seed=7)
     play(st, *moves)
+    assert (st.outcome is not None) == (point == "over")
     twin = st.clone()
     assert views(twin) == views(st)
     assert twin.legal_actions() == st.legal_actions()
@@ -211,3 +214,87 @@ def test_a_clone_plays_on_exactly_like_the_match_and_apart_from_it(point: str) -
     assert views(st) == before  # the original did not move
     assert playout(st, 30) == ahead
     assert twin.outcome == st.outcome
+
+
+# ---------------------------------------------------------------- the turn and the end
+
+
+def test_d8_the_last_chance_has_its_own_coin() -> None:
+    """D8: "the opponent then gets one last chance to score and to spend a coin": the coin is once per turn
+    (FAQ), and the last chance is the opponent's own turn, so a coin the triggering player spent does not
+    take it away. Turns are counted from 1, the last chance included."""
+    st = start({}, ["meat"], hands=[[20, 21], [22, 23]], deck=[10, 11, 12, 13, 14, 15], coins=(1, 1))
+    view = st.view(0)
+    assert (view.turn_number, view.end_triggered, view.last_chance) == (1, True, False)  # the draw emptied the bag
+    play(st, "coin", "bottom K20", "bottom K21", "place c3")
+    view = st.view(1)
+    assert (view.turn, view.turn_number, view.last_chance, view.phase) == (1, 2, True, Step.SCORE)
+    assert [a.text() for a in st.legal_actions()] == ["done", "coin"]
+    play(st, "coin", "bottom K22", "bottom K23")
+    assert st.outcome is not None
+    assert st.view(None).phase is Step.OVER
+    assert st.legal_actions() == []
+    # D9: no card scored, no coin left: 0 VP each, no card each, a shared victory.
+    assert st.outcome.winner is None
+    assert st.outcome.scores == (0, 0)
+
+
+def test_d7_tokens_crystal_returns_go_into_the_bag_at_random_places() -> None:
+    """FAQ: crystal "devuelves las otras dos a la bolsa"; D7 (extension, docs/duals.md): "Tokens returned to
+    the bag go in at random places." So the next token drawn is any of the three in the bag alike: the one
+    that stayed in the bag is drawn next in about a third of the matches (here 300 seeded matches)."""
+    first = 0
+    for seed in range(300):
+        st = start({}, ["crystal", "meat", "iron", "potion", "plant"], seed=seed)
+        play(st, "place c3", "fire crystal", "take meat", "place c4")
+        # the engine ended player 0's turn (nothing to score, no coin); player 1 drew the bag's top token
+        view = st.view(None)
+        assert (view.turn, view.phase) == (1, Step.PLACE)
+        assert sorted(DATA.kind_names[k] for k in (view.held, *(k for k, n in enumerate(view.bag) for _ in range(n)))) \
+            == ["iron", "plant", "potion"]
+        first += DATA.kind_names[view.held] == "plant"
+    assert 75 <= first <= 125  # 100 expected; a returned token put on top more often would show
+
+
+# ---------------------------------------------------------------- matching after the board changes (D5)
+
+
+def test_d5_after_a_swap_cards_match_the_new_top_tokens() -> None:
+    """D5: "A card matches when its pattern, in any rotation, lies on the board's top tokens." A potion swap
+    changes only the two tokens swapped: the line of bread elsewhere still matches, and the one iron moved
+    makes no line of iron."""
+    bread, iron = line("bread"), line("iron")
+    st = start({"c1": ["bread"], "c2": ["bread"], "c3": ["bread"], "a1": ["bread"], "e3": ["iron"]},
+               ["potion", "crystal"], hands=[[bread, iron], [22, 23]], coins=(1, 0))
+    play(st, "place d1", "fire potion", "swap a1 e3")
+    assert (on(st, "a1"), on(st, "e3")) == (["iron"], ["bread"])
+    assert st.view(0).matching == (bread,)
+    assert [a.text() for a in st.legal_actions()] == ["done", "coin", f"score K{bread}"]
+
+
+def test_d5_a_token_moved_off_a_stack_uncovers_the_one_below() -> None:
+    """D5 and FAQ: "las habilidades de las fichas de dragón solo afectan a la ficha que actualmente está en lo
+    alto de una pila ... aunque esto pueda cambiar durante el turno si mueves fichas": a meat moving the iron
+    off a stack uncovers the bread below, which completes the line of bread; the iron's new place makes
+    no line."""
+    bread, iron = line("bread"), line("iron")
+    st = start({"c1": ["bread"], "c2": ["bread"], "c3": ["bread", "iron"]}, ["meat", "crystal"],
+               hands=[[bread, iron], [22, 23]], coins=(1, 0))
+    assert st.view(0).matching == ()
+    play(st, "place d3", "fire meat", "move c3 a1")
+    assert (on(st, "c3"), on(st, "a1")) == (["bread"], ["iron"])
+    assert st.view(0).matching == (bread,)
+    play(st, f"score K{bread}")
+    assert st.view(0).seats[0].pile == (bread,)
+
+
+@pytest.mark.parametrize("more", [0, 1])
+def test_d9_equal_vp_more_scored_cards_wins_for_either_seat(more: int) -> None:
+    """D9: "Most VP wins; equal: more scored cards"; rules text: "en empate, gana quien tenga más cartas
+    puntuadas". Three 2-VP cards against two 3-VP cards: 6 VP each, and the seat with three cards wins,
+    whichever seat it is. (Nothing left to draw: the match ends at once, D8.)"""
+    three = [pair_end("bread", "meat"), pair_end("meat", "bread"), pair_end("iron", "plant")]
+    two = [line("bread"), line("meat")]
+    st = start({}, [], scores=[three, two] if more == 0 else [two, three])
+    assert st.outcome is not None
+    assert (st.outcome.winner, st.outcome.reason, st.outcome.scores) == (more, Reason.MORE_CARDS, (6, 6))
