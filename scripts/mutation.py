@@ -100,7 +100,7 @@ def prepare(engine: str) -> Path:
         shutil.rmtree(work)
     work.mkdir(parents=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "*.egg-info")
-    for name in ("src", "tests"):
+    for name in ("src", "tests", "docs"):  # docs: the JSON Schemas the view tests check against
         shutil.copytree(ROOT / name, work / name, ignore=ignore)
     shutil.copy2(ROOT / "pyproject.toml", work / "pyproject.toml")
     (work / "conftest.py").write_text(ORDER_PLUGIN, encoding="utf-8")
@@ -115,7 +115,9 @@ def prepare(engine: str) -> Path:
         f"    tests/{game}/\n"
         "    -k\n"
         f"    {deselect}\n"
-        "also_copy = conftest.py\n"
+        "also_copy =\n"
+        "    conftest.py\n"
+        "    docs/\n"
         "pytest_add_cli_args =\n"
         "    -p\n"
         "    no:cacheprovider\n",

@@ -95,7 +95,9 @@ class Copy(Enum):
     CACHE = "cache"  # facts about this board, replaced (never cleared) when the board changes: shared until then
 
 
-def slot(copy: Copy, empty: Any = None, view: str = "") -> dict[str, Any]:
+# Runs only at import, before mutation testing can switch a mutant in (docs/mutation.md); the state-fields
+# tests pin what it makes.
+def slot(copy: Copy, empty: Any = None, view: str = "") -> dict[str, Any]:  # pragma: no mutate block
     """The metadata declaring a state field: how it is copied, its value in a blank state (lists are copied from
     it; GAME and RNG fields have none: ``blank`` is given them), and the :class:`DualsView` field a determiniser
     reads it back from (``""``: the determiniser samples it or works it out, see :mod:`.determinize`)."""
@@ -846,7 +848,9 @@ SLOTS = fields(DualsState)
 """The state's fields as declared (name, type, and in ``metadata`` their ``copy``, ``empty`` and ``view``)."""
 
 
-def _compile() -> tuple[Callable[[DualsState], DualsState], Callable[..., DualsState]]:
+# Runs only at import, before mutation testing can switch a mutant in (docs/mutation.md); the state-fields
+# tests pin what it makes.
+def _compile() -> tuple[Callable[[DualsState], DualsState], Callable[..., DualsState]]:  # pragma: no mutate block
     """``clone`` and ``blank`` written out from the declarations, one assignment per field, as fast as if typed
     by hand (a loop over the fields made a new match half as fast again)."""
     how = {

@@ -665,7 +665,9 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
     )
 
 
-def _is_literal(value: object) -> bool:
+# Runs only at import, before mutation testing can switch a mutant in (docs/mutation.md); the state-fields
+# tests pin what it makes.
+def _is_literal(value: object) -> bool:  # pragma: no mutate block
     """``repr(value)`` is Python source that makes an equal value of the same type (ints, lists of them...)."""
     try:
         again = ast.literal_eval(repr(value))
@@ -674,7 +676,9 @@ def _is_literal(value: object) -> bool:
     return bool(again == value) and type(again) is type(value)
 
 
-def _compile_blank() -> Any:
+# Runs only at import, before mutation testing can switch a mutant in (docs/mutation.md); the state-fields
+# tests pin what it makes.
+def _compile_blank() -> Any:  # pragma: no mutate block
     """``_fill_blank(st)``: every field of FIELDS that blank() does not take from its arguments, at its empty value
     (a literal when the value is one, so a new match costs no more than with fields set by hand)."""
     lines = ["def fill_blank(st):"]
@@ -694,7 +698,9 @@ def _compile_blank() -> Any:
 _fill_blank = _compile_blank()
 
 
-def _compile_clone() -> Any:
+# Runs only at import, before mutation testing can switch a mutant in (docs/mutation.md); the state-fields
+# tests pin what it makes.
+def _compile_clone() -> Any:  # pragma: no mutate block
     lines = ["def clone(self):", "    c = new(DuelState)"]
     lines += [f"    c.{name} = " + _COPY_CODE[how].format(name) for name, how, _blank in FIELDS]
     lines.append("    return c")
