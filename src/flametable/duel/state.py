@@ -253,18 +253,17 @@ class DuelState:
         if s not in self.hands[p]:
             raise IllegalAction(N_("{card} is not in your hand."), card=f"S{s}")
 
-    def _draw(self, p: int) -> bool:
+    def _draw(self, p: int) -> None:
         """Draw one card for ``p``; an empty pile draws nothing (R13)."""
         k = self.pile_of[p]
         pile = self.piles[k]
         if not pile:
-            return False
+            return
         self.hands[p].append(pile.pop())
         kt = self.looked_at
         for q in (0, 1):
             if kt[q] and self.pile_of[q] == k:
                 kt[q] -= 1
-        return True
 
     # ------------------------------------------------------------------ draft and line-up
 
@@ -454,7 +453,8 @@ class DuelState:
         self._resolve(p)
 
     def totals(self) -> tuple[int, int]:
-        """R12: printed stat + items + owned place + events + ability + effect modifiers."""
+        """R12: printed stat + items + owned place + events + ability + effect modifiers; (0, 0) before the round's
+        stat is chosen."""
         stat = self.stat
         if stat == NO_STAT:
             return (0, 0)
@@ -588,7 +588,7 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
     if seat not in (None, 0, 1):
         raise ValueError(f"seat must be 0, 1 or None, got {seat!r}")
     over = st.phase is Phase.OVER
-    totals = st.totals() if st.stat >= 0 and not over else (0, 0)  # a stat is chosen in PLAY and CHOICE
+    totals = st.totals() if not over else (0, 0)  # (0, 0) until the round's stat is chosen
     in_round = st.phase in (Phase.STAT, Phase.PLAY, Phase.CHOICE) or (over and bool(st.results))
     infos = []
     for p in (0, 1):
