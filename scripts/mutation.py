@@ -22,6 +22,7 @@ import argparse
 import ast
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -136,6 +137,15 @@ def refresh_tests(engine: str) -> list[str]:
     return sorted(name for name, code in results(engine).items() if status(code) in ("survived", "suspicious"))
 
 
+MEMORY_LIMIT = 3 << 30
+"""Address space for mutmut and each of its forks: a mutant that grows a list without end fails its tests with a
+MemoryError (killed) instead of swapping the machine to a halt (seen once, at 24 GiB)."""
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
 def run(engine: str, jobs: int | None, again: bool = False) -> float:
     if again:
         work = workdir(engine)
@@ -151,7 +161,8 @@ def run(engine: str, jobs: int | None, again: bool = False) -> float:
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     started = time.monotonic()
     with (work / "mutmut-run.log").open("a" if again else "w", encoding="utf-8") as log:
-        done = subprocess.run(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT, check=False)
+        done = subprocess.run(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT, check=False,
+                              preexec_fn=_limit_memory)
     elapsed = time.monotonic() - started
     if done.returncode != 0:
         sys.exit(f"mutmut run failed (exit {done.returncode}); see {work / 'mutmut-run.log'}")
