@@ -23,6 +23,7 @@ from flametable.core.i18n import Phrase
 from flametable.core.record import MatchRecord, start
 from flametable.duals.data import parse_duals_data
 from flametable.duals.game import DualsGame
+from flametable.duals.rules import DualsOptions
 from flametable.duel.cards import parse_card_set, parse_deck
 from flametable.duel.game import DuelGame
 from flametable.duel.rules import DuelOptions
@@ -238,7 +239,7 @@ SETUP_CASES: dict[str, Callable[[], object]] = {
     "duel: place owner": duel_setup(place={"card": 1, "owner": 2}),
     "duel: a card twice in the shared deck": duel_setup(hands=[[7], []]),
     "duel: a card twice in an own deck": duel_setup({"mode": "decks"}, piles=[[7, 8], [9]], hands=[[8], []]),
-    "duals: options not an object": lambda: DualsGame().new_match([1]),
+    "duals: options not an object": lambda: DualsOptions.from_json([1]),
     "duals: options unknown field": lambda: DualsGame().new_match({"speed": 1}),
     "duals: buddy": lambda: DualsGame().new_match({"buddy": "yes"}),
     "duals: unknown field": duals_setup(colour=1),

@@ -204,7 +204,7 @@ def _apply_setup(st: DualsState, setup: Mapping[str, Any]) -> None:
     st.reserve = tokens(setup.get("reserve", []), "reserve")
     for k, n in enumerate(counts):
         if n > data.supply[k]:
-            raise RecordError(N_("{field}: {n} {token!r} tokens, the data has {supply}"), field="setup", n=n,
+            raise RecordError(N_("{field}: {n} {token} tokens, the data has {supply}"), field="setup", n=n,
                               token=data.kind_names[k], supply=data.supply[k])
 
     m = len(data.cards)
