@@ -27,6 +27,7 @@ from flametable.duals.rules import DualsOptions
 from flametable.duel.cards import parse_card_set, parse_deck
 from flametable.duel.game import DuelGame
 from flametable.duel.rules import DuelOptions
+from flametable.duel.view import VIEW_FORMAT, DuelView
 from flametable.texts.translator import Translator
 
 ES, EN = Translator.for_language("es"), Translator.for_language("en")
@@ -239,6 +240,8 @@ SETUP_CASES: dict[str, Callable[[], object]] = {
     "duel: place owner": duel_setup(place={"card": 1, "owner": 2}),
     "duel: a card twice in the shared deck": duel_setup(hands=[[7], []]),
     "duel: a card twice in an own deck": duel_setup({"mode": "decks"}, piles=[[7, 8], [9]], hands=[[8], []]),
+    "duel: not a view": lambda: DuelView.from_json({"format": "chess"}),
+    "duel: a malformed view": lambda: DuelView.from_json({"format": VIEW_FORMAT}),
     "duals: options not an object": lambda: DualsOptions.from_json([1]),
     "duals: options unknown field": lambda: DualsGame().new_match({"speed": 1}),
     "duals: buddy": lambda: DualsGame().new_match({"buddy": "yes"}),
