@@ -22,9 +22,12 @@ from flametable.core.errors import DataError, FlametableError, RecordError
 from flametable.core.i18n import Phrase
 from flametable.core.record import MatchRecord, start
 from flametable.duals.data import parse_duals_data
+from flametable.duals.game import DualsGame
+from flametable.duals.rules import DualsOptions
 from flametable.duel.cards import parse_card_set, parse_deck
 from flametable.duel.game import DuelGame
 from flametable.duel.rules import DuelOptions
+from flametable.duel.view import VIEW_FORMAT, DuelView
 from flametable.texts.translator import Translator
 
 ES, EN = Translator.for_language("es"), Translator.for_language("en")
@@ -209,6 +212,68 @@ RECORD_CASES: dict[str, Callable[[], object]] = {
 }
 
 
+DUEL_SETUP: dict[str, Any] = {"lineups": [[1, 2, 3], [4, 5, 6]], "piles": [[7, 8, 9]]}
+
+
+def duel_setup(options: dict[str, Any] | None = None, **change: Any) -> Callable[[], object]:
+    return lambda: DuelGame().new_match(options, 1, setup={**DUEL_SETUP, **change})
+
+
+def duals_setup(options: dict[str, Any] | None = None, **setup: Any) -> Callable[[], object]:
+    return lambda: DualsGame().new_match(options, 1, setup=setup)
+
+
+SETUP_CASES: dict[str, Callable[[], object]] = {
+    "duel: unknown field": duel_setup(colour=1),
+    "duel: not lists of lists": duel_setup(hands=[1, 2]),
+    "duel: character number": duel_setup(lineups=[[1, 2, 99], [4, 5, 6]]),
+    "duel: support number": duel_setup(piles=[[0]]),
+    "duel: no piles": duel_setup(piles=None),
+    "duel: piles in own decks": duel_setup({"mode": "decks"}),
+    "duel: one list per player": duel_setup(hands=[[10]]),
+    "duel: lineups and characters": duel_setup(characters=[[1, 2, 3], [4, 5, 6]]),
+    "duel: first picker": duel_setup(first_picker=2),
+    "duel: no characters": duel_setup(lineups=None),
+    "duel: three different characters": duel_setup(lineups=[[1, 1, 2], [4, 5, 6]]),
+    "duel: a character with both": duel_setup(lineups=[[1, 2, 3], [3, 4, 5]]),
+    "duel: place shape": duel_setup(place=[1]),
+    "duel: place owner": duel_setup(place={"card": 1, "owner": 2}),
+    "duel: a card twice in the shared deck": duel_setup(hands=[[7], []]),
+    "duel: a card twice in an own deck": duel_setup({"mode": "decks"}, piles=[[7, 8], [9]], hands=[[8], []]),
+    "duel: not a view": lambda: DuelView.from_json({"format": "chess"}),
+    "duel: a malformed view": lambda: DuelView.from_json({"format": VIEW_FORMAT}),
+    "duals: options not an object": lambda: DualsOptions.from_json([1]),
+    "duals: options unknown field": lambda: DualsGame().new_match({"speed": 1}),
+    "duals: buddy": lambda: DualsGame().new_match({"buddy": "yes"}),
+    "duals: unknown field": duals_setup(colour=1),
+    "duals: not token names": duals_setup(bag="meat"),
+    "duals: unknown token": duals_setup(bag=["gold"]),
+    "duals: buddy without the variant": duals_setup(bag=["buddy"]),
+    "duals: board shape": duals_setup(board=["c3"]),
+    "duals: no such space": duals_setup(board={"z9": ["bread"]}),
+    "duals: stack too high": duals_setup(board={"c3": ["bread"] * 4}),
+    "duals: more tokens than the data has": duals_setup(bag=["bread"] * 40),
+    "duals: deck not integers": duals_setup(deck=["K1"]),
+    "duals: hands per player": duals_setup(hands=[[1]]),
+    "duals: card number": duals_setup(deck=[999]),
+    "duals: a card twice": duals_setup(deck=[1], hands=[[1], []]),
+    "duals: coins": duals_setup(coins=[3, -1]),
+    "duals: first": duals_setup(first=2),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SETUP_CASES))
+def test_setup_and_options_errors_read_fully_in_spanish(case: str) -> None:
+    check(raised(RecordError, SETUP_CASES[case]))
+
+
+def test_a_setup_error_in_spanish_word_for_word() -> None:
+    """Field names and values as they are in the record; every word around them in Spanish."""
+    exc = raised(RecordError, duel_setup(lineups=[[1, 2, 99], [4, 5, 6]]))
+    assert str(exc) == "setup.lineups[0]: character numbers are 1..33, got 99"
+    assert ES.error(exc) == "setup.lineups[0]: los números de personaje van del 1 al 33, no 99"
+
+
 @pytest.mark.parametrize("case", sorted(RECORD_CASES))
 def test_record_errors_read_fully_in_spanish(case: str) -> None:
     check(raised(RecordError, RECORD_CASES[case]))
@@ -234,7 +299,8 @@ def test_bad_json_reads_fully_in_spanish(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ every raise, read from the source
 
-SOURCES = ("core/data.py", "core/record.py", "duel/cards.py", "duel/rules.py", "duals/data.py")
+SOURCES = ("core/data.py", "core/record.py", "duel/cards.py", "duel/rules.py", "duel/game.py", "duel/view.py",
+           "duals/data.py", "duals/game.py", "duals/rules.py")
 TEMPLATE_ARG = {"fail": 1, "DataError": 3, "RecordError": 0, "error": 0}
 
 

@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from flametable.core.errors import RecordError
+from flametable.core.i18n import N_, Phrase
 from flametable.core.rng import Rng
 from flametable.duals.actions import ActionSpace, DualsAction
 from flametable.duals.data import DualsData, builtin_duals_data, load_duals_data
@@ -92,7 +93,8 @@ class DualsGame:
         opts = DualsOptions.from_json(options)
         data = self.data
         if opts.buddy and not data.buddy_tokens:
-            raise RecordError(f"the data {data.id!r} has no Buddy token for the Buddy variant (D11)")
+            # D11: the Buddy variant puts the data's Buddy token into the bag
+            raise RecordError(N_("the data {data!r} has no Buddy token for the Buddy variant"), data=data.id)
         st = self.blank(opts.buddy, Rng(seed))
         if setup is not None:
             _apply_setup(st, setup)
@@ -157,7 +159,7 @@ class DualsGame:
 
 def _int_list(value: Any, what: str) -> list[int]:
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise RecordError(f"setup.{what} must be a list of integers, got {value!r}")
+        raise RecordError(N_("{field} must be a list of integers, got {value!r}"), field=f"setup.{what}", value=value)
     return list(value)
 
 
@@ -165,40 +167,45 @@ def _apply_setup(st: DualsState, setup: Mapping[str, Any]) -> None:
     known = {"board", "bag", "reserve", "deck", "hands", "coins", "first", "scores"}
     unknown = set(setup) - known
     if unknown:
-        raise RecordError(f"setup: unknown field(s) {', '.join(sorted(unknown))}")
+        raise RecordError(N_("{field}: unknown field(s) {fields}"), field="setup", fields=", ".join(sorted(unknown)))
     data = st.data
     counts = [0] * data.num_kinds
 
     def tokens(value: Any, what: str) -> list[int]:
         if not isinstance(value, list):
-            raise RecordError(f"setup.{what} must be a list of token names, got {value!r}")
+            raise RecordError(N_("{field} must be a list of token names, got {value!r}"), field=f"setup.{what}",
+                              value=value)
         out = []
         for name in value:
             k = data.kind_of(name) if isinstance(name, str) else -1
             if k < 0:
-                raise RecordError(f"setup.{what}: unknown token {name!r} (known: {', '.join(data.kind_names)})")
-            if k == data.buddy and not st.buddy:
-                raise RecordError(f"setup.{what}: Buddy plays only in the Buddy variant (D11)")
+                raise RecordError(N_("{field}: unknown token {value!r} (known: {known})"), field=f"setup.{what}",
+                                  value=name, known=", ".join(data.kind_names))
+            if k == data.buddy and not st.buddy:  # D11
+                raise RecordError(N_("{field}: Buddy plays only in the Buddy variant"), field=f"setup.{what}")
             counts[k] += 1
             out.append(k)
         return out
 
     board = setup.get("board") or {}
     if not isinstance(board, Mapping):
-        raise RecordError('setup.board must be an object like {"c3": ["bread", "meat"]}')
+        raise RecordError(N_("{field} must be an object like {example}"), field="setup.board",
+                          example='{"c3": ["bread", "meat"]}')
     for name, stack in board.items():
         s = data.board.index.get(name, -1)
         if s < 0:
-            raise RecordError(f"setup.board: no space {name!r} on the board")
+            raise RecordError(N_("{field}: no space {space!r} on the board"), field="setup.board", space=name)
         kinds = tokens(stack, f"board.{name}")
         if len(kinds) > STACK_LIMIT:
-            raise RecordError(f"setup.board.{name}: at most {STACK_LIMIT} tokens per space, got {len(kinds)}")
+            raise RecordError(N_("{field}: at most {most} tokens per space, got {n}"), field=f"setup.board.{name}",
+                              most=STACK_LIMIT, n=len(kinds))
         st.stacks[s] = tuple(kinds)
     st.bag = list(reversed(tokens(setup.get("bag", []), "bag")))  # the engine draws from the end
     st.reserve = tokens(setup.get("reserve", []), "reserve")
     for k, n in enumerate(counts):
         if n > data.supply[k]:
-            raise RecordError(f"setup: {n} {data.kind_names[k]} tokens, the data has {data.supply[k]}")
+            raise RecordError(N_("{field}: {n} {token} tokens, the data has {supply}"), field="setup", n=n,
+                              token=data.kind_names[k], supply=data.supply[k])
 
     m = len(data.cards)
     deck = _int_list(setup.get("deck", []), "deck")
@@ -206,25 +213,28 @@ def _apply_setup(st: DualsState, setup: Mapping[str, Any]) -> None:
     scores = setup.get("scores", [[], []])
     for key, rows in (("hands", hands), ("scores", scores)):
         if not isinstance(rows, list) or len(rows) != 2:
-            raise RecordError(f"setup.{key} needs one list per player (2), got {rows!r}")
+            raise RecordError(N_("{field} needs one list per player (2), got {value!r}"), field=f"setup.{key}",
+                              value=rows)
     hand_rows = [_int_list(hands[p], f"hands[{p}]") for p in (0, 1)]
     score_rows = [_int_list(scores[p], f"scores[{p}]") for p in (0, 1)]
     every = [*deck, *hand_rows[0], *hand_rows[1], *score_rows[0], *score_rows[1]]
     for c in every:
         if not 1 <= c <= m:
-            raise RecordError(f"setup: card numbers are 1..{m}, got {c}")
+            raise RecordError(N_("{field}: {numbers} are 1..{last}, got {value!r}"), field="setup",
+                              numbers=Phrase(N_("card numbers")), last=m, value=c)
     dup = sorted({c for c in every if every.count(c) > 1})
     if dup:
-        raise RecordError(f"setup: card(s) {dup} appear more than once")
+        raise RecordError(N_("{field}: card(s) {cards} appear more than once"), field="setup", cards=dup)
     st.deck = list(reversed(deck))  # top first in the setup, top last in the engine
     st.hands = hand_rows
     st.piles = score_rows
     coins = setup.get("coins", [START_COINS, START_COINS])
     if (not isinstance(coins, list) or len(coins) != 2
             or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in coins)):
-        raise RecordError(f"setup.coins must be two non-negative integers, got {coins!r}")
+        raise RecordError(N_("{field} must be two non-negative integers, got {value!r}"), field="setup.coins",
+                          value=coins)
     st.coins = list(coins)
     first = setup.get("first", 0)
     if first not in (0, 1) or isinstance(first, bool):
-        raise RecordError(f"setup.first must be 0 or 1, got {first!r}")
+        raise RecordError(N_("{field} must be 0 or 1, got {value!r}"), field="setup.first", value=first)
     st.first = first

@@ -13,6 +13,7 @@ from enum import IntEnum, StrEnum
 from typing import Any
 
 from flametable.core.errors import RecordError
+from flametable.core.i18n import N_
 
 RULES_VERSION = "flamecraft-duals/1"
 HAND_SIZE = 2  # REFRESH: draw up to 2 cards
@@ -82,11 +83,11 @@ class DualsOptions:
         if data is None:
             return DualsOptions()
         if not isinstance(data, Mapping):
-            raise RecordError(f"options must be an object, got {data!r}")
+            raise RecordError(N_("options must be an object, got {value!r}"), value=data)
         unknown = set(data) - {"buddy"}
         if unknown:
-            raise RecordError(f"options: unknown field(s) {', '.join(sorted(unknown))}")
+            raise RecordError(N_("options: unknown field(s) {fields}"), fields=", ".join(sorted(unknown)))
         buddy = data.get("buddy", False)
         if not isinstance(buddy, bool):
-            raise RecordError(f"options.buddy must be true or false, got {buddy!r}")
+            raise RecordError(N_("{field} must be true or false, got {value!r}"), field="options.buddy", value=buddy)
         return DualsOptions(buddy)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flametable.core.errors import RecordError
+from flametable.core.i18n import N_, Phrase
 from flametable.core.rng import Rng
 from flametable.duel.actions import NUM_ACTIONS, DuelAction
 from flametable.duel.cards import NUM_CHARACTERS, NUM_SUPPORTS, CardSet, Deck, SupportKind, builtin_card_set
@@ -14,6 +15,8 @@ from flametable.duel.state import DuelState
 
 _ALL_CHARS = list(range(1, NUM_CHARACTERS + 1))
 _ALL_SUPPORTS = list(range(1, NUM_SUPPORTS + 1))
+_CHARACTER_NUMBERS = Phrase(N_("character numbers"))
+_SUPPORT_NUMBERS = Phrase(N_("support card numbers"))
 
 
 class DuelGame:
@@ -89,16 +92,17 @@ def random_deck(rng: Rng) -> Deck:
     return Deck(tuple(sorted(chars)), tuple(sorted(sups)))
 
 
-def _ints(setup: Mapping[str, Any], key: str, hi: int, what: str) -> list[list[int]] | None:
+def _ints(setup: Mapping[str, Any], key: str, hi: int, numbers: Phrase) -> list[list[int]] | None:
     if key not in setup or setup[key] is None:
         return None
     value = setup[key]
     if not isinstance(value, list) or not all(isinstance(v, list) for v in value):
-        raise RecordError(f"setup.{key} must be a list of lists of {what} numbers")
+        raise RecordError(N_("{field} must be a list of lists of {numbers}"), field=f"setup.{key}", numbers=numbers)
     for i, row in enumerate(value):
         for v in row:
             if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= hi:
-                raise RecordError(f"setup.{key}[{i}]: {what} numbers are 1..{hi}, got {v!r}")
+                raise RecordError(N_("{field}: {numbers} are 1..{last}, got {value!r}"), field=f"setup.{key}[{i}]",
+                                  numbers=numbers, last=hi, value=v)
     return [list(row) for row in value]
 
 
@@ -107,40 +111,46 @@ def _apply_setup(st: DuelState, opts: DuelOptions, setup: Mapping[str, Any]) -> 
     known = {"lineups", "characters", "hands", "piles", "discards", "place", "first_picker"}
     unknown = set(setup) - known
     if unknown:
-        raise RecordError(f"setup: unknown field(s) {', '.join(sorted(unknown))}")
-    lineups = _ints(setup, "lineups", NUM_CHARACTERS, "character")
-    chars = _ints(setup, "characters", NUM_CHARACTERS, "character")
-    hands = _ints(setup, "hands", NUM_SUPPORTS, "support")
-    piles = _ints(setup, "piles", NUM_SUPPORTS, "support")
-    discards = _ints(setup, "discards", NUM_SUPPORTS, "support")
+        raise RecordError(N_("{field}: unknown field(s) {fields}"), field="setup", fields=", ".join(sorted(unknown)))
+    lineups = _ints(setup, "lineups", NUM_CHARACTERS, _CHARACTER_NUMBERS)
+    chars = _ints(setup, "characters", NUM_CHARACTERS, _CHARACTER_NUMBERS)
+    hands = _ints(setup, "hands", NUM_SUPPORTS, _SUPPORT_NUMBERS)
+    piles = _ints(setup, "piles", NUM_SUPPORTS, _SUPPORT_NUMBERS)
+    discards = _ints(setup, "discards", NUM_SUPPORTS, _SUPPORT_NUMBERS)
     n_piles = 1 if st.shared else 2
     if piles is None:
-        raise RecordError("setup.piles is required (top card first)")
+        raise RecordError(N_("{field} is required (top card first)"), field="setup.piles")
     if len(piles) != n_piles:
-        raise RecordError(f"setup.piles needs {n_piles} pile(s) in mode {opts.mode}, got {len(piles)}")
+        raise RecordError(N_("{field} needs {need} pile(s) in the mode {mode!r}, got {n}"), field="setup.piles",
+                          need=n_piles, mode=opts.mode.value, n=len(piles))
     for key, rows in (("lineups", lineups), ("characters", chars), ("hands", hands), ("discards", discards)):
         if rows is not None and len(rows) != 2:
-            raise RecordError(f"setup.{key} needs one list per player (2), got {len(rows)}")
+            raise RecordError(N_("{field} needs one list per player (2), got {value!r}"), field=f"setup.{key}",
+                              value=rows)
     if lineups is not None and chars is not None:
-        raise RecordError("setup: give either lineups or characters, not both")
+        raise RecordError(N_("{field}: give either {one} or {other}, not both"), field="setup", one="lineups",
+                          other="characters")
     who = lineups or chars
     first_picker = setup.get("first_picker", 0)
     if first_picker not in (0, 1):
-        raise RecordError(f"setup.first_picker must be 0 or 1, got {first_picker!r}")
+        raise RecordError(N_("{field} must be 0 or 1, got {value!r}"), field="setup.first_picker", value=first_picker)
     st.first_picker = first_picker
     st.phase = Phase.LINEUP
     st.acting = 0
     if who is None:
         if not (st.shared and st.draft):
-            raise RecordError("setup needs lineups or characters (unless drafting)")
+            raise RecordError(N_("{field} needs {one} or {other} (unless the characters are drafted)"), field="setup",
+                              one="lineups", other="characters")
         st.phase = Phase.DRAFT
         st.acting = first_picker
     else:
         for i, row in enumerate(who):
             if len(row) != 3 or len(set(row)) != 3:
-                raise RecordError(f"setup: player {i + 1} needs 3 different characters, got {row}")
+                raise RecordError(N_("{field}: player {player} needs {need} different characters, got {value!r}"),
+                                  field="setup", player=i + 1, need=3, value=row)
         if st.shared and set(who[0]) & set(who[1]):
-            raise RecordError("setup: in shared mode no character can be with both players")
+            raise RecordError(N_("{field}: in the mode {mode!r} no character can be with both players"),
+                              field="setup", mode=Mode.SHARED.value)
         st.characters = [sorted(r) for r in who]
     hands_given = hands if hands is not None else [[], []]
     disc = discards if discards is not None else [[], []]
@@ -148,12 +158,13 @@ def _apply_setup(st: DuelState, opts: DuelOptions, setup: Mapping[str, Any]) -> 
     place_card = 0
     if place is not None:
         if not isinstance(place, dict) or set(place) != {"card", "owner"}:
-            raise RecordError('setup.place must be {"card": N, "owner": 0|1}')
+            raise RecordError(N_("{field} must be an object like {example}"), field="setup.place",
+                              example='{"card": N, "owner": 0|1}')
         place_card, owner = place["card"], place["owner"]
         if not isinstance(place_card, int) or not 1 <= place_card <= NUM_SUPPORTS or owner not in (0, 1):
-            raise RecordError(f"setup.place: bad card or owner in {place!r}")
-        if st.cards.support_kind[place_card] is not SupportKind.PLACE:
-            raise RecordError(f"setup.place: S{place_card} is not a place card (R8)")
+            raise RecordError(N_("{field}: bad card or owner in {value!r}"), field="setup.place", value=place)
+        if st.cards.support_kind[place_card] is not SupportKind.PLACE:  # only a place stays on the table (R8)
+            raise RecordError(N_("{field}: {card} is not a place card"), field="setup.place", card=f"S{place_card}")
         st.place, st.place_owner = place_card, owner
     # No support card twice within one deck (R2): shared mode has one deck, own decks one each.
     groups = [[*hands_given[0], *hands_given[1], *piles[0], *disc[0], *disc[1]]] if st.shared else [
@@ -163,9 +174,12 @@ def _apply_setup(st: DuelState, opts: DuelOptions, setup: Mapping[str, Any]) -> 
         groups[0 if st.shared else st.place_owner].append(place_card)
     for i, group in enumerate(groups):
         dup = sorted({s for s in group if group.count(s) > 1})
+        if dup and st.shared:
+            raise RecordError(N_("{field}: support card(s) {cards} appear twice in the shared deck"), field="setup",
+                              cards=dup)
         if dup:
-            where = "the shared deck" if st.shared else f"player {i + 1}'s deck"
-            raise RecordError(f"setup: support card(s) {dup} appear twice in {where}")
+            raise RecordError(N_("{field}: support card(s) {cards} appear twice in player {player}'s deck"),
+                              field="setup", cards=dup, player=i + 1)
     st.piles = [list(reversed(p)) for p in piles]  # top first in the setup, top last in the engine
     st.discards = [list(d) for d in disc]
     st.hands = [list(h) for h in hands_given]

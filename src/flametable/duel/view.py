@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flametable.core.errors import IllegalAction, RecordError
+from flametable.core.i18n import N_
 from flametable.core.outcome import Outcome
 from flametable.duel.actions import DuelAction
 from flametable.duel.rules import Phase, Reason
@@ -213,7 +214,7 @@ class DuelView:
     def from_json(data: Any) -> DuelView:
         """A view from its JSON form; a :class:`RecordError` says what is wrong with malformed data."""
         if not isinstance(data, Mapping) or data.get("format") != VIEW_FORMAT:
-            raise RecordError(f"not a Flame Duel view ({VIEW_FORMAT}): {str(data)[:80]}")
+            raise RecordError(N_("not a Flame Duel view ({format}): {value}"), format=VIEW_FORMAT, value=str(data)[:80])
         try:
             seats = data["seats"]
             out = data["outcome"]
@@ -245,7 +246,7 @@ class DuelView:
                 outcome=None if out is None else Outcome(out["winner"], Reason(out["reason"]), _pair(out["scores"])),
             )
         except (KeyError, IndexError, TypeError, ValueError, IllegalAction) as exc:
-            raise RecordError(f"malformed Flame Duel view: {exc!r}") from None
+            raise RecordError(N_("malformed Flame Duel view: {error!r}"), error=exc) from None
 
 
 def _pair(values: Sequence[int]) -> tuple[int, int]:
