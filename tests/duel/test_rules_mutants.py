@@ -13,6 +13,7 @@ from flametable.duel.rules import Phase
 from flametable.duel.state import DRAW, DuelState
 from tests.duel.scripted import (
     ALL_SUPPORTS,
+    EVENT,
     GAME,
     characters,
     charm,
@@ -23,6 +24,7 @@ from tests.duel.scripted import (
     play,
     printed,
     quiet,
+    run,
     start,
     stat_word,
     sup,
@@ -306,3 +308,43 @@ def test_r12_no_total_before_the_stat_is_chosen() -> None:
         view = st.view(seat)
         assert view.stat == -1
         assert (view.seats[0].total, view.seats[1].total) == (0, 0)
+
+
+def _counts(event: int, character: int, stat: Stat) -> bool:
+    """R9: whether ``event`` counts for ``character`` in a round of ``stat`` (its stat, and its written condition)."""
+    card = sup(event)
+    value = printed(character, stat)
+    return (
+        card.stat == stat
+        and (card.printed_at_most is None or value <= card.printed_at_most)
+        and (card.printed_at_least is None or value >= card.printed_at_least)
+    )
+
+
+def test_r9_an_event_whose_condition_fails_does_not_stop_the_next_event() -> None:
+    """R9: "Its bonus or penalty counts for both players when its stat is the round's stat (an event may narrow
+    this with a condition written on it)": each event is judged on its own, so one whose condition a character
+    does not meet leaves the events played after it counting."""
+    events = supports(lambda s: s.kind is EVENT and not s.effects)
+    for stat in (Stat.SPARK, Stat.HEAT, Stat.CHARM):
+        for first in events:
+            if sup(first).stat != stat or sup(first).printed_at_most is None:
+                continue
+            for second in events:
+                if second == first or sup(second).stat != stat:
+                    continue
+                hi = [c for c in characters(plain) if not _counts(first, c, stat) and _counts(second, c, stat)]
+                if not hi:
+                    continue
+                c0 = hi[0]
+                c1 = fillers(1, [c0])[0]
+                st = first_round(c0, c1, [[first, second], []], stat)
+                run(st, [f"play S{first}", f"play S{second}"], [])
+                totals = st.view(None).results[0].totals  # R15: round results are public
+                expected = tuple(
+                    printed(c, stat) + sum(sup(e).bonus for e in (first, second) if _counts(e, c, stat))
+                    for c in (c0, c1)
+                )
+                assert totals == expected
+                return
+    pytest.skip("the card set has no event condition that fails before another event of its stat")
