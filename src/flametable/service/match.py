@@ -136,11 +136,15 @@ class MatchService:
 
     def _ask(self) -> tuple[int, int, Any, list[Any]] | None:
         with self._lock:
-            state = self._state
-            seat = state.to_act
-            if seat is None:
-                return None
-            return seat, self._version, state.view(seat), state.legal_actions()
+            return self._pending()
+
+    def _pending(self) -> tuple[int, int, Any, list[Any]] | None:
+        """The decision pending as a plain tuple (the lock held by the caller)."""
+        state = self._state
+        seat = state.to_act
+        if seat is None:
+            return None
+        return seat, self._version, state.view(seat), state.legal_actions()
 
     def sync(self, audience: Audience) -> Event:
         """A full resync of ``audience``: its view at the current version (no action)."""
@@ -182,22 +186,20 @@ class MatchService:
         """:meth:`submit` for when nobody listens (the lab): the same checks, no events made; returns the action
         played. Versions it passes are not kept for :meth:`events_since` (a later resync is a full one)."""
         with self._lock:
-            played = self._accept(seat, action, version)
-            if self._log:
-                self._log.clear()
-            return played
+            return self._quiet(seat, action, version)
 
     def _submit_quiet_then_ask(self, seat: int, action: Action, version: int) -> tuple[int, int, Any, list[Any]] | None:
         """:meth:`submit_quiet`, then :meth:`turn` as a plain tuple, in one hold of the lock (the lab's loop)."""
         with self._lock:
-            self._accept(seat, action, version)
-            if self._log:
-                self._log.clear()
-            state = self._state
-            after = state.to_act
-            if after is None:
-                return None
-            return after, self._version, state.view(after), state.legal_actions()
+            self._quiet(seat, action, version)
+            return self._pending()
+
+    def _quiet(self, seat: int | None, action: Action | str | int, version: int | None) -> Action:
+        """Accept ``action`` without events; the versions it passes leave the event log (the lock held)."""
+        played = self._accept(seat, action, version)
+        if self._log:
+            self._log.clear()
+        return played
 
     def _accept(self, seat: int | None, action: Action | str | int, version: int | None) -> Action:
         """Every check, then the engine applies the action and the record and the version follow; nothing
