@@ -21,7 +21,7 @@ from flametable.core.errors import IllegalAction
 from flametable.duals.rules import Reason, Step
 from flametable.duals.state import DualsState
 
-from .scripted import DATA, act, line, pair_end, play, start
+from .scripted import DATA, act, legal, line, pair_end, play, start
 
 
 def on(st: DualsState, name: str) -> list[str]:
@@ -298,3 +298,31 @@ def test_d9_equal_vp_more_scored_cards_wins_for_either_seat(more: int) -> None:
     st = start({}, [], scores=[three, two] if more == 0 else [two, three])
     assert st.outcome is not None
     assert (st.outcome.winner, st.outcome.reason, st.outcome.scores) == (more, Reason.MORE_CARDS, (6, 6))
+
+
+# ---------------------------------------------------------------- the iron's two moves (D6), the end of a chain
+
+
+@pytest.mark.parametrize("second", ["done", "move a3 b3"])
+def test_d6_iron_after_a_first_move_onto_any_space_a_second_token_or_done(second: str) -> None:
+    """D6: "Iron: move one or two different top tokens adjacent to the iron, each by one space". After the
+    first move, onto whichever space (here a1, the board's first), the player moves a second token or is
+    done, and then the chain is over: the SCORE phase, no token firing and no iron move pending for anyone."""
+    st = start({"b2": ["bread"], "a3": ["meat"]}, ["iron", "crystal"], hands=[[20, 21], [22, 23]], coins=(1, 0))
+    play(st, "place a2", "fire iron", "move b2 a1")
+    assert on(st, "a1") == ["bread"]
+    assert "done" in legal(st)
+    assert "move a1 b1" not in legal(st)  # the token moved first stays where it went
+    play(st, second)
+    view = st.view(None)
+    assert view.phase is Step.SCORE
+    assert (view.src, view.iron_dest) == (-1, -1)
+    assert (view.to_json()["src"], view.to_json()["iron_dest"]) == (None, None)
+
+
+def test_a_view_is_for_seat_0_1_or_a_spectator() -> None:
+    """D10: each seat sees its own view, a spectator (None) the public one; any other seat is refused."""
+    st = start({}, ["meat", "iron"])
+    for seat in (2, -1):
+        with pytest.raises(ValueError, match=rf"^seat must be 0, 1 or None, got {seat}$"):
+            st.view(seat)
