@@ -326,3 +326,63 @@ def test_a_view_is_for_seat_0_1_or_a_spectator() -> None:
     for seat in (2, -1):
         with pytest.raises(ValueError, match=rf"^seat must be 0, 1 or None, got {seat}$"):
             st.view(seat)
+
+
+# ---------------------------------------------------------------- meat on a board of any shape (D1, D6)
+
+LINE_DATA = """
+[set]
+id = "line"
+version = 1
+name = { en = "Line", es = "Línea" }
+
+[board]
+inner = ["x1", "x2", "x3", "x4", "x5", "x6"]
+spaces = [
+  { name = "x1", q = 0, r = 0 }, { name = "x2", q = 1, r = 0 }, { name = "x3", q = 2, r = 0 },
+  { name = "x4", q = 3, r = 0 }, { name = "x5", q = 4, r = 0 }, { name = "x6", q = 5, r = 0 },
+  { name = "x7", q = 6, r = 0 },
+]
+
+[tokens]
+fire_up_order = ["bread", "crystal", "meat", "iron", "potion", "plant"]
+artisans_per_type = 2
+duals = [["bread", "crystal"], ["crystal", "iron"], ["iron", "potion"], ["potion", "plant"], ["plant", "meat"],
+         ["meat", "bread"]]
+buddy = 1
+
+[[card]]
+number = 1
+vp = 1
+cells = [{ at = [0, 0], type = "bread" }]
+"""
+
+
+@pytest.mark.parametrize("open_space", ["x2", "x3"])
+def test_d6_meat_moves_a_token_to_another_space_never_back_onto_its_own(open_space: str) -> None:
+    """D6: "Meat: move one top token adjacent to the meat to any *other* legal space", on a board of any
+    shape (D1: the board is data; here every token of the data is in play, D11's Buddy included). On a line of
+    seven spaces, the meat placed on the end space x1 has one neighbour, x2. When x2 is the only space with
+    room, its token has nowhere else to go: the meat has nothing to do (the meat is not offered). When another
+    space (x3) has room, the token on x2 moves there."""
+    from flametable.core.data import load_toml
+    from flametable.duals.data import parse_duals_data
+    from flametable.duals.game import DualsGame
+
+    data = parse_duals_data(load_toml("line.toml", text=LINE_DATA), "line.toml")
+    board = {"x1": ["potion", "plant"], "x2": ["bread"], "x3": ["crystal", "iron"], "x4": ["bread", "crystal", "iron"],
+             "x5": ["meat", "potion", "plant"], "x6": ["meat+bread", "bread+crystal", "buddy"],
+             "x7": ["crystal+iron", "iron+potion", "plant+meat"]}
+    if open_space == "x2":
+        board["x3"] = [*board["x3"], "potion+plant"]
+    game = DualsGame(data)
+    st = game.new_match({"buddy": True}, 0, setup={"board": board, "bag": ["meat"], "deck": [], "coins": [1, 0]})
+    st.apply(game.action_from_text("place x1"))
+    if open_space == "x2":
+        assert [a.text() for a in st.legal_actions()] == ["skip", "coin"]  # the meat has nothing to do
+        with pytest.raises(IllegalAction):
+            st.apply(game.action_from_text("fire meat"))
+    else:
+        assert [a.text() for a in st.legal_actions()] == ["skip", "coin", "fire meat"]
+        st.apply(game.action_from_text("fire meat"))
+        assert [a.text() for a in st.legal_actions()] == ["coin", "move x2 x3"]

@@ -416,9 +416,7 @@ class DualsState:
         stacks = self.stacks
         adj = self.neighbours
         if t == MEAT_T:
-            opens = self._opens()[0]
-            if not opens:
-                return False
+            opens = self._opens()[0]  # never empty: the data has fewer tokens than the board has room (D1, D2)
             only = opens[0] if len(opens) == 1 else -1  # the token cannot move onto its own space
             return any(stacks[a] and a != only for a in adj[s])
         if t == IRON_T:
