@@ -386,3 +386,32 @@ def test_d6_meat_moves_a_token_to_another_space_never_back_onto_its_own(open_spa
         assert [a.text() for a in st.legal_actions()] == ["skip", "coin", "fire meat"]
         st.apply(game.action_from_text("fire meat"))
         assert [a.text() for a in st.legal_actions()] == ["coin", "move x2 x3"]
+
+
+def test_d6_an_iron_whose_neighbours_cannot_move_has_nothing_to_do() -> None:
+    """D6: "Iron: move one or two different top tokens adjacent to the iron, each by one space", and "an
+    ability with nothing legal to do does nothing": no stack ever exceeds 3 (FAQ), so when every space next to
+    the iron's neighbours is full, the iron is not offered."""
+    board = {"a2": ["bread", "crystal", "meat"], "a3": ["bread", "crystal", "meat"],
+             "b1": ["bread", "crystal", "meat"], "b2": ["bread", "crystal", "meat"],
+             "b3": ["bread", "crystal", "potion"], "c1": ["bread", "crystal", "plant"],
+             "c2": ["meat", "potion", "plant"], "c3": ["meat", "potion", "plant"], "a1": ["potion", "plant"]}
+    st = start(board, ["iron", "meat+bread"], hands=[[20, 21], [22, 23]], coins=(1, 0))
+    play(st, "place a1")
+    assert legal(st) == ["skip", "coin"]
+    assert refused(st, "fire iron") == "The iron ability has nothing to do here."
+
+
+def test_d6_a_potion_needs_two_top_tokens_of_different_kinds() -> None:
+    """D6: "Potion: swap two top tokens anywhere on the board"; swapping two tokens of one kind changes
+    nothing, so with only potions on top the potion is not offered; one other kind anywhere is enough."""
+    st = start({"a1": ["potion"], "e3": ["bread", "potion"]}, ["potion", "crystal"], hands=[[20, 21], [22, 23]],
+               coins=(1, 0))
+    play(st, "place c3")
+    assert legal(st) == ["skip", "coin"]
+    st = start({"a1": ["potion"], "e3": ["meat"]}, ["potion", "crystal"], hands=[[20, 21], [22, 23]],
+               coins=(1, 0))
+    play(st, "place c3")
+    assert legal(st) == ["skip", "coin", "fire potion"]
+    play(st, "fire potion")
+    assert refused(st, "swap a1 a2") == "There is no token on a2."
