@@ -4,6 +4,9 @@ was abandoned and where, and ``play GAME --resume FILE`` goes on with it (same s
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -40,6 +43,29 @@ def test_the_record_is_on_disk_and_up_to_date_at_every_prompt(cli: Cli, tmp_path
     assert result.exit_code == 1  # the input ended: the match is abandoned
     assert seen[0] == 0
     assert all(later > earlier for earlier, later in pairwise(seen)), seen
+
+
+def test_a_killed_match_leaves_a_record_to_resume(cli: Cli, tmp_path: Path) -> None:
+    """A match whose process is killed (no goodbye, no last save) leaves a valid record of what was played, which
+    ``replay`` calls abandoned and ``play --resume`` finishes."""
+    path = tmp_path / "match.json"
+    command = [sys.executable, "-m", "flametable.cli", "play", "duel", "--seed", "3", "--record", str(path),
+               "--lang", "en"]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          text=True) as process:
+        try:
+            assert process.stdin is not None
+            process.stdin.write("1\n1\n")
+            process.stdin.flush()
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not (path.exists() and len(actions(path)) >= 4):
+                time.sleep(0.05)
+        finally:
+            process.kill()
+    assert len(actions(path)) == 4  # both line-ups; the third line the player never typed
+    assert "Abandoned at action 4" in cli("replay", str(path), "--lang", "en").output
+    assert cli("play", "duel", "--resume", str(path), input=ALWAYS_FIRST).exit_code == 0
+    assert cli("replay", str(path), "--verify").exit_code == 0
 
 
 @pytest.mark.parametrize(("lang", "words"), [
