@@ -130,6 +130,7 @@ DATA_CASES: dict[str, Callable[[], object]] = {
     "effect takes no n": card_set(_set(("character", 2, "effects"), [{"kind": "recover", "n": 1}])),
     "same name": card_set(_set(("character", 1, "name"), {"en": "Marciano", "es": "Otro"})),
     "number twice": card_set(_set(("character", 1, "number"), 1)),
+    "no set section": card_set(_drop(("set",))),
     "missing section": duals_data(_drop(("tokens",))),
     "no spaces": duals_data(_set(("board", "spaces"), [])),
     "bad space name": duals_data(_set(("board", "spaces", 0, "name"), "A-1")),

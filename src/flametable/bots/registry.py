@@ -18,6 +18,8 @@ from flametable.bots.greedy import GreedyBot
 from flametable.bots.ismcts import IsmctsBot
 from flametable.bots.planner import TurnPlanner
 from flametable.core import registry
+from flametable.core.errors import FlametableError
+from flametable.core.i18n import N_
 from flametable.core.protocol import GameState
 
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -26,6 +28,15 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "hard": ("hard", {}),  # each game's strongest bot: Knowledge.hard
 }
 BOT_NAMES = ("random", "greedy", "planner", "ismcts", "ismcts:N", *LEVELS)
+
+
+class BotSpecError(FlametableError, ValueError):
+    """A seat spec that makes no bot for the game: a message template and its parameters."""
+
+
+class UnknownBot(BotSpecError):
+    """A seat spec that names no bot for the game (``bot:wizard``, ``robot``, a search bot for a game without a
+    determiniser): a front end lists the seats that can play it."""
 
 
 @dataclass(frozen=True)
@@ -88,28 +99,31 @@ def bot_names(game: Any) -> tuple[str, ...]:
 
 
 def make_bot(spec: str, game: Any, seed: int, deterministic: bool = False) -> Bot:
-    """A bot from a seat spec such as ``bot:hard`` or ``bot:ismcts:500`` (raises ValueError naming the spec).
+    """A bot from a seat spec such as ``bot:hard`` or ``bot:ismcts:500`` (raises :class:`BotSpecError`, a
+    ValueError, naming the spec; :class:`UnknownBot` when it names no bot at all).
 
     ``deterministic`` drops time budgets (keeping iteration budgets), so simulations are reproducible.
     """
+    known = ", ".join("bot:" + n for n in BOT_NAMES)
     if not spec.startswith("bot:"):
-        raise ValueError(f"a bot seat is written bot:NAME, got {spec!r}")
+        raise UnknownBot(N_("a bot seat is written bot:NAME, got {spec!r} (known: {known})"), spec=spec, known=known)
     name = spec[4:]
     kind, params = LEVELS.get(name, (name, {}))
     params = dict(params)
     if kind.startswith("ismcts:"):
         count = kind.split(":", 1)[1]
         if not count.isdigit() or int(count) < 1:
-            raise ValueError(f"bot:ismcts:N needs a positive number of iterations, got {spec!r}")
+            raise BotSpecError(N_("{spec}: N in bot:ismcts:N must be a whole number of at least 1 (the number of "
+                                  "iterations)"), spec=spec)
         kind, params = "ismcts", {"iterations": int(count)}
     if kind == "random":
         return RandomBot(seed)
     if kind not in ("greedy", "ismcts", "planner", "hard"):
-        raise ValueError(f"unknown bot {spec!r} (known: {', '.join('bot:' + n for n in BOT_NAMES)})")
+        raise UnknownBot(N_("unknown bot {spec!r} (known: {known})"), spec=spec, known=known)
     know = knowledge(game)
     if know is None:
-        raise ValueError(f"only bot:random plays {game.name!r}: the game gives the search bots no determiniser, "
-                         f"so {spec!r} cannot play it")
+        raise UnknownBot(N_("only bot:random plays {game!r}: the game gives the search bots no determiniser, so "
+                              "{spec!r} cannot play it"), game=game.name, spec=spec)
     if kind == "hard":
         kind, params = know.hard[0], dict(know.hard[1])
     if kind == "greedy":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,6 +20,7 @@ from flametable.core.data import load_toml
 from flametable.core.errors import DataError
 from flametable.core.i18n import pick
 from flametable.duel.cards import CardSet, builtin_card_set, load_card_set
+from flametable.texts.duel import CardWords as BaseCardWords
 
 T = TypeVar("T")
 
@@ -68,16 +70,58 @@ def duel_page(cards: CardSet) -> list[RenderableType]:
     words = CardWords(cards)
     parts: list[RenderableType] = [page_title(cards.name, cards.version, words.lang), Rule(_("Characters"))]
     for c in cards.characters:
-        parts.append(Text(f"{words.character(c.number)} — {words.character_stats(c.number)}", style="bold"))
-        parts.append(Padding(Text(_("Ability: {text}").format(text=words.ability(c.number))), (0, 0, 0, 4)))
+        parts += character_lines(words, c.number)
     parts.append(Rule(_("Support cards")))
     for s in cards.supports:
-        head = f"{words.support(s.number)} — {words.support_detail(s.number)}"
-        if s.equips_to:
-            head += " · " + _("Equips to: {characters}").format(characters=words.equips_to(s.number))
-        parts.append(Text(head, style="bold"))
-        parts.append(Padding(Text(words.support_text(s.number)), (0, 0, 0, 4)))
+        parts += support_lines(words, s.number)
     return parts
+
+
+def character_lines(words: BaseCardWords, number: int) -> list[RenderableType]:
+    """A character as the cards page shows it: name and stats, then its ability."""
+    _ = words.tr.gettext
+    return [Text(f"{words.character(number)} — {words.character_stats(number)}", style="bold"),
+            Padding(Text(_("Ability: {text}").format(text=words.ability(number))), (0, 0, 0, 4))]
+
+
+def support_lines(words: BaseCardWords, number: int) -> list[RenderableType]:
+    """A support card as the cards page shows it: name, kind, stat and bonus, whom it equips to, its text."""
+    _ = words.tr.gettext
+    head = f"{words.support(number)} — {words.support_detail(number)}"
+    if words.cards.support(number).equips_to:
+        head += " · " + _("Equips to: {characters}").format(characters=words.equips_to(number))
+    return [Text(head, style="bold"), Padding(Text(words.support_text(number)), (0, 0, 0, 4))]
+
+
+def find_duel_card(cards: CardSet, query: str) -> tuple[str, int] | None:
+    """The card ``query`` names: ``("C", n)`` or ``("S", n)``, from its notation (``C12``, ``s7``) or its name in
+    any language (whole, or a part that only one card's name has); None when it names none."""
+    typed = " ".join(query.casefold().split())
+    notation = re.fullmatch(r"([cs]) ?(\d+)", typed)
+    if notation is not None:
+        letter, n = notation.group(1).upper(), int(notation.group(2))
+        last = len(cards.characters) if letter == "C" else len(cards.supports)
+        return (letter, n) if 1 <= n <= last else None
+    named = [("C", c.number, c.name) for c in cards.characters] + [("S", s.number, s.name) for s in cards.supports]
+    for whole in (True, False):
+        found = {(letter, n) for letter, n, name in named
+                 if any(typed == text.casefold() if whole else typed in text.casefold() for text in name.values())}
+        if len(found) == 1:
+            return found.pop()
+        if found:
+            return None
+    return None
+
+
+def duel_card(words: BaseCardWords, query: str, example: str) -> RenderableType | str:
+    """The card ``query`` names, as the cards page shows it, or what is wrong (in ``words``' language)."""
+    _ = words.tr.gettext
+    found = find_duel_card(words.cards, query)
+    if found is None:
+        return _("No card is called {query!r}: type {card} and a card's number or name, like {card} {example}.").format(
+            query=query, card=_("card"), example=example)
+    letter, number = found
+    return Group(*(character_lines(words, number) if letter == "C" else support_lines(words, number)))
 
 
 def duel_json(cards: CardSet) -> dict[str, Any]:

@@ -10,7 +10,17 @@ import typer
 
 from flametable.cli.console import fail
 from flametable.cli.i18n import _, explain
-from flametable.cli.options import P1, P2, RECORD, SEED, DataOption, JsonOption, LangOption, use_language
+from flametable.cli.options import (
+    P1,
+    P2,
+    RECORD,
+    RESUME,
+    SEED,
+    DataOption,
+    JsonOption,
+    LangOption,
+    use_language,
+)
 from flametable.core import registry
 from flametable.core.errors import DataError, FlametableError
 
@@ -27,11 +37,12 @@ def play_command(
     buddy: Annotated[bool, BUDDY] = False,
     cards: DataOption = None,
     record: Annotated[Path | None, RECORD] = None,
+    resume: Annotated[Path | None, RESUME] = None,
     as_json: JsonOption = False,
 ) -> None:
     """``play duals`` (the registry's ``play`` piece of Flamecraft Duals)."""
     use_language(lang)
-    run_duals(DualsRequest((p1, p2), seed, buddy, cards, record, as_json))
+    run_duals(DualsRequest((p1, p2), seed, buddy, cards, record, as_json, resume))
 
 
 @dataclass(frozen=True)
@@ -44,46 +55,69 @@ class DualsRequest:
     data: Path | None
     record: Path | None
     as_json: bool
+    resume: Path | None = None
+
+    def setup_options(self) -> list[str]:
+        """The options typed that set up a new match (which ``--resume`` takes from its record)."""
+        typed = {"--p1": self.seats[0] != "human", "--p2": self.seats[1] != "bot:random",
+                 "--seed": self.seed is not None, "--buddy": self.buddy}
+        return [name for name, given in typed.items() if given]
 
 
 def check_duals_seat(spec: str, game: Any) -> str | None:
     """``None`` when ``spec`` names a seat that can play Flamecraft Duals, else a translated message."""
-    from flametable.cli.seats import can_sit, known_seats
+    from flametable.cli.seats import known_seats, seat_message
 
-    if can_sit(spec, game):
-        return None
-    return _("Unknown seat {spec!r} for Flamecraft Duals (known: {known}).").format(
-        spec=spec, known=known_seats())
+    return seat_message(spec, game, _("Unknown seat {spec!r} for Flamecraft Duals (known: {known}).").format(
+        spec=spec, known=known_seats()))
 
 
 def run_duals(req: DualsRequest) -> None:
-    from flametable.cli.playing import match_console, match_seed, play_at_table
+    from flametable.cli.playing import (
+        match_console,
+        match_seed,
+        only_resume,
+        play_at_table,
+        resume_or_fail,
+        resumed_note,
+    )
     from flametable.cli.seats import check_seats
     from flametable.core.match import new_record
     from flametable.duals.rules import DualsOptions
 
+    if req.resume is not None:
+        only_resume(req.setup_options())
     entry = registry.get("duals")
     try:
         game = entry.make(req.data)
     except DataError as exc:
         fail(_("Bad data file: {error}").format(error=explain(exc)))
-    check_seats(req.seats, game, check_duals_seat)
-    options = DualsOptions(buddy=req.buddy)
-    seed = match_seed(req.seed)
-    try:
-        state = game.new_match(options, seed)
-    except FlametableError as exc:
-        fail(explain(exc), 2)
-    record = new_record(game, options.to_json(), seed, req.seats)
-    table = entry.piece("table")(match_console(req.as_json), game, req.seats, req.buddy)
+    save_to, notes = req.record, []
+    if req.resume is not None:
+        record, state = resume_or_fail(game, req.resume)
+        options = DualsOptions.from_json(record.options)  # start() has read them already
+        seats: tuple[str, str] = (record.players[0], record.players[1])
+        save_to = req.record or req.resume
+        notes.append(resumed_note(req.resume, record, save_to))
+    else:
+        seats, options = req.seats, DualsOptions(buddy=req.buddy)
+    check_seats(seats, game, check_duals_seat)
+    if req.resume is None:
+        seed = match_seed(req.seed)
+        try:
+            state = game.new_match(options, seed)
+        except FlametableError as exc:
+            fail(explain(exc), 2)
+        record = new_record(game, options.to_json(), seed, seats)
+    table = entry.piece("table")(match_console(req.as_json), game, seats, options.buddy)
     title = _("Flamecraft Duals: {first} against {second}. Seed {seed} (play it again with --seed {seed}).")
-    if req.buddy:
+    if options.buddy:
         title += " " + _("Buddy variant: the Buddy token is in the bag.")
 
     def fields() -> dict[str, Any]:
         final = state.view(None)
-        return {"cards": [len(s.pile) for s in final.seats], "seed": seed, "buddy": req.buddy}
+        return {"cards": [len(s.pile) for s in final.seats], "seed": record.seed, "buddy": options.buddy}
 
     play_at_table(table, entry.piece("narrator"), game, state, record,
-                  title=title.format(first=table.names[0], second=table.names[1], seed=seed), save_to=req.record,
-                  as_json=req.as_json, fields=fields)
+                  title=title.format(first=table.names[0], second=table.names[1], seed=record.seed), notes=notes,
+                  save_to=save_to, as_json=req.as_json, fields=fields, resumed=req.resume is not None)

@@ -68,6 +68,24 @@ class DualsTable(Table[DualsView, DualsAction]):
     def parse(self, text: str, legal: Sequence[DualsAction]) -> DualsAction | str:
         return parse_choice(text, legal, self.game)
 
+    def lookup(self, query: str) -> RenderableType | str:
+        """A shop card by its number (``K12``, ``12``) or its name: its pattern and points."""
+        _ = self.tr.gettext
+        typed = " ".join(query.casefold().split())
+        digits = typed[1:].strip() if typed.startswith("k") else typed
+        cards = self.game.data.cards
+        numbers = {c.number for c in cards}
+        if digits.isdigit() and int(digits) in numbers:
+            return duals_render.card_panel(int(digits), self.words, None)
+        named = [c.number for c in cards if c.name and any(typed in text.casefold() for text in c.name.values())]
+        if typed and len(named) == 1:
+            return duals_render.card_panel(named[0], self.words, None)
+        return _("No card is called {query!r}: type {card} and a card's number or name, like {card} {example}.").format(
+            query=query, card=_("card"), example=self.card_example())
+
+    def card_example(self) -> str:
+        return "K1"
+
 
 class DualsNarrator(TableNarrator[DualsTable, DualsView, DualsAction]):
     """Tells ``observer`` (a seat, or None for everyone) what happened after each step of the match."""

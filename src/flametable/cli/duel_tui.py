@@ -61,6 +61,14 @@ class DuelTable(Table[DuelView, DuelAction]):
     def parse(self, text: str, legal: Sequence[DuelAction]) -> DuelAction | str:
         return parse_choice(text, legal, self.game)
 
+    def lookup(self, query: str) -> RenderableType | str:
+        from flametable.cli.cards import duel_card
+
+        return duel_card(self.words, query, self.card_example())
+
+    def card_example(self) -> str:
+        return "C1"
+
 
 class Narrator(TableNarrator[DuelTable, DuelView, DuelAction]):
     """Tells ``observer`` (a seat, or None for everyone) what happened after each step of the match."""

@@ -21,8 +21,15 @@ from flametable.bots.registry import bot_names
 from flametable.cli.console import fail
 from flametable.cli.i18n import _, explain, reason_text, translate
 from flametable.cli.options import json_options
-from flametable.cli.playing import match_console, match_seed, play_at_table
-from flametable.cli.seats import HUMAN, can_sit, check_seats
+from flametable.cli.playing import (
+    match_console,
+    match_seed,
+    only_resume,
+    play_at_table,
+    resume_or_fail,
+    resumed_note,
+)
+from flametable.cli.seats import HUMAN, check_seats, seat_message
 from flametable.cli.table import Table, TableNarrator, parse_notation, parse_number
 from flametable.core.errors import DataError, FlametableError
 from flametable.core.match import new_record
@@ -135,9 +142,8 @@ def known_seats(game: Any) -> str:
 
 def check_seat(spec: str, game: Any) -> str | None:
     """``None`` when ``spec`` can play ``game``, else a translated message naming the seats that can."""
-    if can_sit(spec, game):
-        return None
-    return _("Unknown seat {spec!r} (known: {known}).").format(spec=spec, known=known_seats(game))
+    return seat_message(spec, game, _("Unknown seat {spec!r} (known: {known}).").format(
+        spec=spec, known=known_seats(game)))
 
 
 def make_game_or_fail(entry: GameEntry, data: Path | None) -> Any:
@@ -154,21 +160,32 @@ def make_game_or_fail(entry: GameEntry, data: Path | None) -> Any:
 
 
 def run_plain(entry: GameEntry, seats: tuple[str, str], seed: int | None, options_text: str | None,
-              data: Path | None, record_to: Path | None, as_json: bool) -> None:
-    """Play a match of ``entry``'s game at the terminal with the plain (or the game's own) table."""
+              data: Path | None, record_to: Path | None, as_json: bool, resume: Path | None = None) -> None:
+    """Play a match of ``entry``'s game at the terminal with the plain (or the game's own) table; with
+    ``resume``, go on with the unfinished match of that record."""
     game = make_game_or_fail(entry, data)
+    notes: list[str] = []
+    if resume is not None:
+        only_resume([name for name, given in (("--p1", seats[0] != HUMAN), ("--p2", seats[1] != "bot:random"),
+                                               ("--seed", seed is not None), ("--options", bool(options_text)))
+                     if given])
+        record, state = resume_or_fail(game, resume)
+        seats, options, match = (record.players[0], record.players[1]), record.options, record.seed
+        record_to = record_to or resume
+        notes.append(resumed_note(resume, record, record_to))
     check_seats(seats, game, check_seat)
-    options = json_options(options_text)
-    match = match_seed(seed)
-    try:
-        state = game.new_match(options, match)
-    except (FlametableError, ValueError, TypeError) as exc:  # a bad option value: the game names it
-        fail(_("Bad options: {error}").format(error=explain(exc)), 2)
-    record = new_record(game, options, match, seats)
+    if resume is None:
+        options = json_options(options_text)
+        match = match_seed(seed)
+        try:
+            state = game.new_match(options, match)
+        except (FlametableError, ValueError, TypeError) as exc:  # a bad option value: the game names it
+            fail(_("Bad options: {error}").format(error=explain(exc)), 2)
+        record = new_record(game, options, match, seats)
     table_class = entry.piece("table") or PlainTable
     narrator_class = entry.piece("narrator") or PlainNarrator
     table = table_class(match_console(as_json), game, seats)
     title = _("{game}: {first} against {second}. Seed {seed} (play it again with --seed {seed}).").format(
         game=translate(entry.title), first=table.names[0], second=table.names[1], seed=match)
-    play_at_table(table, narrator_class, game, state, record, title=title, save_to=record_to, as_json=as_json,
-                  fields=lambda: {"seed": match, "options": options})
+    play_at_table(table, narrator_class, game, state, record, title=title, notes=notes, save_to=record_to,
+                  as_json=as_json, resumed=resume is not None, fields=lambda: {"seed": match, "options": options})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import sys
 import time
 from collections.abc import Iterator
@@ -20,9 +21,10 @@ from flametable.cli.games import lookup
 from flametable.cli.generic import make_game_or_fail
 from flametable.cli.i18n import _, explain, language, translate
 from flametable.cli.options import json_options
-from flametable.cli.seats import HUMAN, can_sit
+from flametable.cli.seats import HUMAN, seat_message
 from flametable.core import registry
 from flametable.core.errors import FlametableError
+from flametable.core.record import RECORD_FORMAT
 from flametable.sim.report import build_report
 from flametable.sim.results import (
     ResultsError,
@@ -51,9 +53,10 @@ def _check_bots(entry: registry.GameEntry, specs: list[str]) -> None:
     for spec in specs:
         if spec == HUMAN:
             fail(_("A simulation has only bots: {spec!r} is not one.").format(spec=spec), 2)
-        if not can_sit(spec, made):
-            fail(_("Unknown seat {spec!r} (known: {known}).").format(
-                spec=spec, known=", ".join(f"bot:{name}" for name in bot_names(made))), 2)
+        problem = seat_message(spec, made, _("Unknown seat {spec!r} (known: {known}).").format(
+            spec=spec, known=", ".join(f"bot:{name}" for name in bot_names(made))))
+        if problem is not None:
+            fail(problem, 2)
 
 
 @contextlib.contextmanager
@@ -170,10 +173,22 @@ def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_f
         console.print(_("Results written to {file}.").format(file=out_file))
 
 
+def _is_match_record(file: Path) -> bool:
+    """Whether ``file`` holds a match record (one JSON object of the record format) rather than results."""
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("format") == RECORD_FORMAT
+
+
 def run_report(file: Path, html_out: Path, cards: Path | None) -> None:
     try:
         lines = read_results(file)
     except ResultsError as exc:
+        if _is_match_record(file):
+            fail(_("{file} is a match record, not the results of flametable sim: replay it with flametable replay "
+                   "{file}, or make results with flametable sim --out.").format(file=file))
         fail(_("Cannot read the results: {error}").format(error=explain(exc)))
     if not lines:
         fail(_("{file} holds no results.").format(file=file))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperGroup, TyperOption
 
 from flametable.cli.console import err, fail
 from flametable.cli.i18n import _, translate
@@ -20,6 +20,7 @@ from flametable.cli.options import (
     P1,
     P2,
     RECORD,
+    RESUME,
     SEED,
     GameDataOption,
     JsonOption,
@@ -53,11 +54,33 @@ app.add_typer(play_app, name="play")
 app.add_typer(cards_app, name="cards")
 app.add_typer(bench_app, name="bench")
 
+_option_type = TyperOption.display_type_rich
+
+
+def _switch_has_no_type(self: TyperOption, ctx: Any) -> str | None:
+    """A switch (``--verify``, ``--json``, ``--help``) takes no value: the help shows no ``<bool>`` beside it."""
+    return None if self.is_flag else _option_type(self, ctx)
+
+
+TyperOption.display_type_rich = _switch_has_no_type  # type: ignore[method-assign]
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        import flametable
+
+        print(f"flametable {flametable.__version__}")
+        raise typer.Exit()
+
+
 _reported = False
 
 
 @app.callback()
-def _startup() -> None:
+def _startup(
+    version: Annotated[bool, typer.Option("--version", help=_("Show the version and exit."), is_eager=True,
+                                          callback=_show_version)] = False,
+) -> None:
     """Report the plug-in games that could not be loaded (once per process); the other games work on."""
     global _reported
     if _reported:
@@ -112,12 +135,13 @@ def _plain_play_command(entry: registry.GameEntry) -> Callable[..., None]:
         options: Annotated[str | None, OPTIONS] = None,
         cards: GameDataOption = None,
         record: Annotated[Path | None, RECORD] = None,
+        resume: Annotated[Path | None, RESUME] = None,
         as_json: JsonOption = False,
     ) -> None:
         from flametable.cli.generic import run_plain
 
         use_language(lang)
-        run_plain(entry, (p1, p2), seed, options, cards, record, as_json)
+        run_plain(entry, (p1, p2), seed, options, cards, record, as_json, resume)
 
     return play
 
@@ -154,9 +178,11 @@ def replay_cmd(
     run_replay(file, verify, as_json, cards)
 
 
-@cards_app.command("check", help=_("Check a card file: every problem names the file, the entry and the field."))
+@cards_app.command("check", help=_("Check a card file or a Flame Duel deck: every problem names the file, the entry "
+                                   "and the field."))
 def cards_check(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help=_("The card file (TOML)."), show_default=False)],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help=_("The card, board or deck file (TOML)."),
+                                         show_default=False)],
     game: Annotated[str | None, typer.Option("--game", help=_("The game of the file (default: guessed from its "
                                                               "content)."), show_default=False)] = None,
     lang: LangOption = None,

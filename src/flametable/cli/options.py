@@ -39,7 +39,10 @@ SEATS = "bot:random, bot:easy, bot:medium, bot:hard..."
 P1 = typer.Option("--p1", metavar="SEAT", help=_("Player 1: human or a bot ({bots}).").format(bots=SEATS))
 P2 = typer.Option("--p2", metavar="SEAT", help=_("Player 2: human or a bot ({bots}).").format(bots=SEATS))
 SEED = typer.Option("--seed", help=_("Match seed (default: a random one, printed)."), show_default=False)
-RECORD = typer.Option("--record", metavar="FILE", help=_("Save the match record (JSON)."))
+RECORD = typer.Option("--record", metavar="FILE", help=_("Save the match record (JSON), written as the match goes."))
+RESUME = typer.Option("--resume", metavar="FILE", help=_(
+    "Go on with the unfinished match of this record, with its seats, seed and options; the record goes on in "
+    "FILE (or in --record)."))
 OPTIONS = typer.Option("--options", metavar="JSON", help=_("Game options as a JSON object, e.g. '{\"mode\": "
                                                            "\"decks\"}'."))
 

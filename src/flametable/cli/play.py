@@ -10,7 +10,17 @@ import typer
 
 from flametable.cli.console import fail
 from flametable.cli.i18n import _, explain
-from flametable.cli.options import P1, P2, RECORD, SEED, CardsOption, JsonOption, LangOption, use_language
+from flametable.cli.options import (
+    P1,
+    P2,
+    RECORD,
+    RESUME,
+    SEED,
+    CardsOption,
+    JsonOption,
+    LangOption,
+    use_language,
+)
 from flametable.core import registry
 from flametable.core.errors import DataError, FlametableError
 from flametable.duel.rules import DuelOptions, Mode, Pick
@@ -19,8 +29,10 @@ from flametable.duel.rules import DuelOptions, Mode, Pick
 
 MODE = typer.Option("--mode", help=_("shared: one support deck; decks: a deck each."))
 PICK = typer.Option("--pick", help=_("random: characters dealt; draft: players pick them."))
-DECK1 = typer.Option("--deck1", metavar="FILE", help=_("Player 1's deck (TOML), with --mode decks."))
-DECK2 = typer.Option("--deck2", metavar="FILE", help=_("Player 2's deck (TOML), with --mode decks."))
+DECK1 = typer.Option("--deck1", metavar="FILE", help=_("Player 1's deck (TOML), with --mode decks; without it, a "
+                                                        "random deck."))
+DECK2 = typer.Option("--deck2", metavar="FILE", help=_("Player 2's deck (TOML), with --mode decks; without it, a "
+                                                        "random deck."))
 
 
 def play_command(
@@ -34,11 +46,12 @@ def play_command(
     deck1: Annotated[Path | None, DECK1] = None,
     deck2: Annotated[Path | None, DECK2] = None,
     record: Annotated[Path | None, RECORD] = None,
+    resume: Annotated[Path | None, RESUME] = None,
     as_json: JsonOption = False,
 ) -> None:
     """``play duel`` (the registry's ``play`` piece of Flame Duel)."""
     use_language(lang)
-    run_duel(DuelRequest((p1, p2), seed, mode, pick, cards, (deck1, deck2), record, as_json))
+    run_duel(DuelRequest((p1, p2), seed, mode, pick, cards, (deck1, deck2), record, as_json, resume))
 
 
 @dataclass(frozen=True)
@@ -53,6 +66,15 @@ class DuelRequest:
     decks: tuple[Path | None, Path | None]
     record: Path | None
     as_json: bool
+    resume: Path | None = None
+
+    def setup_options(self) -> list[str]:
+        """The options typed that set up a new match (which ``--resume`` takes from its record)."""
+        typed = {"--p1": self.seats[0] != "human", "--p2": self.seats[1] != "bot:random",
+                 "--seed": self.seed is not None, "--mode": self.mode is not Mode.SHARED,
+                 "--pick": self.pick is not Pick.RANDOM, "--deck1": self.decks[0] is not None,
+                 "--deck2": self.decks[1] is not None}
+        return [name for name, given in typed.items() if given]
 
 
 def _options(req: DuelRequest) -> DuelOptions:
@@ -75,23 +97,55 @@ def _options(req: DuelRequest) -> DuelOptions:
 
 
 def run_duel(req: DuelRequest) -> None:
-    from flametable.cli.playing import match_console, match_seed, play_at_table
+    from flametable.cli.playing import (
+        match_console,
+        match_seed,
+        only_resume,
+        play_at_table,
+        resume_or_fail,
+        resumed_note,
+    )
     from flametable.cli.seats import check_seat, check_seats
     from flametable.core.match import new_record
 
-    options = _options(req)
+    if req.resume is not None:
+        only_resume(req.setup_options())
+    else:
+        options = _options(req)
     entry = registry.get("duel")
     try:
         game = entry.make(req.cards)
     except DataError as exc:
         fail(_("Bad card file: {error}").format(error=explain(exc)))
-    check_seats(req.seats, game, check_seat)
-    seed = match_seed(req.seed)
-    state = game.new_match(options, seed)
-    record = new_record(game, options.to_json(), seed, req.seats)
-    table = entry.piece("table")(match_console(req.as_json), game, req.seats)
+    save_to = req.record
+    if req.resume is not None:
+        record, state = resume_or_fail(game, req.resume)
+        options = DuelOptions.from_json(record.options)  # start() has read them already
+        seats: tuple[str, str] = (record.players[0], record.players[1])
+        save_to = req.record or req.resume
+        notes = [resumed_note(req.resume, record, save_to)]
+    else:
+        seats = req.seats
+        notes = random_decks(options)
+    check_seats(seats, game, check_seat)
+    if req.resume is None:
+        seed = match_seed(req.seed)
+        state = game.new_match(options, seed)
+        record = new_record(game, options.to_json(), seed, seats)
+    table = entry.piece("table")(match_console(req.as_json), game, seats)
     title = _("Flame Duel: {first} against {second}. Seed {seed} (play it again with --seed {seed}).").format(
-        first=table.names[0], second=table.names[1], seed=seed)
-    play_at_table(table, entry.piece("narrator"), game, state, record, title=title, save_to=req.record,
-                  as_json=req.as_json,
-                  fields=lambda: {"seed": seed, "mode": str(options.mode), "pick": str(options.pick)})
+        first=table.names[0], second=table.names[1], seed=record.seed)
+    play_at_table(table, entry.piece("narrator"), game, state, record, title=title, notes=notes,
+                  save_to=save_to, as_json=req.as_json, resumed=req.resume is not None,
+                  fields=lambda: {"seed": record.seed, "mode": str(options.mode), "pick": str(options.pick)})
+
+
+def random_decks(options: DuelOptions) -> list[str]:
+    """With own decks, a line for each player who brought no deck file: they play a random one (R2)."""
+    from flametable.cli.table import seat_name
+
+    if options.mode is not Mode.DECKS:
+        return []
+    return [_("{player} has no deck file (--deck{n}): they play a random deck of 3 characters and 8 to 12 support "
+              "cards.").format(player=seat_name(seat), n=seat + 1)
+            for seat, deck in enumerate(options.decks) if deck is None]

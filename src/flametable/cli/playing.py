@@ -4,7 +4,7 @@ the narration, leaving cleanly, keeping the record, and the result as text or JS
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +13,14 @@ from rich.console import Console
 from rich.text import Text
 
 from flametable.cli.console import err, fail, out, print_json
-from flametable.cli.i18n import _
+from flametable.cli.i18n import _, explain, illegal_text, ngettext
 from flametable.cli.prompt import QuitMatch
 from flametable.cli.seats import HUMAN, bot_decider
 from flametable.cli.table import Table, TableNarrator
+from flametable.core.errors import IllegalAction, RecordError
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import GameState
-from flametable.core.record import MatchRecord
+from flametable.core.record import MatchRecord, start
 from flametable.service import Applied, Decider, MatchService, run
 
 MakeNarrator = Callable[[Any, int | None, Any], TableNarrator[Any, Any, Any]]
@@ -38,13 +39,15 @@ def match_console(as_json: bool) -> Console:
 
 def play_at_table(table: Table[Any, Any], narrator: MakeNarrator, game: Any, state: GameState[Any, Any],
                   record: MatchRecord, *, title: str, save_to: Path | None, as_json: bool,
-                  fields: Callable[[], dict[str, Any]]) -> None:
+                  fields: Callable[[], dict[str, Any]], notes: Sequence[str] = (), resumed: bool = False) -> None:
     """Play the match of ``record`` (its seats and seed) from ``state`` to the end.
 
     The match goes through the match service. Human seats answer at ``table``, bots decide from the match
-    seed (keeping their time budgets against a human). The match is narrated (after ``title``) from the
-    events of the table's observer, unless only bots play and the result goes out as JSON (with the game's
-    own ``fields``). The record is saved to ``save_to``, also when a player leaves (exit 1, or 130 on Ctrl-C).
+    seed (keeping their time budgets against a human). The match is narrated (after ``title`` and the
+    ``notes``) from the events of the table's observer, unless only bots play and the result goes out as JSON
+    (with the game's own ``fields``); a ``resumed`` match (``play --resume``) is not told from its start again.
+    The record is written to ``save_to`` as the match goes (after every action, each time whole and atomically),
+    so a match left in any way, even killed, leaves a record that ``play --resume`` goes on with.
     """
     console = table.console
     humans = [seat for seat, spec in enumerate(record.players) if spec == HUMAN]
@@ -57,14 +60,20 @@ def play_at_table(table: Table[Any, Any], narrator: MakeNarrator, game: Any, sta
     if humans or not as_json:
         teller = narrator(table, table.me, match.view(table.me))
         console.print(Text(title, style="bold"))
-        teller.start()
+        for note in notes:
+            table.tell(Text(note))
+        if not resumed:
+            teller.start()
         observer = table.me
 
         def listen(applied: Applied) -> None:
             teller.hear(applied.to(observer))
 
+    keep = None if save_to is None else RecordKeeper(record, save_to)
     try:
-        outcome = run(match, deciders, listen=listen)
+        if save_to is not None:
+            save_record(record, save_to)  # a record that cannot be written is said before the match, not after
+        outcome = run(match, deciders, listen=listen, on_action=None if keep is None else keep.on_action)
     except (QuitMatch, KeyboardInterrupt) as exc:
         table.goodbye()
         if save_to is not None:
@@ -78,6 +87,72 @@ def play_at_table(table: Table[Any, Any], narrator: MakeNarrator, game: Any, sta
         print_json(result_json(outcome, record, fields()))
     else:
         console.print(_("Seed {seed}.").format(seed=record.seed))
+
+
+class RecordKeeper:
+    """Writes a match's record after every action; a write that fails is said once and the match goes on (the
+    record is written again at the end, where a failure stops the command)."""
+
+    def __init__(self, record: MatchRecord, path: Path) -> None:
+        self.record = record
+        self.path = path
+        self.warned = False
+
+    def save(self) -> None:
+        try:
+            self.record.save(self.path)
+        except OSError as exc:
+            if not self.warned:
+                self.warned = True
+                err().print(_("Cannot write the record {file} as the match goes: {error}. It is written again at "
+                              "the end.").format(file=self.path, error=exc.strerror or exc), markup=False)
+
+    def on_action(self, seat: int, action: Any) -> None:
+        self.save()
+
+
+def resume_or_fail(game: Any, file: Path) -> tuple[MatchRecord, GameState[Any, Any]]:
+    """The record of an unfinished match and its state after the record's actions (each checked, as
+    ``replay`` does); exit 1 saying why the match cannot go on (not a record, another game or data, an action
+    that cannot be played, a match already over)."""
+    try:
+        record = MatchRecord.load(file)
+    except RecordError as exc:
+        fail(_("Cannot read the record: {error}").format(error=explain(exc)))
+    if len(record.players) != 2:
+        fail(_("Cannot resume {file}: it names {n} players, not 2.").format(file=file, n=len(record.players)))
+    try:
+        state: GameState[Any, Any] = start(game, record)
+    except RecordError as exc:
+        fail(_("Cannot resume {file}: {error}").format(file=file, error=explain(exc)))
+    for index, text in enumerate(record.actions):
+        if state.to_act is None:
+            fail(_("Cannot resume {file}: the match was over before action {index} ({action}).").format(
+                file=file, index=index, action=text))
+        try:
+            state.apply(game.action_from_text(text))
+        except (IllegalAction, ValueError, KeyError) as exc:  # a plug-in game may say so otherwise
+            reason = illegal_text(exc) if isinstance(exc, IllegalAction) else explain(exc)
+            fail(_("Cannot resume {file}: action {index} ({action}) cannot be played: {reason}").format(
+                file=file, index=index, action=text, reason=reason))
+    if state.outcome is not None:
+        fail(_("The match of {file} is already over: flametable replay {file} shows it.").format(file=file))
+    return record, state
+
+
+def resumed_note(file: Path, record: MatchRecord, save_to: Path) -> str:
+    """The line that says a match goes on from a record, and where its record goes on."""
+    n = len(record.actions)
+    return ngettext("Match resumed from {file} after {n} action; its record goes on in {record}.",
+                    "Match resumed from {file} after {n} actions; its record goes on in {record}.", n).format(
+        file=file, n=n, record=save_to)
+
+
+def only_resume(given: Sequence[str]) -> None:
+    """Exit (code 2) when options that set up a match were typed with ``--resume``: the record sets it up."""
+    if given:
+        fail(_("--resume goes on with the match as it was recorded (its seats, seed and options): leave out "
+               "{options}.").format(options=", ".join(given)), 2)
 
 
 def result_json(outcome: Outcome, record: MatchRecord, fields: dict[str, Any]) -> dict[str, Any]:

@@ -32,6 +32,20 @@ def help_words(tr: Translator | None = None) -> set[str]:
     return {"?", "help", _("help")}
 
 
+def log_words(tr: Translator | None = None) -> set[str]:
+    """What a player types to see the match so far, in English and in ``tr``'s language."""
+    _ = (tr or i18n.translator()).gettext
+    # Translators: typed by a player to see what has happened so far in the match
+    return {"log", _("log")}
+
+
+def card_words(tr: Translator | None = None) -> set[str]:
+    """What a player types before a card (``card C12``) to read it, in English and in ``tr``'s language."""
+    _ = (tr or i18n.translator()).gettext
+    # Translators: typed by a player before a card's number or name to read the card (card C12)
+    return {"card", _("card")}
+
+
 def read_line(console: Console, prompt: str, tr: Translator | None = None) -> str:
     """One line of input (stripped); raises :class:`QuitMatch` on EOF, Ctrl-C or a quit word (English or
     ``tr``'s language, by default the terminal's)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,10 @@ def run_replay(file: Path, verify: bool, as_json: bool, cards: Path | None) -> N
         fail(_("Cannot replay {file}: {error}").format(file=file, error=explain(exc)))
     if as_json:
         print_json({"game": record.game, "file": str(file), **report.to_json()})
+    elif report.abandoned:
+        out().print(Text(_("Abandoned at action {n}: the match stops there, every action before it legal. Go on "
+                           "with it: flametable play {game} --resume {file}").format(
+            n=report.steps, game=record.game, file=file)), soft_wrap=True)
     else:
         _print(report, record, game)
     if not report.ok:
@@ -41,13 +46,27 @@ def run_replay(file: Path, verify: bool, as_json: bool, cards: Path | None) -> N
 def bad_reason(game: Game[Any, Any], record: MatchRecord, report: ReplayReport) -> str:
     """Why the replay failed, in the player's language."""
     if report.bad_index is None:
-        return _("the stored result {stored} differs from the replayed one {replayed}").format(
-            stored=record.result, replayed=report.outcome.to_json() if report.outcome else None)
+        return _("the stored result ({stored}) differs from the replayed one ({replayed})").format(
+            stored=result_words(record.result), replayed=result_words(report.outcome.to_json() if report.outcome
+                                                                      else None))
     if report.bad_action is None:
         return _("the record ends before the match does")
     if report.error is not None:
         return illegal_text(report.error)
     return _("the match was already over")
+
+
+def result_words(result: Any) -> str:
+    """A result as ``Outcome.to_json`` gives it, in words (``Player 1 (rounds), score 2–1``); anything else
+    (a record edited by hand) as the JSON it is."""
+    if isinstance(result, dict) and set(result) == {"winner", "reason", "scores"}:
+        winner, reason, scores = result["winner"], result["reason"], result["scores"]
+        if (winner in (None, 0, 1) and not isinstance(winner, bool) and isinstance(reason, str)
+                and isinstance(scores, list) and all(isinstance(s, int) for s in scores)):
+            who = _("a tie") if winner is None else _("Player {n}").format(n=winner + 1)
+            return _("{winner} ({reason}), score {score}").format(
+                winner=who, reason=reason_text(reason), score="–".join(str(s) for s in scores))
+    return json.dumps(result, ensure_ascii=False)
 
 
 def _print(report: ReplayReport, record: MatchRecord, game: Game[Any, Any]) -> None:
@@ -61,8 +80,4 @@ def _print(report: ReplayReport, record: MatchRecord, game: Game[Any, Any]) -> N
     else:
         console.print(Text(_("Bad record: {reason}").format(reason=bad_reason(game, record, report))))
     if report.outcome is not None:
-        winner = report.outcome.winner
-        who = _("a tie") if winner is None else _("Player {n}").format(n=winner + 1)
-        console.print(Text(_("Result: {winner} ({reason}), score {score}.").format(
-            winner=who, reason=reason_text(report.outcome.reason),
-            score="–".join(str(s) for s in report.outcome.scores))))
+        console.print(Text(_("Result: {result}.").format(result=result_words(report.outcome.to_json()))))

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from flametable.bots.registry import BOT_NAMES, make_bot
+from flametable.bots.registry import BOT_NAMES, UnknownBot, make_bot
 from flametable.cli.console import fail
-from flametable.cli.i18n import _
+from flametable.cli.i18n import _, explain
+from flametable.core.errors import FlametableError
 from flametable.core.rng import Rng
 from flametable.service import Decider
 
@@ -20,22 +21,38 @@ def known_seats() -> str:
     return ", ".join([HUMAN, *(f"bot:{name}" for name in BOT_NAMES)])
 
 
-def can_sit(spec: str, game: Any) -> bool:
-    """Whether ``spec`` names a seat that can play ``game``: ``human``, or a bot the registry makes for it."""
+def seat_problem(spec: str, game: Any) -> ValueError | None:
+    """Why ``spec`` cannot play ``game`` (the bot registry's error), or ``None`` for ``human`` or a bot the
+    registry makes for it."""
     if spec == HUMAN:
-        return True
+        return None
     try:
         make_bot(spec, game, 0, deterministic=True)
-    except ValueError:
-        return False
-    return True
+    except ValueError as exc:
+        return exc
+    return None
+
+
+def can_sit(spec: str, game: Any) -> bool:
+    """Whether ``spec`` names a seat that can play ``game``: ``human``, or a bot the registry makes for it."""
+    return seat_problem(spec, game) is None
+
+
+def seat_message(spec: str, game: Any, unknown: str) -> str | None:
+    """``None`` when ``spec`` can play ``game``; what is wrong with a bot it names wrongly (``bot:ismcts:0``:
+    N must be at least 1), translated; else ``unknown`` (the seats that are known)."""
+    problem = seat_problem(spec, game)
+    if problem is None:
+        return None
+    if isinstance(problem, UnknownBot) or not isinstance(problem, FlametableError):
+        return unknown
+    return explain(problem) + "."
 
 
 def check_seat(spec: str, game: Any) -> str | None:
     """``None`` when ``spec`` names a seat, else a translated message saying what is wrong."""
-    if can_sit(spec, game):
-        return None
-    return _("Unknown seat {spec!r} (known: {known}).").format(spec=spec, known=known_seats())
+    return seat_message(spec, game, _("Unknown seat {spec!r} (known: {known}).").format(
+        spec=spec, known=known_seats()))
 
 
 def check_seats(specs: Sequence[str], game: G, check: Callable[[str, G], str | None]) -> None:

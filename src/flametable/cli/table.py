@@ -14,10 +14,11 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from rich.console import Console, RenderableType
 from rich.panel import Panel
+from rich.rule import Rule
 from rich.text import Text
 
 from flametable.cli.i18n import _, illegal_text
-from flametable.cli.prompt import help_words, read_line
+from flametable.cli.prompt import card_words, help_words, log_words, read_line
 from flametable.cli.seats import HUMAN
 from flametable.core.errors import IllegalAction
 from flametable.core.outcome import Outcome
@@ -98,6 +99,8 @@ class Table(ABC, Generic[V, A]):
         self.names = seat_names(specs, self.me)
         self.holder: int | None = None  # hot-seat: the seat now at the keyboard
         self.missed: list[list[Text]] = [[], []]  # hot-seat: news a seat did not see (it was away)
+        self.log: list[Text] = []  # everything told at the table, for the log command
+        self.hinted: set[int] = set()  # the seats told of the log and card commands
 
     # ------------------------------------------------------------------ what each game gives
 
@@ -113,6 +116,15 @@ class Table(ABC, Generic[V, A]):
     def parse(self, text: str, legal: Sequence[A]) -> A | str:
         """The action the player typed, or what is wrong (translated)."""
 
+    def lookup(self, query: str) -> RenderableType | str | None:
+        """The card ``query`` names (``C12``, a name), or what is wrong (translated); ``None``: this game has no
+        cards to look up (the card command is then no command)."""
+        return None
+
+    def card_example(self) -> str:
+        """A card to show in the hint of the card command (``C12``)."""
+        return ""
+
     def read_action(self, notation: str) -> A:
         """The action an event names by its notation."""
         action: A = self.game.action_from_text(notation)
@@ -123,6 +135,7 @@ class Table(ABC, Generic[V, A]):
     def tell(self, text: Text) -> None:
         """Narration for everyone at the table; in hot-seat, kept for the player who is away."""
         self.console.print(text)
+        self.log.append(text)
         if self.hot_seat:
             for seat in (0, 1):
                 if seat != self.holder:
@@ -148,6 +161,9 @@ class Table(ABC, Generic[V, A]):
         self.console.print()
         self.console.print(self.board(view))
         self.console.print(self.menu(seat, view))
+        if seat not in self.hinted:
+            self.hinted.add(seat)
+            self.console.print(Text(self.commands_hint(), style="dim"))
         hint = _("Type a number or an action (for example: {example}); {help} shows the options again; {quit} "
                  "leaves the match.")
         self.console.print(Text(hint.format(example=legal[-1].text(), help="?", quit=_("quit")), style="dim"))
@@ -158,11 +174,49 @@ class Table(ABC, Generic[V, A]):
                 continue
             if text.lower() in help_words():
                 self.console.print(self.menu(seat, view))
+                self.console.print(Text(self.commands_hint(), style="dim"))
+                continue
+            if self.command(text):
                 continue
             choice = self.parse(text, legal)
             if not isinstance(choice, str):
+                if seat == self.me:  # the log holds one's own choices too (never in hot-seat: they may be secret)
+                    self.log.append(Text(f"{self.names[seat]}: {choice.text()}", style="dim"))
                 return choice
             self.console.print(Text(choice, style="red"))
+
+    def commands_hint(self) -> str:
+        """The prompt's other commands: the match log and, in a game with cards, a card looked up."""
+        hint = _("Also: {log} shows the match so far.").format(log=_("log"))
+        if self.card_example():
+            hint += " " + _("{card} {example} shows a card.").format(card=_("card"), example=self.card_example())
+        return hint
+
+    def command(self, text: str) -> bool:
+        """Answer a command of the prompt other than a choice (the match log, a card looked up); ``False`` when
+        ``text`` is none (it is then read as a choice)."""
+        word, _space, rest = text.partition(" ")
+        if text.lower() in log_words():
+            self.show_log()
+            return True
+        if word.lower() in card_words() and self.card_example():
+            found = self.lookup(rest.strip()) if rest.strip() else _(
+                "Type {card} and a card's number or name, like {card} {example}.").format(
+                card=_("card"), example=self.card_example())
+            if found is None:
+                return False
+            self.console.print(Text(found, style="red") if isinstance(found, str) else found)
+            return True
+        return False
+
+    def show_log(self) -> None:
+        """Everything told at this table so far."""
+        self.console.print(Rule(_("The match so far")))
+        if not self.log:
+            self.console.print(Text(_("Nothing has happened yet.")))
+        for line in self.log:
+            self.console.print(line)
+        self.console.print(Rule())
 
     def hand_over(self, seat: int) -> None:
         """Hot-seat: clear the screen and wait until the other player has the keyboard."""

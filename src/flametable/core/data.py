@@ -172,6 +172,9 @@ class Reader:
         return list(value)
 
     def sub(self, field: str, index: int | None = None) -> Reader:
+        """The table ``field`` (or its ``index``-th item) as a reader of its own; a missing one is a DataError."""
+        if field not in self.data:
+            self.fail(field, N_("missing section"))
         value = self.data[field] if index is None else self.data[field][index]
         where = field if index is None else f"{field}[{index}]"
         return Reader(self.source, where if isinstance(self.entry, Phrase) else f"{self.entry}: {where}", value)

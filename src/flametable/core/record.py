@@ -114,7 +114,9 @@ class MatchRecord:
 
 @dataclass(frozen=True)
 class ReplayReport:
-    """The result of replaying a record: ``ok`` or the first bad action (index, notation, reason)."""
+    """The result of replaying a record: ``ok`` or the first bad action (index, notation, reason); ``abandoned``
+    when every action is legal but the match stops before its end and the record holds no result (a match left
+    unfinished, which ``play --resume`` goes on with)."""
 
     ok: bool
     outcome: Outcome | None
@@ -123,12 +125,15 @@ class ReplayReport:
     bad_action: str | None = None
     reason: str | None = None
     error: IllegalAction | None = None  # the engine's own reason, translatable
+    abandoned: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ok": self.ok, "steps": self.steps,
                                "result": self.outcome.to_json() if self.outcome else None}
         if not self.ok:
             out.update(index=self.bad_index, action=self.bad_action, reason=self.reason)
+        if self.abandoned:
+            out.update(abandoned=True)
         return out
 
 
@@ -166,8 +171,11 @@ def replay(game: Game[Any, Any], record: MatchRecord, verify_result: bool = True
     outcome = state.outcome
     n = len(record.actions)
     if outcome is None:
+        if record.result is None:
+            return ReplayReport(False, None, n, n, None, f"the match was abandoned at action {n}", abandoned=True)
         return ReplayReport(False, None, n, n, None, "the record ends before the match does")
     if verify_result and record.result is not None and record.result != outcome.to_json():
         return ReplayReport(False, outcome, n, None, None,
-                            f"stored result {record.result} differs from the replayed {outcome.to_json()}")
+                            f"stored result {json.dumps(record.result)} differs from the replayed "
+                            f"{json.dumps(outcome.to_json())}")
     return ReplayReport(True, outcome, n)

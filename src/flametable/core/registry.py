@@ -261,8 +261,8 @@ class Registry:
 
 
 def claims_duel(data: Mapping[str, Any]) -> bool:
-    """A Flame Duel card set has characters or support cards."""
-    return "character" in data or "support" in data
+    """A Flame Duel card set has characters or support cards; a Flame Duel deck lists them."""
+    return any(key in data for key in ("character", "support", "characters", "supports"))
 
 
 def claims_duals(data: Mapping[str, Any]) -> bool:

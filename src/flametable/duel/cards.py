@@ -276,8 +276,9 @@ def parse_deck(data: Any, source: str) -> Deck:
         for v in values:
             if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= hi:
                 r.fail(field_name, N_("card numbers must be 1..{last}, got {value!r}"), last=hi, value=v)
-        if len(set(values)) != len(values):
-            r.fail(field_name, N_("no card may appear twice within one deck (R2)"))
+        twice = next((v for i, v in enumerate(values) if v in values[:i]), None)
+        if twice is not None:  # R2: no card twice within one deck
+            r.fail(field_name, N_("no card may appear twice within one deck: {card} is there twice"), card=twice)
     if len(chars) != 3:
         r.fail("characters", N_("a deck has exactly {need} characters (R2), got {n}"), need=3, n=len(chars))
     if not 8 <= len(sups) <= 12:
