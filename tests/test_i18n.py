@@ -7,6 +7,7 @@ translate the new entries in ``src/flametable/locale/es/LC_MESSAGES/flametable.p
 
 from __future__ import annotations
 
+import re
 import string
 from collections import Counter
 from pathlib import Path
@@ -169,3 +170,16 @@ def test_duals_errors_name_tokens_and_abilities_in_the_players_language() -> Non
     finally:
         set_language("en")
     assert illegal_text(err.value) == "The meat token has no bread ability."
+
+
+RULING_REFERENCE = re.compile(r"\b[RD]\d{1,2}\b|\bFAQ\b|\bRULINGS\b")
+
+
+def test_no_ruling_number_reaches_a_player(es: Catalog) -> None:
+    """Ruling numbers (R2, D8, "FAQ") are for the code and the tests: no message a player reads, English or
+    Spanish, cites one."""
+    cited = [text for message in es if message.id
+             for text in (*_ids(message.id), *_ids(message.string)) if RULING_REFERENCE.search(text)]
+    assert not cited, cited
+    assert RULING_REFERENCE.search("the end is triggered (D8)")
+    assert not RULING_REFERENCE.search("K12 D-pad R&D")

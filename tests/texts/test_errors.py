@@ -286,7 +286,7 @@ def test_a_record_that_cannot_start_says_why_in_the_same_language() -> None:
                                     "options": {"mode": "decks", "decks": [DECK, {**DECK, "characters": [1]}]}})
     exc = raised(RecordError, lambda: start(game, record))
     assert ES.error(exc) == ("con el registro no se puede empezar una partida: options.decks[1]: deck: characters: "
-                             "un mazo tiene exactamente 3 personajes (R2), no 1")
+                             "un mazo tiene exactamente 3 personajes, no 1")
     check(exc)
 
 

@@ -42,7 +42,7 @@ def duals_page(data: DualsData) -> list[RenderableType]:
         Rule(_("Shop deck: {n} cards").format(n=len(data.cards))),
         Text(_("A card scores when its pattern lies on the top tokens of the board, turned in any of the 6 "
                "directions (never flipped); a dual counts as either of its types and Buddy as any type, for each "
-               "card on its own (D5). Scoring removes nothing from the board.")),
+               "card on its own. Scoring removes nothing from the board.")),  # D5
         Columns([card_panel(c.number, words, None) for c in data.cards]),
     ]
 
@@ -65,9 +65,9 @@ def tokens_table(data: DualsData, words: DualsWords) -> Table:
     return table
 
 
-def fire_up_line(data: DualsData, words: DualsWords) -> Text:
+def fire_up_line(data: DualsData, words: DualsWords) -> Text:  # D3
     order = Text(" > ").join(words.token(t) for t in data.fire_up_order)
-    return fmt(_("FIRE UP order (who starts, D3): {order}. A dual counts as its higher type and beats an artisan of "
+    return fmt(_("FIRE UP order (who starts): {order}. A dual counts as its higher type and beats an artisan of "
                  "that type; Buddy ranks below every dragon."), order=order)
 
 

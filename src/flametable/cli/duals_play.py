@@ -16,7 +16,7 @@ from flametable.core.errors import DataError, FlametableError
 
 # What plays the match is imported when a match is played, not whenever the command line is read.
 
-BUDDY = typer.Option("--buddy", help=_("The Buddy variant: the Buddy token joins the bag (D11)."))
+BUDDY = typer.Option("--buddy", help=_("The Buddy variant: the Buddy token joins the bag."))  # D11
 
 
 def play_command(

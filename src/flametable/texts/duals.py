@@ -333,7 +333,7 @@ def step_lines(prev: DualsView, view: DualsView, actor: int, action: DualsAction
     elif actor != observer:
         lines.append(describe_public(names[actor], action, prev, words))
     if prev.reserve and not view.reserve:
-        lines.append(Text(_("The bag was empty: the reserve tokens went into the bag, shuffled (D7)."),
+        lines.append(Text(_("The bag was empty: the reserve tokens went into the bag, shuffled."),  # D7
                           style="bold"))
     if view.end_triggered and not prev.end_triggered:
         lines.append(end_text(view, words.tr, names))
@@ -344,10 +344,10 @@ def end_text(view: DualsView, tr: Translator, names: Sequence[str]) -> Text:
     """D8: why the end is triggered, and what is left."""
     _ = tr.gettext
     if view.deck_size == 0:
-        text = _("The shop deck is empty: the end is triggered (D8). {player} finishes this turn, then {other} "
+        text = _("The shop deck is empty: the end is triggered. {player} finishes this turn, then {other} "
                  "gets a last chance.")
     else:
-        text = _("The bag is empty: the end is triggered (D8). {player} finishes this turn, then {other} gets a "
+        text = _("The bag is empty: the end is triggered. {player} finishes this turn, then {other} gets a "
                  "last chance.")
     return Text(text.format(player=names[view.turn], other=names[1 - view.turn]), style="bold yellow")
 
