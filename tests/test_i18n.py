@@ -26,7 +26,7 @@ LOCALE = PACKAGE / "locale"
 PO = LOCALE / "es" / "LC_MESSAGES" / "flametable.po"
 MO = PO.with_suffix(".mo")
 POT = LOCALE / "flametable.pot"
-KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
+KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 
 def _load(path: Path) -> Catalog:
@@ -42,7 +42,7 @@ def es() -> Catalog:
 @pytest.fixture(scope="module")
 def extracted() -> set[Any]:
     found = extract_from_dir(str(PACKAGE), [("**.py", "python")], keywords=KEYWORDS)
-    return {message for _file, _line, message, _comments, _context in found}
+    return {(message, context) for _file, _line, message, _comments, context in found}
 
 
 def _ids(message: Any) -> tuple[str, ...]:
@@ -59,7 +59,7 @@ def _fields(text: str) -> Counter[str]:
 
 
 def test_every_message_is_in_the_catalog(es: Catalog, extracted: set[Any]) -> None:
-    missing = sorted(str(m) for m in extracted if es.get(m) is None)
+    missing = sorted(str(m) for m, context in extracted if es.get(m, context=context) is None)
     assert not missing, f"run `python -m flametable.cli.i18n_tools update` and translate: {missing}"
     assert len(extracted) > 150
 
@@ -67,7 +67,7 @@ def test_every_message_is_in_the_catalog(es: Catalog, extracted: set[Any]) -> No
 def test_the_template_is_up_to_date(extracted: set[Any]) -> None:
     with POT.open("rb") as f:
         template = read_po(f)
-    missing = sorted(str(m) for m in extracted if template.get(m) is None)
+    missing = sorted(str(m) for m, context in extracted if template.get(m, context=context) is None)
     assert not missing, "run `python -m flametable.cli.i18n_tools update`"
 
 
@@ -163,10 +163,10 @@ def test_duals_errors_name_tokens_and_abilities_in_the_players_language() -> Non
     play(st, "place c3", "fire plant", "use c4")
     with pytest.raises(IllegalAction) as err:
         st.apply(act("fire bread"))
-    assert error_text(Translator.for_language("es"), err.value) == "La ficha carne no tiene la habilidad pan."
+    assert error_text(Translator.for_language("es"), err.value) == "La ficha asado no tiene la habilidad pan."
     try:
         set_language("es")
-        assert illegal_text(err.value) == "La ficha carne no tiene la habilidad pan."
+        assert illegal_text(err.value) == "La ficha asado no tiene la habilidad pan."
     finally:
         set_language("en")
     assert illegal_text(err.value) == "The meat token has no bread ability."

@@ -131,8 +131,8 @@ def test_duals_report_speaks_spanish(tmp_path: Path) -> None:
     assert runner.invoke(app, ["report", str(out), "--html", str(html), "--lang", "es"]).exit_code == 0
     page = html.read_text(encoding="utf-8")
     assert "Ventaja del jugador inicial" in page
-    assert "informe de equilibrio de flametable: duals" in page
-    assert 'text-anchor="end">carne</text>' in page  # token kinds too
+    assert "<title>Informe de equilibrio: Flamecraft Duals</title>" in page  # the game's name, in Spanish too
+    assert 'text-anchor="end">asado</text>' in page  # token kinds too
     assert 'text-anchor="end">meat</text>' not in page
 
 

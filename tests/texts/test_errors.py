@@ -40,7 +40,7 @@ ENGLISH = re.compile(
     r"text|table|list|integer|string|least|most|empty|language|known|allowed|types|board|spaces?|tokens?|cells?|"
     r"name|entry|count|path|encoding|syntax|valid|object|format|wrong|match|start|engine|plays|played|"
     r"equip|items|events|condition|effect|takes|lists|support|mode|own|bring|their|options|decks|inner|ring|"
-    r"holds|each|pair|dual|different|lowercase|letters|then|digits|like|shop|leave|room|fits|nowhere|section|"
+    r"holds|each|pair|different|lowercase|letters|then|digits|like|shop|leave|room|fits|nowhere|section|"
     r"permission|denied|folder|decimal|date|time)\b")
 
 DUEL_TOML = tomllib.loads(resources.files("flametable.data").joinpath("duel_cards.toml").read_text("utf-8"))

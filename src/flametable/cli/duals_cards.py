@@ -18,7 +18,7 @@ from flametable.cli.i18n import _, ability_text, language, translate, type_name
 from flametable.core.i18n import pick
 from flametable.duals.data import DualsData, builtin_duals_data, load_duals_data
 from flametable.duals.rules import NUM_TYPES, TYPE_KEYS
-from flametable.texts.duals import BUDDY_TEXT, TYPE_LETTERS, fmt
+from flametable.texts.duals import BUDDY_TEXT, fmt
 
 
 def show_duals(file: Path | None, as_json: bool) -> None:
@@ -101,7 +101,7 @@ def duals_json(data: DualsData) -> dict[str, Any]:
             "inner": [data.board.names[s] for s in data.board.inner],
         },
         "tokens": {
-            "types": [{"key": TYPE_KEYS[t], "name": type_name(t), "letter": TYPE_LETTERS[t],
+            "types": [{"key": TYPE_KEYS[t], "name": type_name(t), "letter": words.type_letters[t],
                        "count": data.artisans_per_type, "ability": ability_text(t)} for t in range(NUM_TYPES)],
             "duals": [{"key": data.kind_names[k], "types": [TYPE_KEYS[a], TYPE_KEYS[b]], "name": words.kind_name(k),
                        "letters": words.letters(k), "count": 1}

@@ -16,13 +16,14 @@ from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from flametable.cli.i18n import _, illegal_text
+from flametable.cli.i18n import _, translator
 from flametable.cli.prompt import help_words, read_line
 from flametable.cli.seats import HUMAN
 from flametable.core.errors import IllegalAction
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Action, GameState
 from flametable.service import Decider, Event
+from flametable.texts.commands import Commands
 
 
 def seat_name(seat: int) -> str:
@@ -69,14 +70,18 @@ def parse_number(text: str, legal: Sequence[A]) -> A | str | None:
     return _("There is no option {n}: type a number from 1 to {last}.").format(n=n, last=len(legal))
 
 
-def parse_notation(text: str, legal: Sequence[A], action_from_text: Callable[[str], A]) -> A | str:
-    """The action a notation like ``play S7`` names, or what is wrong (unreadable, or not an option now)."""
+def parse_notation(text: str, legal: Sequence[A], action_from_text: Callable[[str], A],
+                   commands: Commands | None = None) -> A | str:
+    """The action a notation like ``play S7`` names, or what is wrong (unreadable, or not an option now); with
+    ``commands``, the words of the player's language (or English) are read and the answer is in that language."""
+    tr = commands.tr if commands is not None else translator()
     try:
-        action = action_from_text(text)
+        action = commands.read(text, legal, action_from_text) if commands is not None else action_from_text(text)
     except IllegalAction as exc:
-        return illegal_text(exc)
+        return tr.error(exc)
     if action not in legal:
-        return _("{action} is not one of your options now.").format(action=action.text())
+        spoken = commands.spoken(action) if commands is not None else action.text()
+        return tr.gettext("{action} is not one of your options now.").format(action=spoken)
     return action
 
 
@@ -112,6 +117,10 @@ class Table(ABC, Generic[V, A]):
     @abstractmethod
     def parse(self, text: str, legal: Sequence[A]) -> A | str:
         """The action the player typed, or what is wrong (translated)."""
+
+    def spoken(self, action: A) -> str:
+        """An action as the player types it (the notation, unless the game's words are in the player's language)."""
+        return action.text()
 
     def read_action(self, notation: str) -> A:
         """The action an event names by its notation."""
@@ -150,7 +159,7 @@ class Table(ABC, Generic[V, A]):
         self.console.print(self.menu(seat, view))
         hint = _("Type a number or an action (for example: {example}); {help} shows the options again; {quit} "
                  "leaves the match.")
-        self.console.print(Text(hint.format(example=legal[-1].text(), help="?", quit=_("quit")), style="dim"))
+        self.console.print(Text(hint.format(example=self.spoken(legal[-1]), help="?", quit=_("quit")), style="dim"))
         prompt = _("{player}, your choice: ").format(player=self.names[seat])
         while True:
             text = read_line(self.console, prompt)

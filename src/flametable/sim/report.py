@@ -90,5 +90,5 @@ def build_report(
         more, extra = own(lines, game if game is not None else entry.make(), tr, lang)
         sections += more
         figures.update(extra)
-    title = title or tr(N_("flametable balance report: {game}")).format(game=name)
+    title = title or tr(N_("Balance report: {game}")).format(game=tr(entry.title))
     return PAGE.format(title=html.escape(title), body="\n".join(sections), lang=html.escape(lang)), figures
