@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from flametable.core.errors import IllegalAction
-from flametable.core.i18n import N_
+from flametable.core.i18n import LANGUAGES, N_
 from flametable.core.protocol import Action
 from flametable.duals.actions import Kind as DualsKind
 from flametable.duals.rules import NUM_TYPES, TYPE_KEYS
@@ -115,16 +115,19 @@ class Commands:
     alone: dict[str, str]  # notation argument -> the word it goes with when typed alone (``heat``: ``stat``)
 
     def __init__(self, tr: Translator, verbs: Mapping[str, str], args: Mapping[str, str],
-                 needs: Mapping[str, str], unknown: Mapping[str, str], alone: Mapping[str, str] | None = None
-                 ) -> None:
+                 needs: Mapping[str, str], unknown: Mapping[str, str], alone: Mapping[str, str] | None = None,
+                 others: Sequence[tuple[Mapping[str, str], Mapping[str, str]]] = ()) -> None:
+        """``verbs`` and ``args``: notation word -> this language's word; ``others``: the same two tables in the
+        other languages, whose words are read too."""
         self.tr = tr
         self.verbs = dict(verbs)
         self.args = dict(args)
         self.needs = dict(needs)
         self.unknown = dict(unknown)
         self.alone = dict(alone or {})
-        self._verb = _lookup({w: w for w in verbs}, {local: w for w, local in verbs.items()})
-        self._arg = _lookup({w: w for w in args}, {local: w for w, local in args.items()})
+        tables = [(verbs, args), *others]
+        self._verb = _lookup({w: w for w in verbs}, *({local: w for w, local in v.items()} for v, _ in tables))
+        self._arg = _lookup({w: w for w in args}, *({local: w for w, local in a.items()} for _, a in tables))
 
     # ------------------------------------------------------------------ actions as the player types them
 
@@ -204,19 +207,40 @@ UNKNOWN_ABILITY = N_("Unknown ability {word!r}: type one of {choices}.")
 UNKNOWN_TOKEN = N_("Unknown token {word!r}: type one of {choices}.")
 
 
-def duel_commands(tr: Translator) -> Commands:
-    """Flame Duel's words in the language of ``tr``: the command words and the stats (``calor`` for ``heat``)."""
+def _duel_words(tr: Translator) -> tuple[dict[str, str], dict[str, str]]:
     verbs = {kind.word: word for kind, word in duel_verbs(tr).items()}
     stats = {stat.key: stat_name(tr, stat).lower() for stat in Stat}
+    return verbs, stats
+
+
+def _others(tr: Translator) -> list[Translator]:
+    return [Translator.for_language(lang) for lang in LANGUAGES if lang != tr.lang]
+
+
+def duel_commands(tr: Translator) -> Commands:
+    """Flame Duel's words in the language of ``tr``: the command words and the stats (``calor`` for ``heat``);
+    the words of the other languages are read too."""
+    verbs, stats = _duel_words(tr)
     needs = {kind.word: NEEDS_CARD for kind in DuelKind if kind not in (DuelKind.PASS, DuelKind.STAT)}
     needs[DuelKind.STAT.word] = NEEDS_STAT
     return Commands(tr, verbs, stats, needs, {DuelKind.STAT.word: UNKNOWN_STAT},
-                    {stat.key: DuelKind.STAT.word for stat in Stat})
+                    {stat.key: DuelKind.STAT.word for stat in Stat}, [_duel_words(o) for o in _others(tr)])
 
 
 def duals_commands(words: DualsWords) -> Commands:
-    """Flamecraft Duals' words in the language of ``words``: the command words, the abilities (``carne`` for
-    ``meat``) and the tokens a crystal draws (``pan+cristal`` for ``bread+crystal``)."""
+    """Flamecraft Duals' words in the language of ``words``: the command words, the abilities (``asado`` for
+    ``meat``) and the tokens a crystal draws (``pan+cristal`` for ``bread+crystal``); the words of the other
+    languages are read too."""
+    verbs, args = _duals_words(words)
+    needs = {DualsKind.PLACE.word: NEEDS_SPACE, DualsKind.USE.word: NEEDS_SPACE, DualsKind.MOVE.word: NEEDS_SPACES,
+             DualsKind.SWAP.word: NEEDS_SPACES, DualsKind.FIRE.word: NEEDS_ABILITY,
+             DualsKind.TAKE.word: NEEDS_TOKEN, DualsKind.SCORE.word: NEEDS_CARD, DualsKind.BOTTOM.word: NEEDS_CARD}
+    others = [_duals_words(DualsWords(o, words.data)) for o in _others(words.tr)]
+    return Commands(words.tr, verbs, args, needs,
+                    {DualsKind.FIRE.word: UNKNOWN_ABILITY, DualsKind.TAKE.word: UNKNOWN_TOKEN}, others=others)
+
+
+def _duals_words(words: DualsWords) -> tuple[dict[str, str], dict[str, str]]:
     tr = words.tr
     verbs = {kind.word: word for kind, word in duals_verbs(tr).items()}
     data = words.data
@@ -227,7 +251,4 @@ def duals_commands(words: DualsWords) -> Commands:
             first, _, second = name.partition("+")
             local_first, _, local_second = args[name].partition("+")
             args[f"{second}+{first}"] = f"{local_second}+{local_first}"
-    needs = {DualsKind.PLACE.word: NEEDS_SPACE, DualsKind.USE.word: NEEDS_SPACE, DualsKind.MOVE.word: NEEDS_SPACES,
-             DualsKind.SWAP.word: NEEDS_SPACES, DualsKind.FIRE.word: NEEDS_ABILITY,
-             DualsKind.TAKE.word: NEEDS_TOKEN, DualsKind.SCORE.word: NEEDS_CARD, DualsKind.BOTTOM.word: NEEDS_CARD}
-    return Commands(tr, verbs, args, needs, {DualsKind.FIRE.word: UNKNOWN_ABILITY, DualsKind.TAKE.word: UNKNOWN_TOKEN})
+    return verbs, args
