@@ -26,7 +26,8 @@ LOCALE = PACKAGE / "locale"
 PO = LOCALE / "es" / "LC_MESSAGES" / "flametable.po"
 MO = PO.with_suffix(".mo")
 POT = LOCALE / "flametable.pot"
-KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "H_": None, "gettext": None, "ngettext": (1, 2),
+                            "pgettext": ((1, "c"), 2)}
 
 
 def _load(path: Path) -> Catalog:
