@@ -152,4 +152,4 @@ def test_report_names_an_unreadable_results_file_in_the_readers_language(tmp_pat
     res = runner.invoke(app, ["report", str(bad), "--html", str(tmp_path / "r.html"), "--lang", "es"])
     assert res.exit_code == 1
     assert "No se pueden leer los resultados" in res.output
-    assert "line 1" in res.output
+    assert "línea 1: no es JSON válido: falta un valor (columna 1)" in res.output  # the details in Spanish too

@@ -13,7 +13,8 @@ import typer
 from flametable.cli import help
 from flametable.cli.console import fail
 from flametable.cli.help import H_
-from flametable.cli.i18n import _, set_language
+from flametable.cli.i18n import _, set_language, translate
+from flametable.core.jsonerr import json_problem
 
 
 class Lang(StrEnum):
@@ -59,7 +60,8 @@ def json_options(text: str | None) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        fail(_("--options must be a JSON object: {error}").format(error=exc), 2)
+        problem = translate(json_problem(exc))
+        fail(_("--options is not valid JSON: {problem} (column {column})").format(problem=problem, column=exc.colno), 2)
     if not isinstance(data, dict):
         fail(_("--options must be a JSON object, got {value}").format(value=text), 2)
     return data
