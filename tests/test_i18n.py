@@ -7,6 +7,7 @@ translate the new entries in ``src/flametable/locale/es/LC_MESSAGES/flametable.p
 
 from __future__ import annotations
 
+import re
 import string
 from collections import Counter
 from pathlib import Path
@@ -25,7 +26,8 @@ LOCALE = PACKAGE / "locale"
 PO = LOCALE / "es" / "LC_MESSAGES" / "flametable.po"
 MO = PO.with_suffix(".mo")
 POT = LOCALE / "flametable.pot"
-KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
+KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "H_": None, "gettext": None, "ngettext": (1, 2),
+                            "pgettext": ((1, "c"), 2)}
 
 
 def _load(path: Path) -> Catalog:
@@ -41,7 +43,7 @@ def es() -> Catalog:
 @pytest.fixture(scope="module")
 def extracted() -> set[Any]:
     found = extract_from_dir(str(PACKAGE), [("**.py", "python")], keywords=KEYWORDS)
-    return {message for _file, _line, message, _comments, _context in found}
+    return {(message, context) for _file, _line, message, _comments, context in found}
 
 
 def _ids(message: Any) -> tuple[str, ...]:
@@ -58,7 +60,7 @@ def _fields(text: str) -> Counter[str]:
 
 
 def test_every_message_is_in_the_catalog(es: Catalog, extracted: set[Any]) -> None:
-    missing = sorted(str(m) for m in extracted if es.get(m) is None)
+    missing = sorted(str(m) for m, context in extracted if es.get(m, context=context) is None)
     assert not missing, f"run `python -m flametable.cli.i18n_tools update` and translate: {missing}"
     assert len(extracted) > 150
 
@@ -66,7 +68,7 @@ def test_every_message_is_in_the_catalog(es: Catalog, extracted: set[Any]) -> No
 def test_the_template_is_up_to_date(extracted: set[Any]) -> None:
     with POT.open("rb") as f:
         template = read_po(f)
-    missing = sorted(str(m) for m in extracted if template.get(m) is None)
+    missing = sorted(str(m) for m, context in extracted if template.get(m, context=context) is None)
     assert not missing, "run `python -m flametable.cli.i18n_tools update`"
 
 
@@ -162,10 +164,23 @@ def test_duals_errors_name_tokens_and_abilities_in_the_players_language() -> Non
     play(st, "place c3", "fire plant", "use c4")
     with pytest.raises(IllegalAction) as err:
         st.apply(act("fire bread"))
-    assert error_text(Translator.for_language("es"), err.value) == "La ficha carne no tiene la habilidad pan."
+    assert error_text(Translator.for_language("es"), err.value) == "La ficha asado no tiene la habilidad pan."
     try:
         set_language("es")
-        assert illegal_text(err.value) == "La ficha carne no tiene la habilidad pan."
+        assert illegal_text(err.value) == "La ficha asado no tiene la habilidad pan."
     finally:
         set_language("en")
     assert illegal_text(err.value) == "The meat token has no bread ability."
+
+
+RULING_REFERENCE = re.compile(r"\b[RD]\d{1,2}\b|\bFAQ\b|\bRULINGS\b")
+
+
+def test_no_ruling_number_reaches_a_player(es: Catalog) -> None:
+    """Ruling numbers (R2, D8, "FAQ") are for the code and the tests: no message a player reads, English or
+    Spanish, cites one."""
+    cited = [text for message in es if message.id
+             for text in (*_ids(message.id), *_ids(message.string)) if RULING_REFERENCE.search(text)]
+    assert not cited, cited
+    assert RULING_REFERENCE.search("the end is triggered (D8)")
+    assert not RULING_REFERENCE.search("K12 D-pad R&D")

@@ -29,8 +29,8 @@ def test_cards_in_spanish(cli: Cli) -> None:
     result = cli("cards", "duals", "--lang", "es")
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())
-    for word in ("Fichas", "Tablero", "Mazo de la tienda: 43 cartas", "pan", "cristal", "carne", "hierro", "poción",
-                 "planta", "pan+cristal", "Orden de FIRE UP", "K43 STARBURST", "5 PV", "tres tipos distintos",
+    for word in ("Fichas", "Tablero", "Mazo de tienda: 43 cartas", "pan", "cristal", "asado", "hierro", "elixir",
+                 "flor", "pan+cristal", "Orden de FIRE UP", "K43 STARBURST", "5 PV", "tres tipos distintos",
                  "tus monedas valen 0", "anillo interior", "nunca las dos", "Centro: c3"):
         assert word in out, word
     assert "bread" not in out

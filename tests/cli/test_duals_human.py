@@ -26,10 +26,10 @@ TEXTS: dict[str, dict[str, Any]] = {  # per language: a message, or the words an
     "es": {
         **SEAT_TEXTS["es"],
         "unreadable": "Acción desconocida 'banana' en 'banana'.",
-        "not_now": "score K1 no es ninguna de tus opciones ahora.",
+        "not_now": "puntuar K1 no es ninguna de tus opciones ahora.",
         "end": ("Gana ", "Victoria compartida", "más cartas puntuadas"),
         "mine": ("¡Has ganado!", "Has perdido.", "Compartes la victoria."),
-        "board": ("Bolsa:", "Reserva:", "Mazo de la tienda:", "Tu mano", "Monedas", "Fichas:"),
+        "board": ("Bolsa:", "Reserva:", "Mazo de tienda:", "Tu mano", "Monedas", "Fichas:"),
     },
 }
 

@@ -131,8 +131,8 @@ def test_duals_report_speaks_spanish(tmp_path: Path) -> None:
     assert runner.invoke(app, ["report", str(out), "--html", str(html), "--lang", "es"]).exit_code == 0
     page = html.read_text(encoding="utf-8")
     assert "Ventaja del jugador inicial" in page
-    assert "informe de equilibrio de flametable: duals" in page
-    assert 'text-anchor="end">carne</text>' in page  # token kinds too
+    assert "<title>Informe de equilibrio: Flamecraft Duals</title>" in page  # the game's name, in Spanish too
+    assert 'text-anchor="end">asado</text>' in page  # token kinds too
     assert 'text-anchor="end">meat</text>' not in page
 
 
@@ -152,4 +152,4 @@ def test_report_names_an_unreadable_results_file_in_the_readers_language(tmp_pat
     res = runner.invoke(app, ["report", str(bad), "--html", str(tmp_path / "r.html"), "--lang", "es"])
     assert res.exit_code == 1
     assert "No se pueden leer los resultados" in res.output
-    assert "line 1" in res.output
+    assert "línea 1: no es JSON válido: falta un valor (columna 1)" in res.output  # the details in Spanish too

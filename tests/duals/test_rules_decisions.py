@@ -127,7 +127,7 @@ def test_meat_moves_an_adjacent_token_to_a_space_with_room() -> None:
     puede tener más de 3 fichas, ni siquiera temporalmente"."""
     st = start({"c4": ["bread"], "a1": ["iron", "iron", "iron"]}, ["meat", "iron"])
     play(st, "place c3", "fire meat")
-    assert refused(st, "move c4 a1") == "Space a1 already holds 3 tokens: no stack ever exceeds 3 (FAQ)."
+    assert refused(st, "move c4 a1") == "Space a1 already holds 3 tokens: no stack ever exceeds 3."
     assert refused(st, "move a1 c4") == "a1 is not next to the firing token on c3."
     assert refused(st, "move d3 a2") == "There is no token on d3."
     assert refused(st, "swap c3 c4") == "swap c3 c4 is not possible now: move a token next to the meat."

@@ -30,12 +30,12 @@ SPANISH = gettext.translation("flametable", localedir=str(LOCALE), languages=["e
 ENGINE_REASONS = {
     "{action} is not possible now: {expected}.",
     "{card} is not in your hand.",
-    "Your ability can be triggered only once per round (R6).",
-    "{card} has already been picked (R2).",
+    "Your ability can be triggered only once per round.",
+    "{card} has already been picked.",
     "{card} is not one of your characters.",
     "{card} is already in your line-up.",
     "{card} is not a card you can choose from your discard pile.",
-    "{card} is not one of your most charming characters (R14).",
+    "{card} is not one of your most charming characters.",
     "The match is over.",
 }
 # Every reason the notation gives (reading an action's text or id).

@@ -40,7 +40,7 @@ ENGLISH = re.compile(
     r"text|table|list|integer|string|least|most|empty|language|known|allowed|types|board|spaces?|tokens?|cells?|"
     r"name|entry|count|path|encoding|syntax|valid|object|format|wrong|match|start|engine|plays|played|"
     r"equip|items|events|condition|effect|takes|lists|support|mode|own|bring|their|options|decks|inner|ring|"
-    r"holds|each|pair|dual|different|lowercase|letters|then|digits|like|shop|leave|room|fits|nowhere|section|"
+    r"holds|each|pair|different|lowercase|letters|then|digits|like|shop|leave|room|fits|nowhere|section|"
     r"permission|denied|folder|decimal|date|time)\b")
 
 DUEL_TOML = tomllib.loads(resources.files("flametable.data").joinpath("duel_cards.toml").read_text("utf-8"))
@@ -287,7 +287,7 @@ def test_a_record_that_cannot_start_says_why_in_the_same_language() -> None:
                                     "options": {"mode": "decks", "decks": [DECK, {**DECK, "characters": [1]}]}})
     exc = raised(RecordError, lambda: start(game, record))
     assert ES.error(exc) == ("con el registro no se puede empezar una partida: options.decks[1]: deck: characters: "
-                             "un mazo tiene exactamente 3 personajes (R2), no 1")
+                             "un mazo tiene exactamente 3 personajes, no 1")
     check(exc)
 
 

@@ -18,7 +18,7 @@ from flametable.cli.i18n import _, ability_text, language, translate, type_name
 from flametable.core.i18n import pick
 from flametable.duals.data import DualsData, builtin_duals_data, load_duals_data
 from flametable.duals.rules import NUM_TYPES, TYPE_KEYS
-from flametable.texts.duals import BUDDY_TEXT, TYPE_LETTERS, fmt
+from flametable.texts.duals import BUDDY_TEXT, fmt
 
 
 def show_duals(file: Path | None, as_json: bool) -> None:
@@ -42,7 +42,7 @@ def duals_page(data: DualsData) -> list[RenderableType]:
         Rule(_("Shop deck: {n} cards").format(n=len(data.cards))),
         Text(_("A card scores when its pattern lies on the top tokens of the board, turned in any of the 6 "
                "directions (never flipped); a dual counts as either of its types and Buddy as any type, for each "
-               "card on its own (D5). Scoring removes nothing from the board.")),
+               "card on its own. Scoring removes nothing from the board.")),  # D5
         Columns([card_panel(c.number, words, None) for c in data.cards]),
     ]
 
@@ -65,9 +65,9 @@ def tokens_table(data: DualsData, words: DualsWords) -> Table:
     return table
 
 
-def fire_up_line(data: DualsData, words: DualsWords) -> Text:
+def fire_up_line(data: DualsData, words: DualsWords) -> Text:  # D3
     order = Text(" > ").join(words.token(t) for t in data.fire_up_order)
-    return fmt(_("FIRE UP order (who starts, D3): {order}. A dual counts as its higher type and beats an artisan of "
+    return fmt(_("FIRE UP order (who starts): {order}. A dual counts as its higher type and beats an artisan of "
                  "that type; Buddy ranks below every dragon."), order=order)
 
 
@@ -101,7 +101,7 @@ def duals_json(data: DualsData) -> dict[str, Any]:
             "inner": [data.board.names[s] for s in data.board.inner],
         },
         "tokens": {
-            "types": [{"key": TYPE_KEYS[t], "name": type_name(t), "letter": TYPE_LETTERS[t],
+            "types": [{"key": TYPE_KEYS[t], "name": type_name(t), "letter": words.type_letters[t],
                        "count": data.artisans_per_type, "ability": ability_text(t)} for t in range(NUM_TYPES)],
             "duals": [{"key": data.kind_names[k], "types": [TYPE_KEYS[a], TYPE_KEYS[b]], "name": words.kind_name(k),
                        "letters": words.letters(k), "count": 1}

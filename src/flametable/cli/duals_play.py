@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from flametable.cli.console import fail
+from flametable.cli.help import H_
 from flametable.cli.i18n import _, explain
 from flametable.cli.options import (
     P1,
@@ -26,7 +27,7 @@ from flametable.core.errors import DataError, FlametableError
 
 # What plays the match is imported when a match is played, not whenever the command line is read.
 
-BUDDY = typer.Option("--buddy", help=_("The Buddy variant: the Buddy token joins the bag (D11)."))
+BUDDY = typer.Option("--buddy", help=H_("The Buddy variant: the Buddy token joins the bag."))  # D11
 
 
 def play_command(

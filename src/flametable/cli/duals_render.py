@@ -4,7 +4,7 @@ public data (board geometry, card patterns), nothing else.
 The board is drawn as the hex grid it is (rows offset by half a space, so the six neighbours of a space are
 the two beside it and the two above and below it on either side); each space shows its name and its stack,
 bottom first, the top token in upper case and bold, the covered ones in lower case. Each token type has a
-colour and a letter (:data:`~flametable.texts.duals.TYPE_LETTERS`); a dual shows both letters, Buddy a
+colour and a letter (:func:`~flametable.texts.duals.type_letters`); a dual shows both letters, Buddy a
 star.
 """
 
@@ -25,6 +25,7 @@ from flametable.duals.actions import DualsAction, Kind
 from flametable.duals.pattern import Cell
 from flametable.duals.rules import NUM_TYPES, STACK_LIMIT, Step
 from flametable.duals.view import DualsView
+from flametable.texts.commands import duals_commands
 from flametable.texts.duals import (
     DualsWords,
     describe_option,
@@ -333,6 +334,7 @@ def menu(view: DualsView, words: DualsWords) -> RenderableType:
     """The legal actions, numbered in ``view.legal`` order; many places, moves or swaps go in columns."""
     _ = words.tr.gettext
     legal = view.legal
+    spoken = duals_commands(words).spoken  # each option as the player types it, in the player's words
     parts: list[RenderableType] = [Text(_("Your options:"), style="bold")]
     table: Table | None = None
     i = 0
@@ -355,7 +357,7 @@ def menu(view: DualsView, words: DualsWords) -> RenderableType:
                 table.add_column(style="dim")
                 parts.append(table)
             for n in range(i, j):
-                table.add_row(f"{n + 1}.", describe_option(legal[n], view, words), legal[n].text())
+                table.add_row(f"{n + 1}.", describe_option(legal[n], view, words), spoken(legal[n]))
         i = j
     return Group(*parts)
 

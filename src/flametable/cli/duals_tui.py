@@ -16,11 +16,14 @@ from rich.rule import Rule
 from rich.text import Text
 
 from flametable.cli import duals_render, i18n
-from flametable.cli.table import Table, TableNarrator, parse_notation, parse_number
+from flametable.cli.table import Table, TableNarrator, parse_number
+from flametable.core.errors import IllegalAction
 from flametable.core.outcome import Outcome
-from flametable.duals.actions import DualsAction
+from flametable.duals.actions import DualsAction, Kind
 from flametable.duals.game import DualsGame
+from flametable.duals.rules import STACK_LIMIT, Step
 from flametable.duals.view import DualsView
+from flametable.texts.commands import Commands, duals_commands
 from flametable.texts.duals import (
     DualsWords,
     first_player_text,
@@ -31,18 +34,43 @@ from flametable.texts.duals import (
 )
 from flametable.texts.translator import Translator
 
+# The action that spaces typed alone stand for, at each step that takes spaces (one space, or two).
+SPACES_ALONE = {(Step.PLACE, 1): Kind.PLACE, (Step.PLANT, 1): Kind.USE, (Step.MEAT, 2): Kind.MOVE,
+                (Step.IRON, 2): Kind.MOVE, (Step.POTION, 2): Kind.SWAP}
 
-def parse_choice(text: str, legal: Sequence[DualsAction], game: DualsGame) -> DualsAction | str:
-    """The action the player typed, or what is wrong: a menu number, a notation like ``place c3``, or only its
-    arguments when one legal action has them (``c3`` for ``place c3``, ``b2 c3`` for ``move b2 c3``, ``k12``)."""
+
+def parse_choice(text: str, legal: Sequence[DualsAction], game: DualsGame, view: DualsView | None = None,
+                 commands: Commands | None = None) -> DualsAction | str:
+    """The action the player typed, or what is wrong: a menu number, an action in the words of the player's
+    language or in English (``colocar c3``, ``place c3``, ``activar carne``), or only its arguments when one
+    legal action has them (``c3`` for ``place c3``, ``b2 c3`` for ``move b2 c3``, ``k12``, ``carne``).
+    With the ``view`` the player sees, spaces typed alone that name no option say why (a full stack)."""
     picked = parse_number(text, legal)
     if picked is not None:
         return picked
-    typed = " ".join(text.lower().split())
-    short = [a for a in legal if a.text().lower().partition(" ")[2] == typed]
-    if len(short) == 1:
-        return short[0]
-    return parse_notation(text, legal, game.action_from_text)
+    if commands is None:
+        commands = duals_commands(DualsWords(i18n.translator(), game.data))
+    if view is not None and commands.bare(text, legal) is None:
+        words = text.lower().split()
+        kind = SPACES_ALONE.get((view.phase, len(words)))
+        if kind is not None and all(w in game.data.board.index for w in words):
+            text = " ".join([commands.verbs[kind.word], *words])
+    try:
+        action = commands.read(text, legal, game.action_from_text)
+    except IllegalAction as exc:
+        return commands.tr.error(exc)
+    return action if action in legal else why_not(action, view, commands)
+
+
+def why_not(action: DualsAction, view: DualsView | None, commands: Commands) -> str:
+    """Why an action the player typed is not one of their options: a full stack where a token would go, or
+    simply not now."""
+    tr = commands.tr
+    target = action.a if action.kind is Kind.PLACE else action.b if action.kind is Kind.MOVE else -1
+    if view is not None and target >= 0 and len(view.board[target]) >= STACK_LIMIT:
+        return tr.gettext("That stack already holds {limit} tokens: {space} is full.").format(
+            limit=STACK_LIMIT, space=view.data.board.names[target])
+    return tr.gettext("{action} is not one of your options now.").format(action=commands.spoken(action))
 
 
 class DualsTable(Table[DualsView, DualsAction]):
@@ -58,6 +86,8 @@ class DualsTable(Table[DualsView, DualsAction]):
         self.buddy = buddy
         self.tr = tr or i18n.translator()  # the language of everyone at this terminal
         self.words = DualsWords(self.tr, game.data)
+        self.commands = duals_commands(self.words)
+        self.view: DualsView | None = None
 
     def board(self, view: DualsView) -> RenderableType:
         return duals_render.board(view, self.words, self.names, self.buddy)
@@ -65,8 +95,15 @@ class DualsTable(Table[DualsView, DualsAction]):
     def menu(self, seat: int, view: DualsView) -> RenderableType:
         return duals_render.menu(view, self.words)
 
+    def ask(self, seat: int, view: DualsView) -> DualsAction:
+        self.view = view  # what the player sees while typing: why a space typed alone is no option
+        return super().ask(seat, view)
+
     def parse(self, text: str, legal: Sequence[DualsAction]) -> DualsAction | str:
-        return parse_choice(text, legal, self.game)
+        return parse_choice(text, legal, self.game, self.view, self.commands)
+
+    def spoken(self, action: DualsAction) -> str:
+        return self.commands.spoken(action)
 
     def lookup(self, query: str) -> RenderableType | str:
         """A shop card by its number (``K12``, ``12``) or its name: its pattern and points."""

@@ -18,6 +18,7 @@ from flametable.core.outcome import Outcome
 from flametable.duel.actions import DuelAction
 from flametable.duel.game import DuelGame
 from flametable.duel.view import DuelView
+from flametable.texts.commands import Commands, duel_commands
 from flametable.texts.duel import (
     CardWords,
     describe_option,
@@ -30,12 +31,15 @@ from flametable.texts.duel import (
 from flametable.texts.translator import Translator
 
 
-def parse_choice(text: str, legal: Sequence[DuelAction], game: DuelGame) -> DuelAction | str:
-    """The action the player typed (a menu number or a notation like ``play S7``), or what is wrong."""
+def parse_choice(text: str, legal: Sequence[DuelAction], game: DuelGame, commands: Commands | None = None
+                 ) -> DuelAction | str:
+    """The action the player typed, or what is wrong: a menu number, an action in the words of the player's
+    language or in English (``elegir C12``, ``play S7``, ``stat heat``), or a stat alone when choosing it
+    (``calor``)."""
     picked = parse_number(text, legal)
     if picked is not None:
         return picked
-    return parse_notation(text, legal, game.action_from_text)
+    return parse_notation(text, legal, game.action_from_text, commands or duel_commands(i18n.translator()))
 
 
 class DuelTable(Table[DuelView, DuelAction]):
@@ -49,6 +53,7 @@ class DuelTable(Table[DuelView, DuelAction]):
         self.game = game
         self.tr = tr or i18n.translator()  # the language of everyone at this terminal
         self.words = CardWords(self.tr, game.cards)
+        self.commands = duel_commands(self.tr)
 
     def board(self, view: DuelView) -> RenderableType:
         return duel_render.board(view, self.words, self.names)
@@ -59,7 +64,10 @@ class DuelTable(Table[DuelView, DuelAction]):
         return duel_render.menu(self.tr, options)
 
     def parse(self, text: str, legal: Sequence[DuelAction]) -> DuelAction | str:
-        return parse_choice(text, legal, self.game)
+        return parse_choice(text, legal, self.game, self.commands)
+
+    def spoken(self, action: DuelAction) -> str:
+        return self.commands.spoken(action)
 
     def lookup(self, query: str) -> RenderableType | str:
         from flametable.cli.cards import duel_card

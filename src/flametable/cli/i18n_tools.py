@@ -7,8 +7,9 @@
 After ``update``, translate the new entries (empty or ``#, fuzzy``) in the .po files, then run ``compile``
 and commit the .pot, .po and .mo files (nothing is compiled at run time). ``tests/test_i18n.py`` fails
 while an entry is missing, untranslated or fuzzy. Messages are English literals in ``_()``, ``gettext()``,
-``ngettext()`` (also as methods: ``tr.ngettext(...)``) or ``N_()`` anywhere under ``src/flametable``: the
-engines' N_ marks, the texts of :mod:`flametable.texts` and the interfaces' own words.
+``ngettext()``, ``pgettext()`` (with a context; also as methods: ``tr.ngettext(...)``) or ``N_()`` anywhere
+under ``src/flametable``: the engines' N_ marks, the texts of :mod:`flametable.texts` and the interfaces' own
+words.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from babel.messages.pofile import read_po, write_po
 from flametable.texts.translator import DOMAIN, LOCALE_DIR
 
 PACKAGE_DIR = LOCALE_DIR.parent
-KEYWORDS: dict[str, tuple[int, ...] | None] = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
+KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
+    "_": None, "N_": None, "H_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 METHOD_MAP = [("**.py", "python")]
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup, TyperOption
+from typer.core import TyperOption
 
 from flametable.cli.console import err, fail
+from flametable.cli.help import H_, LocalCommand, LocalGroup
 from flametable.cli.i18n import _, translate
 from flametable.cli.options import (
     OPTIONS,
@@ -32,7 +33,7 @@ from flametable.core import registry
 LADDER_BOTS = ("bot:random", "bot:easy", "bot:medium", "bot:hard")
 
 
-class GameGroup(TyperGroup):
+class GameGroup(LocalGroup):
     """A command group with one subcommand per game (``play NAME``): an unknown name gets a translated error
     listing the games."""
 
@@ -45,11 +46,21 @@ class GameGroup(TyperGroup):
         return super().resolve_command(ctx, args)
 
 
-app = typer.Typer(help=_("Flame Duel and Flamecraft Duals at your terminal."), no_args_is_help=True,
-                  add_completion=False, pretty_exceptions_show_locals=False)
-play_app = typer.Typer(cls=GameGroup, help=_("Play a match."), no_args_is_help=True)
-cards_app = typer.Typer(cls=GameGroup, help=_("Show a game's cards or check a card file."), no_args_is_help=True)
-bench_app = typer.Typer(cls=GameGroup, help=_("Measure the speed of a rules engine."), no_args_is_help=True)
+app = typer.Typer(cls=LocalGroup, help=H_("Flame Duel and Flamecraft Duals at your terminal."),
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_show_locals=False)
+play_app = typer.Typer(cls=GameGroup, help=H_("Play a match."), no_args_is_help=True)
+cards_app = typer.Typer(cls=GameGroup, help=H_("Show a game's cards or check a card file."), no_args_is_help=True)
+bench_app = typer.Typer(cls=GameGroup, help=H_("Measure the speed of a rules engine."), no_args_is_help=True)
+
+
+def _group_language(lang: LangOption = None) -> None:
+    """``--lang`` before the game's name too (``flametable play --lang es duel``)."""
+    if lang is not None:
+        use_language(lang)
+
+
+for _group in (play_app, cards_app, bench_app):
+    _group.callback()(_group_language)
 app.add_typer(play_app, name="play")
 app.add_typer(cards_app, name="cards")
 app.add_typer(bench_app, name="bench")
@@ -78,11 +89,16 @@ _reported = False
 
 @app.callback()
 def _startup(
-    version: Annotated[bool, typer.Option("--version", help=_("Show the version and exit."), is_eager=True,
+    version: Annotated[bool, typer.Option("--version", help=H_("Show the version and exit."), is_eager=True,
                                           callback=_show_version)] = False,
+    lang: LangOption = None,
 ) -> None:
-    """Report the plug-in games that could not be loaded (once per process); the other games work on."""
+    """Report the plug-in games that could not be loaded (once per process); the other games work on. ``--lang``
+    here (``flametable --lang es play duel``) is the language of every command (read before parsing: see
+    :mod:`flametable.cli.help`)."""
     global _reported
+    if lang is not None:
+        use_language(lang)
     if _reported:
         return
     _reported = True
@@ -94,14 +110,14 @@ def _startup(
 
 def _help(entry: registry.GameEntry, command: str, default: str) -> str:
     text = entry.help.get(command)
-    return translate(text) if text else default
+    return H_(text) if text else default
 
 
 def _bench_command(entry: registry.GameEntry) -> Callable[..., None]:
     """``bench NAME``: random playouts of that game on one core."""
 
     def bench(
-        seconds: Annotated[float, typer.Option("--seconds", min=0.0, help=_("How long to run."))] = 5.0,
+        seconds: Annotated[float, typer.Option("--seconds", min=0.0, help=H_("How long to run."))] = 5.0,
         as_json: JsonOption = False,
         lang: LangOption = None,
     ) -> None:
@@ -156,18 +172,19 @@ def _add_game_commands() -> None:
                 raise
             registry.GAMES.skip(entry.name, exc)  # reported with the plug-ins that could not be loaded
             continue
-        play_app.command(entry.name, help=_help(entry, "play", _("Play a match.")))(play)
-        bench_app.command(entry.name, help=_help(entry, "bench", _("Measure the speed of a rules engine.")))(
-            _bench_command(entry))
+        play_app.command(entry.name, cls=LocalCommand, help=_help(entry, "play", H_("Play a match.")))(play)
+        bench_app.command(entry.name, cls=LocalCommand,
+                          help=_help(entry, "bench", H_("Measure the speed of a rules engine.")))(_bench_command(entry))
         if entry.has("cards"):
-            cards_app.command(entry.name, help=_help(entry, "cards", _("Show a game's cards or check a card file.")))(
+            cards_app.command(entry.name, cls=LocalCommand,
+                              help=_help(entry, "cards", H_("Show a game's cards or check a card file.")))(
                 _cards_command(entry))
 
 
-@app.command("replay", help=_("Replay a match record, checking every action."))
+@app.command("replay", cls=LocalCommand, help=H_("Replay a match record, checking every action."))
 def replay_cmd(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help=_("The match record (JSON)."), show_default=False)],
-    verify: Annotated[bool, typer.Option("--verify", help=_("Also check the stored result."))] = False,
+    file: Annotated[Path, typer.Argument(metavar="FILE", help=H_("The match record (JSON)."), show_default=False)],
+    verify: Annotated[bool, typer.Option("--verify", help=H_("Also check the stored result."))] = False,
     as_json: JsonOption = False,
     cards: GameDataOption = None,
     lang: LangOption = None,
@@ -178,12 +195,13 @@ def replay_cmd(
     run_replay(file, verify, as_json, cards)
 
 
-@cards_app.command("check", help=_("Check a card file or a Flame Duel deck: every problem names the file, the entry "
-                                   "and the field."))
+@cards_app.command("check", cls=LocalCommand,
+                   help=H_("Check a card file or a Flame Duel deck: every problem names the file, the entry and the "
+                           "field."))
 def cards_check(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help=_("The card, board or deck file (TOML)."),
+    file: Annotated[Path, typer.Argument(metavar="FILE", help=H_("The card, board or deck file (TOML)."),
                                          show_default=False)],
-    game: Annotated[str | None, typer.Option("--game", help=_("The game of the file (default: guessed from its "
+    game: Annotated[str | None, typer.Option("--game", help=H_("The game of the file (default: guessed from its "
                                                               "content)."), show_default=False)] = None,
     lang: LangOption = None,
 ) -> None:
@@ -193,24 +211,25 @@ def cards_check(
     check_file(game, file)
 
 
-GAME_ARG = typer.Argument(metavar="GAME", help=_("The game: {games}.").format(games=", ".join(registry.names())),
+GAME_ARG = typer.Argument(metavar="GAME", help=H_("The game: {games}.", games=", ".join(registry.names())),
                           show_default=False)
 
 
-@app.command("sim", help=_("Simulate seeded matches between two bots, in parallel; win/draw/loss with 95% intervals."))
+@app.command("sim", cls=LocalCommand,
+             help=H_("Simulate seeded matches between two bots, in parallel; win/draw/loss with 95% intervals."))
 def sim_cmd(
     game: Annotated[str, GAME_ARG],
-    p1: Annotated[str, typer.Option("--p1", metavar="SEAT", help=_("The first bot."))] = "bot:greedy",
-    p2: Annotated[str, typer.Option("--p2", metavar="SEAT", help=_("The second bot."))] = "bot:random",
-    games: Annotated[int, typer.Option("--games", help=_("How many matches."))] = 100,
-    jobs: Annotated[int, typer.Option("--jobs", help=_("Parallel processes."))] = 1,
-    seed: Annotated[int, typer.Option("--seed", help=_("The run's seed: same seed, same results."))] = 0,
-    out_file: Annotated[Path | None, typer.Option("--out", metavar="FILE", help=_(
+    p1: Annotated[str, typer.Option("--p1", metavar="SEAT", help=H_("The first bot."))] = "bot:greedy",
+    p2: Annotated[str, typer.Option("--p2", metavar="SEAT", help=H_("The second bot."))] = "bot:random",
+    games: Annotated[int, typer.Option("--games", help=H_("How many matches."))] = 100,
+    jobs: Annotated[int, typer.Option("--jobs", help=H_("Parallel processes."))] = 1,
+    seed: Annotated[int, typer.Option("--seed", help=H_("The run's seed: same seed, same results."))] = 0,
+    out_file: Annotated[Path | None, typer.Option("--out", metavar="FILE", help=H_(
         "Write every match's result: JSON lines, or CSV when FILE ends in .csv."))] = None,
     options: Annotated[str | None, OPTIONS] = None,
-    data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help=_(
+    data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help=H_(
         "Play with this card set or board data file."))] = None,
-    records: Annotated[bool, typer.Option("--records", help=_("Keep each match's record in the results."))] = False,
+    records: Annotated[bool, typer.Option("--records", help=H_("Keep each match's record in the results."))] = False,
     as_json: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
@@ -220,11 +239,12 @@ def sim_cmd(
     run_sim(game, p1, p2, games, jobs, seed, out_file, options, data, records, as_json)
 
 
-@app.command("report", help=_("Turn sim results into a self-contained HTML balance report with plots."))
+@app.command("report", cls=LocalCommand,
+             help=H_("Turn sim results into a self-contained HTML balance report with plots."))
 def report_cmd(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help=_("Results of flametable sim --out."),
+    file: Annotated[Path, typer.Argument(metavar="FILE", help=H_("Results of flametable sim --out."),
                                          show_default=False)],
-    html_out: Annotated[Path, typer.Option("--html", metavar="OUT", help=_("The HTML file to write."))],
+    html_out: Annotated[Path, typer.Option("--html", metavar="OUT", help=H_("The HTML file to write."))],
     cards: GameDataOption = None,
     lang: LangOption = None,
 ) -> None:
@@ -234,13 +254,14 @@ def report_cmd(
     run_report(file, html_out, cards)
 
 
-@app.command("ladder", help=_("Play the bots round-robin and print Elo ratings with 95% intervals."))
+@app.command("ladder", cls=LocalCommand,
+             help=H_("Play the bots round-robin and print Elo ratings with 95% intervals."))
 def ladder_cmd(
     game: Annotated[str, GAME_ARG],
-    bots: Annotated[str, typer.Option("--bots", help=_("Comma-separated bots."))] = ",".join(LADDER_BOTS),
-    games: Annotated[int, typer.Option("--games", help=_("Matches per pair."))] = 20,
-    jobs: Annotated[int, typer.Option("--jobs", help=_("Parallel processes."))] = 1,
-    seed: Annotated[int, typer.Option("--seed", help=_("The run's seed."))] = 0,
+    bots: Annotated[str, typer.Option("--bots", help=H_("Comma-separated bots."))] = ",".join(LADDER_BOTS),
+    games: Annotated[int, typer.Option("--games", help=H_("Matches per pair."))] = 20,
+    jobs: Annotated[int, typer.Option("--jobs", help=H_("Parallel processes."))] = 1,
+    seed: Annotated[int, typer.Option("--seed", help=H_("The run's seed."))] = 0,
     as_json: JsonOption = False,
     lang: LangOption = None,
 ) -> None:

@@ -10,8 +10,11 @@ from typing import Annotated, Any
 
 import typer
 
+from flametable.cli import help
 from flametable.cli.console import fail
-from flametable.cli.i18n import _, set_language
+from flametable.cli.help import H_
+from flametable.cli.i18n import _, set_language, translate
+from flametable.core.jsonerr import json_problem
 
 
 class Lang(StrEnum):
@@ -20,36 +23,37 @@ class Lang(StrEnum):
 
 
 LangOption = Annotated[
-    Lang | None, typer.Option("--lang", help=_("Language: es or en (default: from the locale)."), show_default=False)
+    Lang | None, typer.Option("--lang", help=H_("Language: es or en (default: from the locale)."), show_default=False)
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help=_("Print the result as one JSON object."))]
+JsonOption = Annotated[bool, typer.Option("--json", help=H_("Print the result as one JSON object."))]
 CardsOption = Annotated[
-    Path | None, typer.Option("--cards", metavar="FILE", help=_("Play with this card set (TOML) instead of the "
+    Path | None, typer.Option("--cards", metavar="FILE", help=H_("Play with this card set (TOML) instead of the "
                                                                 "built-in one."))
 ]
 DataOption = Annotated[
-    Path | None, typer.Option("--cards", metavar="FILE", help=_("Play with this data file (TOML: board, tokens, "
+    Path | None, typer.Option("--cards", metavar="FILE", help=H_("Play with this data file (TOML: board, tokens, "
                                                                 "shop deck) instead of the built-in one."))
 ]
 GameDataOption = Annotated[
-    Path | None, typer.Option("--cards", metavar="FILE", help=_("Play with this card set or board data file."))
+    Path | None, typer.Option("--cards", metavar="FILE", help=H_("Play with this card set or board data file."))
 ]
 
 SEATS = "bot:random, bot:easy, bot:medium, bot:hard..."
-P1 = typer.Option("--p1", metavar="SEAT", help=_("Player 1: human or a bot ({bots}).").format(bots=SEATS))
-P2 = typer.Option("--p2", metavar="SEAT", help=_("Player 2: human or a bot ({bots}).").format(bots=SEATS))
-SEED = typer.Option("--seed", help=_("Match seed (default: a random one, printed)."), show_default=False)
-RECORD = typer.Option("--record", metavar="FILE", help=_("Save the match record (JSON), written as the match goes."))
-RESUME = typer.Option("--resume", metavar="FILE", help=_(
+P1 = typer.Option("--p1", metavar="SEAT", help=H_("Player 1: human or a bot ({bots}).", bots=SEATS))
+P2 = typer.Option("--p2", metavar="SEAT", help=H_("Player 2: human or a bot ({bots}).", bots=SEATS))
+SEED = typer.Option("--seed", help=H_("Match seed (default: a random one, printed)."), show_default=False)
+RECORD = typer.Option("--record", metavar="FILE", help=H_("Save the match record (JSON), written as the match goes."))
+RESUME = typer.Option("--resume", metavar="FILE", help=H_(
     "Go on with the unfinished match of this record, with its seats, seed and options; the record goes on in "
     "FILE (or in --record)."))
-OPTIONS = typer.Option("--options", metavar="JSON", help=_("Game options as a JSON object, e.g. '{\"mode\": "
+OPTIONS = typer.Option("--options", metavar="JSON", help=H_("Game options as a JSON object, e.g. '{\"mode\": "
                                                            "\"decks\"}'."))
 
 
 def use_language(lang: Lang | None) -> None:
-    """Print in ``lang`` from now on (None: the language of the environment)."""
-    set_language(str(lang) if lang is not None else None)
+    """Print in ``lang`` from now on (None: the ``--lang`` given elsewhere on the command line, else the language
+    of the environment)."""
+    set_language(str(lang) if lang is not None else help.requested)
 
 
 def json_options(text: str | None) -> dict[str, Any]:
@@ -59,7 +63,8 @@ def json_options(text: str | None) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        fail(_("--options must be a JSON object: {error}").format(error=exc), 2)
+        problem = translate(json_problem(exc))
+        fail(_("--options is not valid JSON: {problem} (column {column})").format(problem=problem, column=exc.colno), 2)
     if not isinstance(data, dict):
         fail(_("--options must be a JSON object, got {value}").format(value=text), 2)
     return data

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from flametable.cli.console import fail
+from flametable.cli.help import H_
 from flametable.cli.i18n import _, explain
 from flametable.cli.options import (
     P1,
@@ -27,12 +28,12 @@ from flametable.duel.rules import DuelOptions, Mode, Pick
 
 # What plays the match is imported when a match is played, not whenever the command line is read.
 
-MODE = typer.Option("--mode", help=_("shared: one support deck; decks: a deck each."))
-PICK = typer.Option("--pick", help=_("random: characters dealt; draft: players pick them."))
-DECK1 = typer.Option("--deck1", metavar="FILE", help=_("Player 1's deck (TOML), with --mode decks; without it, a "
-                                                        "random deck."))
-DECK2 = typer.Option("--deck2", metavar="FILE", help=_("Player 2's deck (TOML), with --mode decks; without it, a "
-                                                        "random deck."))
+MODE = typer.Option("--mode", help=H_("shared: one support deck; decks: a deck each."))
+PICK = typer.Option("--pick", help=H_("random: characters dealt; draft: players pick them."))
+DECK1 = typer.Option("--deck1", metavar="FILE", help=H_("Player 1's deck (TOML), with --mode decks; without it, a "
+                                                         "random deck."))
+DECK2 = typer.Option("--deck2", metavar="FILE", help=H_("Player 2's deck (TOML), with --mode decks; without it, a "
+                                                         "random deck."))
 
 
 def play_command(

@@ -17,13 +17,14 @@ from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
 
-from flametable.cli.i18n import _, illegal_text
+from flametable.cli.i18n import _, translator
 from flametable.cli.prompt import card_words, help_words, log_words, read_line
 from flametable.cli.seats import HUMAN
 from flametable.core.errors import IllegalAction
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Action, GameState
 from flametable.service import Decider, Event
+from flametable.texts.commands import Commands
 
 
 def seat_name(seat: int) -> str:
@@ -70,14 +71,18 @@ def parse_number(text: str, legal: Sequence[A]) -> A | str | None:
     return _("There is no option {n}: type a number from 1 to {last}.").format(n=n, last=len(legal))
 
 
-def parse_notation(text: str, legal: Sequence[A], action_from_text: Callable[[str], A]) -> A | str:
-    """The action a notation like ``play S7`` names, or what is wrong (unreadable, or not an option now)."""
+def parse_notation(text: str, legal: Sequence[A], action_from_text: Callable[[str], A],
+                   commands: Commands | None = None) -> A | str:
+    """The action a notation like ``play S7`` names, or what is wrong (unreadable, or not an option now); with
+    ``commands``, the words of the player's language (or English) are read and the answer is in that language."""
+    tr = commands.tr if commands is not None else translator()
     try:
-        action = action_from_text(text)
+        action = commands.read(text, legal, action_from_text) if commands is not None else action_from_text(text)
     except IllegalAction as exc:
-        return illegal_text(exc)
+        return tr.error(exc)
     if action not in legal:
-        return _("{action} is not one of your options now.").format(action=action.text())
+        spoken = commands.spoken(action) if commands is not None else action.text()
+        return tr.gettext("{action} is not one of your options now.").format(action=spoken)
     return action
 
 
@@ -124,6 +129,9 @@ class Table(ABC, Generic[V, A]):
     def card_example(self) -> str:
         """A card to show in the hint of the card command (``C12``)."""
         return ""
+    def spoken(self, action: A) -> str:
+        """An action as the player types it (the notation, unless the game's words are in the player's language)."""
+        return action.text()
 
     def read_action(self, notation: str) -> A:
         """The action an event names by its notation."""
@@ -166,7 +174,7 @@ class Table(ABC, Generic[V, A]):
             self.console.print(Text(self.commands_hint(), style="dim"))
         hint = _("Type a number or an action (for example: {example}); {help} shows the options again; {quit} "
                  "leaves the match.")
-        self.console.print(Text(hint.format(example=legal[-1].text(), help="?", quit=_("quit")), style="dim"))
+        self.console.print(Text(hint.format(example=self.spoken(legal[-1]), help="?", quit=_("quit")), style="dim"))
         prompt = _("{player}, your choice: ").format(player=self.names[seat])
         while True:
             text = read_line(self.console, prompt)
@@ -181,7 +189,7 @@ class Table(ABC, Generic[V, A]):
             choice = self.parse(text, legal)
             if not isinstance(choice, str):
                 if seat == self.me:  # the log holds one's own choices too (never in hot-seat: they may be secret)
-                    self.log.append(Text(f"{self.names[seat]}: {choice.text()}", style="dim"))
+                    self.log.append(Text(f"{self.names[seat]}: {self.spoken(choice)}", style="dim"))
                 return choice
             self.console.print(Text(choice, style="red"))
 

@@ -760,7 +760,7 @@ class DualsState:
 
     def _check_room(self, b: int) -> None:
         if len(self.stacks[b]) >= LIMIT:
-            raise IllegalAction(N_("Space {space} already holds 3 tokens: no stack ever exceeds 3 (FAQ)."),
+            raise IllegalAction(N_("Space {space} already holds 3 tokens: no stack ever exceeds 3."),  # FAQ, D6
                                 space=self._name(b))
 
     def _not_now(self, action: DualsAction) -> NoReturn:

@@ -174,7 +174,7 @@ def _support(source: str, index: int, data: Any) -> Support:
     at_most = at_least = None
     if r.has("condition"):
         if kind is not SupportKind.EVENT:
-            r.fail("condition", N_("only events have a condition (R9)"))
+            r.fail("condition", N_("only events have a condition"))  # R9
         cond = r.sub("condition")
         cond.check_keys({"printed_at_most", "printed_at_least"})
         if cond.has("printed_at_most") == cond.has("printed_at_least"):
@@ -280,9 +280,9 @@ def parse_deck(data: Any, source: str) -> Deck:
         if twice is not None:  # R2: no card twice within one deck
             r.fail(field_name, N_("no card may appear twice within one deck: {card} is there twice"), card=twice)
     if len(chars) != 3:
-        r.fail("characters", N_("a deck has exactly {need} characters (R2), got {n}"), need=3, n=len(chars))
+        r.fail("characters", N_("a deck has exactly {need} characters, got {n}"), need=3, n=len(chars))  # R2
     if not 8 <= len(sups) <= 12:
-        r.fail("supports", N_("a deck has {least} to {most} support cards (R2), got {n}"), least=8, most=12,
+        r.fail("supports", N_("a deck has {least} to {most} support cards, got {n}"), least=8, most=12,  # R2
                n=len(sups))
     return Deck(tuple(chars), tuple(sups))
 

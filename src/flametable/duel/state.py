@@ -209,7 +209,7 @@ class DuelState:
                 return
             if kind is Kind.ABILITY:
                 if self.ability_used[p]:
-                    raise IllegalAction(N_("Your ability can be triggered only once per round (R6)."))
+                    raise IllegalAction(N_("Your ability can be triggered only once per round."))  # R6
                 self._check_in_hand(p, action.arg)
                 self._trigger_ability(p, action)
                 return
@@ -231,7 +231,7 @@ class DuelState:
         elif phase is Phase.CHAMPION and kind is Kind.CHAMPION:
             if action.arg not in self._champion_options(p):
                 raise IllegalAction(
-                    N_("{card} is not one of your most charming characters (R14)."), card=f"C{action.arg}"
+                    N_("{card} is not one of your most charming characters."), card=f"C{action.arg}"  # R14
                 )
             self._set_champion(p, action.arg)
             return
@@ -269,7 +269,7 @@ class DuelState:
 
     def _pick(self, p: int, c: int) -> None:
         if c in self.characters[0] or c in self.characters[1]:
-            raise IllegalAction(N_("{card} has already been picked (R2)."), card=f"C{c}")
+            raise IllegalAction(N_("{card} has already been picked."), card=f"C{c}")  # R2
         insort(self.characters[p], c)  # kept sorted, like dealt characters
         if len(self.characters[0]) == 3 and len(self.characters[1]) == 3:
             self.phase = Phase.LINEUP

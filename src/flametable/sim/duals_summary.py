@@ -69,7 +69,7 @@ def report_sections(lines: list[dict[str, Any]], game: Any = None, tr: Translate
     sections.append(section(tr(N_("First player's advantage")),
                             bar_chart(tr(N_("first player")), [Bar(tr(N_("first player's score")), first, len(pts))],
                                       band=(0.45, 0.55)),
-                            tr(N_("Score of the player who took the first turn (D3)."))))
+                            tr(N_("Score of the player who took the first turn."))))  # D3
     placed: dict[str, int] = defaultdict(int)
     fired: dict[str, int] = defaultdict(int)
     for x in lines:

@@ -11,12 +11,17 @@ from collections import Counter
 from typing import Any
 
 from flametable.core import registry
+from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.sim.charts import Bar, Translate, bar_chart, count_chart, english, section
 from flametable.sim.results import Tally
 
 __all__ = ["Translate", "build_report", "english", "generic_sections", "overview"]
 
+
+
+class ReportError(FlametableError, ValueError):
+    """Results a report cannot be made of (a template and its parameters; a ValueError too)."""
 
 def overview(lines: list[dict[str, Any]], tr: Translate = english) -> tuple[str, dict[str, Any]]:
     tally = Tally.of(lines)
@@ -74,10 +79,10 @@ def build_report(
     and :class:`~flametable.core.registry.UnknownGame` for results of a game not installed.
     """
     if not lines:
-        raise ValueError("no results to report")
+        raise ReportError(N_("no results to report"))
     games = {x["game"] for x in lines}
     if len(games) != 1:
-        raise ValueError(f"results mix games: {', '.join(sorted(games))}")
+        raise ReportError(N_("the results mix games: {games}"), games=", ".join(sorted(games)))
     name = games.pop()
     entry = registry.get(name)
     first, figures = overview(lines, tr)
@@ -90,5 +95,5 @@ def build_report(
         more, extra = own(lines, game if game is not None else entry.make(), tr, lang)
         sections += more
         figures.update(extra)
-    title = title or tr(N_("flametable balance report: {game}")).format(game=name)
+    title = title or tr(N_("Balance report: {game}")).format(game=tr(entry.title))
     return PAGE.format(title=html.escape(title), body="\n".join(sections), lang=html.escape(lang)), figures

@@ -11,6 +11,8 @@ from typing import Any, NamedTuple
 
 from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError
+from flametable.core.i18n import N_
+from flametable.core.jsonerr import json_problem
 from flametable.sim.stats import Interval, mean_interval, wilson
 
 CSV_FIELDS = ("index", "seed", "game", "p1", "p2", "p1_seat", "winner", "winner_seat", "reason", "score1",
@@ -88,7 +90,8 @@ def parse_jsonl(text: str, source: str) -> list[dict[str, Any]]:
         try:
             line = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise ResultsError(f"{source}: line {n}: not valid JSON: {exc}") from None
+            raise ResultsError(N_("{source}: line {n}: not valid JSON: {problem} (column {column})"), source=source,
+                               n=n, problem=json_problem(exc), column=exc.colno) from None
         _check(line, source, n)
         out.append(line)
     return out
@@ -99,7 +102,7 @@ def parse_csv(text: str, source: str) -> list[dict[str, Any]]:
     reader = csv.DictReader(io.StringIO(text))
     missing = [f for f in CSV_FIELDS if f not in (reader.fieldnames or [])]
     if missing:
-        raise ResultsError(f"{source}: missing CSV column(s) {', '.join(missing)}")
+        raise ResultsError(N_("{source}: missing CSV column(s) {columns}"), source=source, columns=", ".join(missing))
     for n, row in enumerate(reader, 2):
         try:
             p1_seat = int(row["p1_seat"])
@@ -112,8 +115,12 @@ def parse_csv(text: str, source: str) -> list[dict[str, Any]]:
                 "p1_points": float(row["p1_points"]), "actions": int(row["actions"]),
                 "seconds": float(row["seconds"]), "summary": json.loads(row["summary"] or "{}"),
             }
-        except (ValueError, KeyError, json.JSONDecodeError) as exc:
-            raise ResultsError(f"{source}: line {n}: bad value: {exc}") from None
+        except json.JSONDecodeError as exc:
+            raise ResultsError(N_("{source}: line {n}: the summary is not valid JSON: {problem} (column {column})"),
+                               source=source, n=n, problem=json_problem(exc), column=exc.colno) from None
+        except (ValueError, KeyError):
+            raise ResultsError(N_("{source}: line {n}: a value that should be a number is not one"), source=source,
+                               n=n) from None
         _check(line, source, n)
         out.append(line)
     return out
@@ -121,10 +128,10 @@ def parse_csv(text: str, source: str) -> list[dict[str, Any]]:
 
 def _check(line: Any, source: str, n: int) -> None:
     if not isinstance(line, dict):
-        raise ResultsError(f"{source}: line {n}: a result is a JSON object")
+        raise ResultsError(N_("{source}: line {n}: a result is a JSON object"), source=source, n=n)
     for key in ("game", "seats", "p1_seat", "winner", "p1_points", "summary"):
         if key not in line:
-            raise ResultsError(f"{source}: line {n}: field {key!r} is missing")
+            raise ResultsError(N_("{source}: line {n}: field {key!r} is missing"), source=source, n=n, key=key)
 
 
 class Tally:

@@ -23,7 +23,8 @@ from flametable.duals.rules import Reason, Step, TokenType
 from flametable.duals.view import DualsView
 from flametable.texts.translator import Translator
 
-# One letter per type (the same in every language, like the notation) and one colour; Buddy is a star.
+# One letter per type and one colour; Buddy is a star. The letters are English (``TYPE_LETTERS``, the JSON dump's);
+# each language has its own (:func:`type_letters`), so that a letter reads as the type's name.
 TYPE_LETTERS = ("B", "C", "M", "I", "P", "L")
 TYPE_STYLES = ("bright_yellow", "bright_cyan", "bright_red", "bright_blue", "bright_magenta", "bright_green")
 BUDDY_LETTER = "*"
@@ -90,6 +91,26 @@ def ability_text(tr: Translator, t: int) -> str:
     return tr.translate(ABILITIES[TokenType(t)])
 
 
+def type_letters(tr: Translator) -> tuple[str, ...]:
+    """The letter of each type on the board in the language of ``tr``: one capital each, all different, read as
+    the type's name there (the name's initial where it can be)."""
+    return (
+        # Translators: the one capital letter of a type on the board, shown beside its name ("B bread"); the six
+        # letters must all be different, ideally each the initial of the type's name
+        tr.pgettext("token letter", "B"),
+        # Translators: the letter of the crystal type on the board ("C crystal")
+        tr.pgettext("token letter", "C"),
+        # Translators: the letter of the meat type on the board ("M meat")
+        tr.pgettext("token letter", "M"),
+        # Translators: the letter of the iron type on the board ("I iron")
+        tr.pgettext("token letter", "I"),
+        # Translators: the letter of the potion type on the board ("P potion")
+        tr.pgettext("token letter", "P"),
+        # Translators: the letter of the plant type on the board ("L plant": P is the potion's)
+        tr.pgettext("token letter", "L"),
+    )
+
+
 class DualsWords:
     """Labels of one data set's tokens, spaces and cards in the language of ``tr``."""
 
@@ -97,6 +118,7 @@ class DualsWords:
         self.tr = tr
         self.data = data
         self.names = data.board.names
+        self.type_letters = type_letters(tr)
 
     @property
     def lang(self) -> str:
@@ -113,7 +135,7 @@ class DualsWords:
     def letters(self, kind: int) -> str:
         if kind == self.data.buddy:
             return BUDDY_LETTER
-        return "".join(TYPE_LETTERS[t] for t in self.types_of(kind))
+        return "".join(self.type_letters[t] for t in self.types_of(kind))
 
     def glyph(self, kind: int, top: bool = True) -> Text:
         """The token's letters in its colours: upper case and bold on top of a stack, lower case and dim under it."""
@@ -122,7 +144,7 @@ class DualsWords:
             out.append(BUDDY_LETTER, style=BUDDY_STYLE + (" bold" if top else " dim"))
             return out
         for t in self.types_of(kind):
-            letter = TYPE_LETTERS[t]
+            letter = self.type_letters[t]
             out.append(letter if top else letter.lower(), style=TYPE_STYLES[t] + (" bold" if top else " dim"))
         return out
 
@@ -333,7 +355,7 @@ def step_lines(prev: DualsView, view: DualsView, actor: int, action: DualsAction
     elif actor != observer:
         lines.append(describe_public(names[actor], action, prev, words))
     if prev.reserve and not view.reserve:
-        lines.append(Text(_("The bag was empty: the reserve tokens went into the bag, shuffled (D7)."),
+        lines.append(Text(_("The bag was empty: the reserve tokens went into the bag, shuffled."),  # D7
                           style="bold"))
     if view.end_triggered and not prev.end_triggered:
         lines.append(end_text(view, words.tr, names))
@@ -344,10 +366,10 @@ def end_text(view: DualsView, tr: Translator, names: Sequence[str]) -> Text:
     """D8: why the end is triggered, and what is left."""
     _ = tr.gettext
     if view.deck_size == 0:
-        text = _("The shop deck is empty: the end is triggered (D8). {player} finishes this turn, then {other} "
+        text = _("The shop deck is empty: the end is triggered. {player} finishes this turn, then {other} "
                  "gets a last chance.")
     else:
-        text = _("The bag is empty: the end is triggered (D8). {player} finishes this turn, then {other} gets a "
+        text = _("The bag is empty: the end is triggered. {player} finishes this turn, then {other} gets a "
                  "last chance.")
     return Text(text.format(player=names[view.turn], other=names[1 - view.turn]), style="bold yellow")
 

@@ -22,9 +22,9 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
 class Translator:
     """The messages of one language: ``gettext`` for literal messages (found by the extractor as
-    ``_ = tr.gettext; _("...")``), ``ngettext`` for plurals, ``translate`` for messages marked elsewhere
-    with ``N_`` (engines' phrases, tables of names), ``error`` for the project's errors (templates with
-    parameters)."""
+    ``_ = tr.gettext; _("...")``), ``pgettext`` for a word that needs a context, ``ngettext`` for plurals,
+    ``translate`` for messages marked elsewhere with ``N_`` (engines' phrases, tables of names), ``error`` for the
+    project's errors (templates with parameters)."""
 
     __slots__ = ("_catalog", "lang")
 
@@ -45,6 +45,11 @@ class Translator:
     def gettext(self, message: str) -> str:
         """A literal English message in this language."""
         return self._catalog.gettext(message)
+
+    def pgettext(self, context: str, message: str) -> str:
+        """A literal English message in this language, where the same English word needs a different translation
+        in another ``context`` (a game's command words)."""
+        return self._catalog.pgettext(context, message)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The singular or plural form for ``n``, in this language."""

@@ -1,0 +1,254 @@
+"""What a player types, in the player's language: each game's command words, read back into the engine's notation,
+and each action written the way the player would type it.
+
+The notation is the engine's (``pick C12``, ``stat heat``, ``place c3``, ``fire meat``): language-neutral, the same
+in records and events. A player types the words of their language (``elegir C12``, ``estadística calor``,
+``colocar c3``, ``activar carne``), the English words, or a mix of both; accents and capitals do not matter. Card
+numbers (``C12``, ``S7``, ``K12``) and board spaces (``c3``) are the same in every language. Menus and prompts show
+each action with the words of the player's language (:meth:`Commands.spoken`).
+
+A word that needs something after it (``place`` without a space) and a word that is not a command get a sentence
+in the player's language saying what to type, with an example from the options at hand.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from flametable.core.errors import IllegalAction
+from flametable.core.i18n import LANGUAGES, N_
+from flametable.core.protocol import Action
+from flametable.duals.actions import Kind as DualsKind
+from flametable.duals.rules import NUM_TYPES, TYPE_KEYS
+from flametable.duel.actions import Kind as DuelKind
+from flametable.duel.cards import Stat
+from flametable.texts.duals import DualsWords, type_name
+from flametable.texts.translator import Translator
+from flametable.texts.words import stat_name
+
+A = TypeVar("A", bound=Action)
+
+
+def fold(word: str) -> str:
+    """A typed word as it is compared: lower case, without accents (``Estadística`` and ``estadistica`` agree)."""
+    decomposed = unicodedata.normalize("NFD", word.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def duel_verbs(tr: Translator) -> dict[DuelKind, str]:
+    """Flame Duel's command words in the language of ``tr`` (the notation's first word, translated)."""
+    return {
+        # Translators: a Flame Duel command word, typed by the player (one word, lower case, different from the
+        # others); pass your turn
+        DuelKind.PASS: tr.pgettext("Flame Duel command", "pass"),
+        # Translators: Flame Duel command word: play a support card ("play S7")
+        DuelKind.PLAY: tr.pgettext("Flame Duel command", "play"),
+        # Translators: Flame Duel command word: trigger the character's ability, discarding a card ("ability S7")
+        DuelKind.ABILITY: tr.pgettext("Flame Duel command", "ability"),
+        # Translators: Flame Duel command word: choose the round's stat ("stat heat")
+        DuelKind.STAT: tr.pgettext("Flame Duel command", "stat"),
+        # Translators: Flame Duel command word: draft a character ("pick C12")
+        DuelKind.PICK: tr.pgettext("Flame Duel command", "pick"),
+        # Translators: Flame Duel command word: put a character next in the line-up ("line C12")
+        DuelKind.LINE: tr.pgettext("Flame Duel command", "line"),
+        # Translators: Flame Duel command word: choose the character of the tie-break round ("champion C12")
+        DuelKind.CHAMPION: tr.pgettext("Flame Duel command", "champion"),
+        # Translators: Flame Duel command word: take a card back from the discard pile ("take S4")
+        DuelKind.TAKE: tr.pgettext("Flame Duel command", "take"),
+        # Translators: Flame Duel command word: put a place from the discard pile on the table ("swap S9")
+        DuelKind.SWAP: tr.pgettext("Flame Duel command", "swap"),
+    }
+
+
+def duals_verbs(tr: Translator) -> dict[DualsKind, str]:
+    """Flamecraft Duals' command words in the language of ``tr``."""
+    return {
+        # Translators: a Flamecraft Duals command word, typed by the player (one word, lower case, different from
+        # the others); stop scoring, or stop the iron after one move
+        DualsKind.DONE: tr.pgettext("Flamecraft Duals command", "done"),
+        # Translators: Flamecraft Duals command word: do not FIRE UP the token just placed
+        DualsKind.SKIP: tr.pgettext("Flamecraft Duals command", "skip"),
+        # Translators: Flamecraft Duals command word: spend a coin
+        DualsKind.COIN: tr.pgettext("Flamecraft Duals command", "coin"),
+        # Translators: Flamecraft Duals command word: place the token on a space ("place c3")
+        DualsKind.PLACE: tr.pgettext("Flamecraft Duals command", "place"),
+        # Translators: Flamecraft Duals command word: FIRE UP one ability of the token ("fire meat")
+        DualsKind.FIRE: tr.pgettext("Flamecraft Duals command", "fire"),
+        # Translators: Flamecraft Duals command word: crystal, keep one of the drawn tokens ("take meat")
+        DualsKind.TAKE: tr.pgettext("Flamecraft Duals command", "take"),
+        # Translators: Flamecraft Duals command word: plant, use the ability of the token on a space ("use b2")
+        DualsKind.USE: tr.pgettext("Flamecraft Duals command", "use"),
+        # Translators: Flamecraft Duals command word: move a top token ("move b2 c3")
+        DualsKind.MOVE: tr.pgettext("Flamecraft Duals command", "move"),
+        # Translators: Flamecraft Duals command word: potion, swap two top tokens ("swap a1 e3")
+        DualsKind.SWAP: tr.pgettext("Flamecraft Duals command", "swap"),
+        # Translators: Flamecraft Duals command word: score a card of the hand ("score K12")
+        DualsKind.SCORE: tr.pgettext("Flamecraft Duals command", "score"),
+        # Translators: Flamecraft Duals command word: put a card at the bottom of the deck ("bottom K12")
+        DualsKind.BOTTOM: tr.pgettext("Flamecraft Duals command", "bottom"),
+    }
+
+
+def _lookup(*tables: Mapping[str, str]) -> dict[str, str]:
+    """Folded typed word -> the notation's word, from tables of typed word -> notation word; a typed word that
+    would mean two things (a translation equal to another English word) is an error of the catalogue."""
+    out: dict[str, str] = {}
+    for table in tables:
+        for typed, notation in table.items():
+            key = fold(typed)
+            if out.setdefault(key, notation) != notation:
+                raise ValueError(f"the word {typed!r} means both {out[key]!r} and {notation!r}")
+    return out
+
+
+class Commands:
+    """One game's words for a player of ``tr``'s language: typed text into notation, actions into typed text."""
+
+    tr: Translator
+    verbs: dict[str, str]  # notation word -> this language's word
+    args: dict[str, str]  # notation argument -> this language's word (those that are words: stats, types, tokens)
+    needs: dict[str, str]  # notation word -> the message for it typed alone (N_-marked, {word} and {example})
+    unknown: dict[str, str]  # notation word taking a word argument -> the message for an unknown one ({choices})
+
+    alone: dict[str, str]  # notation argument -> the word it goes with when typed alone (``heat``: ``stat``)
+
+    def __init__(self, tr: Translator, verbs: Mapping[str, str], args: Mapping[str, str],
+                 needs: Mapping[str, str], unknown: Mapping[str, str], alone: Mapping[str, str] | None = None,
+                 others: Sequence[tuple[Mapping[str, str], Mapping[str, str]]] = ()) -> None:
+        """``verbs`` and ``args``: notation word -> this language's word; ``others``: the same two tables in the
+        other languages, whose words are read too."""
+        self.tr = tr
+        self.verbs = dict(verbs)
+        self.args = dict(args)
+        self.needs = dict(needs)
+        self.unknown = dict(unknown)
+        self.alone = dict(alone or {})
+        tables = [(verbs, args), *others]
+        self._verb = _lookup({w: w for w in verbs}, *({local: w for w, local in v.items()} for v, _ in tables))
+        self._arg = _lookup({w: w for w in args}, *({local: w for w, local in a.items()} for _, a in tables))
+
+    # ------------------------------------------------------------------ actions as the player types them
+
+    def spoken(self, action: Action) -> str:
+        """``action`` as a player of this language types it (``elegir C12``, ``colocar c3``)."""
+        word, *args = action.text().split()
+        return " ".join([self.verbs.get(word, word), *(self.args.get(arg, arg) for arg in args)])
+
+    # ------------------------------------------------------------------ typed text into notation
+
+    def notation(self, text: str) -> str:
+        """The notation of what the player typed: command words and argument words of either language become the
+        engine's; anything else is left as typed (the engine then says what is wrong with it)."""
+        words = text.split()
+        if not words:
+            return text
+        verb = self._verb.get(fold(words[0]))
+        if verb is None:
+            arg = self._arg.get(fold(words[0]))
+            if len(words) == 1 and arg in self.alone:
+                return f"{self.alone[arg]} {arg}"
+            return text
+        return " ".join([verb, *(self._arg.get(fold(w), w) for w in words[1:])])
+
+    def read(self, text: str, legal: Sequence[A], action_from_text: Callable[[str], A]) -> A:
+        """The action the player typed (words of either language), or :class:`IllegalAction` saying, in the words
+        the player typed, what is wrong. ``legal`` gives the examples of what a word needs."""
+        notation = self.bare(text, legal) or self.notation(text)
+        words = notation.split()
+        if len(words) == 1 and words[0] in self.needs:
+            examples = [a for a in legal if a.text().split()[0] == words[0]]
+            if not examples:
+                raise IllegalAction(NOT_NOW, word=text.strip())
+            raise IllegalAction(self.needs[words[0]], word=text.strip(), example=self.spoken(examples[0]))
+        if len(words) == 2 and words[0] in self.unknown and words[1] not in self.args:
+            options = [a for a in legal if a.text().split()[0] == words[0]]
+            if not options:
+                raise IllegalAction(NOT_NOW, word=text.split()[0])
+            raise IllegalAction(self.unknown[words[0]], word=text.split()[1],
+                                choices=", ".join(self.spoken(a).partition(" ")[2] for a in options))
+        try:
+            return action_from_text(notation)
+        except IllegalAction as exc:
+            raise self._in_typed_words(exc, text) from None
+
+    def bare(self, text: str, legal: Sequence[A]) -> str | None:
+        """The notation of an argument typed alone when it names one legal action (``heat`` for ``stat heat``,
+        ``c3`` for ``place c3``), else None."""
+        typed = " ".join(self._arg.get(fold(w), fold(w)) for w in text.split())
+        if not typed:
+            return None
+        found = [a for a in legal if a.text().lower().partition(" ")[2] == typed]
+        return found[0].text() if len(found) == 1 else None
+
+    def _in_typed_words(self, exc: IllegalAction, text: str) -> IllegalAction:
+        """The engine's reason with the player's own words in it (it names the notation's)."""
+        params: dict[str, Any] = dict(exc.params)
+        typed = text.split()
+        if "text" in params:
+            params["text"] = text.strip()
+        if "word" in params and typed and self._verb.get(fold(typed[0])) == params["word"]:
+            params["word"] = typed[0]
+        return IllegalAction(exc.reason, **params)
+
+
+# What a command word typed alone needs, with an example of the options at hand.
+NEEDS_CARD = N_("{word!r} needs a card: for example {example}.")
+NEEDS_STAT = N_("{word!r} needs a stat: for example {example}.")
+NEEDS_SPACE = N_("{word!r} needs a space: for example {example}.")
+NEEDS_SPACES = N_("{word!r} needs two spaces: for example {example}.")
+NEEDS_ABILITY = N_("{word!r} needs an ability: for example {example}.")
+NEEDS_TOKEN = N_("{word!r} needs a token: for example {example}.")
+NOT_NOW = N_("{word!r} is not one of your options now.")
+# A word argument that is none of the words of its kind, with the ones to type.
+UNKNOWN_STAT = N_("Unknown stat {word!r}: type one of {choices}.")
+UNKNOWN_ABILITY = N_("Unknown ability {word!r}: type one of {choices}.")
+UNKNOWN_TOKEN = N_("Unknown token {word!r}: type one of {choices}.")
+
+
+def _duel_words(tr: Translator) -> tuple[dict[str, str], dict[str, str]]:
+    verbs = {kind.word: word for kind, word in duel_verbs(tr).items()}
+    stats = {stat.key: stat_name(tr, stat).lower() for stat in Stat}
+    return verbs, stats
+
+
+def _others(tr: Translator) -> list[Translator]:
+    return [Translator.for_language(lang) for lang in LANGUAGES if lang != tr.lang]
+
+
+def duel_commands(tr: Translator) -> Commands:
+    """Flame Duel's words in the language of ``tr``: the command words and the stats (``calor`` for ``heat``);
+    the words of the other languages are read too."""
+    verbs, stats = _duel_words(tr)
+    needs = {kind.word: NEEDS_CARD for kind in DuelKind if kind not in (DuelKind.PASS, DuelKind.STAT)}
+    needs[DuelKind.STAT.word] = NEEDS_STAT
+    return Commands(tr, verbs, stats, needs, {DuelKind.STAT.word: UNKNOWN_STAT},
+                    {stat.key: DuelKind.STAT.word for stat in Stat}, [_duel_words(o) for o in _others(tr)])
+
+
+def duals_commands(words: DualsWords) -> Commands:
+    """Flamecraft Duals' words in the language of ``words``: the command words, the abilities (``asado`` for
+    ``meat``) and the tokens a crystal draws (``pan+cristal`` for ``bread+crystal``); the words of the other
+    languages are read too."""
+    verbs, args = _duals_words(words)
+    needs = {DualsKind.PLACE.word: NEEDS_SPACE, DualsKind.USE.word: NEEDS_SPACE, DualsKind.MOVE.word: NEEDS_SPACES,
+             DualsKind.SWAP.word: NEEDS_SPACES, DualsKind.FIRE.word: NEEDS_ABILITY,
+             DualsKind.TAKE.word: NEEDS_TOKEN, DualsKind.SCORE.word: NEEDS_CARD, DualsKind.BOTTOM.word: NEEDS_CARD}
+    others = [_duals_words(DualsWords(o, words.data)) for o in _others(words.tr)]
+    return Commands(words.tr, verbs, args, needs,
+                    {DualsKind.FIRE.word: UNKNOWN_ABILITY, DualsKind.TAKE.word: UNKNOWN_TOKEN}, others=others)
+
+
+def _duals_words(words: DualsWords) -> tuple[dict[str, str], dict[str, str]]:
+    tr = words.tr
+    verbs = {kind.word: word for kind, word in duals_verbs(tr).items()}
+    data = words.data
+    args = {TYPE_KEYS[t]: type_name(tr, t).lower() for t in range(NUM_TYPES)}
+    for kind, name in enumerate(data.kind_names):
+        args[name] = words.kind_name(kind).lower()
+        if "+" in name:  # a dual, typed in either order
+            first, _, second = name.partition("+")
+            local_first, _, local_second = args[name].partition("+")
+            args[f"{second}+{first}"] = f"{local_second}+{local_first}"
+    return verbs, args
