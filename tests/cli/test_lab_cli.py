@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from html import escape
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -34,7 +36,7 @@ def test_sim_json_is_the_same_whatever_the_jobs() -> None:
     for jobs in ("1", "2"):
         res = runner.invoke(app, ["sim", "duel", "--games", "8", "--jobs", jobs, "--seed", "9", "--json"])
         assert res.exit_code == 0, res.output
-        data = json.loads(res.output)
+        data = json.loads(res.stdout)
         results.append({k: v for k, v in data.items() if k not in ("seconds", "matches_per_second", "jobs")})
     assert results[0] == results[1]
 
@@ -62,10 +64,11 @@ def test_sim_speaks_spanish() -> None:
 def test_ladder_prints_elo_with_intervals() -> None:
     res = runner.invoke(app, ["ladder", "duel", "--bots", "bot:random,bot:greedy", "--games", "6", "--json"])
     assert res.exit_code == 0, res.output
-    data = json.loads(res.output)
+    data = json.loads(res.stdout)
     assert data["ratings"][0]["bot"] == "bot:greedy"
     for r in data["ratings"]:
-        assert r["low"] <= r["elo"] <= r["high"]
+        assert r["low"] is None or r["low"] <= r["elo"]
+        assert r["high"] is None or r["elo"] <= r["high"]
 
 
 def test_sim_names_a_bad_seat_in_the_players_language() -> None:
@@ -153,3 +156,46 @@ def test_report_names_an_unreadable_results_file_in_the_readers_language(tmp_pat
     assert res.exit_code == 1
     assert "No se pueden leer los resultados" in res.output
     assert "line 1" in res.output
+
+
+def _shares(data: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """The figures of a ``--json`` summary that are intervals."""
+    return {k: v for k, v in data.items() if isinstance(v, dict) and "low" in v}
+
+
+def test_sim_intervals_are_never_of_zero_width() -> None:
+    """Six matches won out of six (the issue's ``sim duals --games 6``): the score's interval is not
+    [100.0, 100.0] but reaches down to about half; every share keeps an interval around it."""
+    res = runner.invoke(app, ["sim", "duals", "--games", "6", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    shares = _shares(data)
+    assert set(shares) == {"p1_wins", "draws", "p2_wins", "p1_score"}
+    assert {name: s["high"] - s["low"] > 0.3 for name, s in shares.items()} == dict.fromkeys(shares, True), shares
+    for name, s in shares.items():  # six matches tell little, and the interval holds what they showed
+        assert s["low"] <= s["value"] <= s["high"], name
+    text = runner.invoke(app, ["sim", "duals", "--games", "6", "--lang", "en"]).stdout
+    assert not re.search(r"(\d+\.\d)% \[\1, \1\]", text), text
+
+
+def test_ladder_with_two_games_a_pair_gives_honest_intervals() -> None:
+    """Two games a pair (the issue's ``ladder duals --games 2`` gave 1747 [1747, 1747]): a pair's score and
+    each rating have an interval of real width, unbounded (null, ∞) on the side that every game won or lost
+    leaves open."""
+    args = ["ladder", "duel", "--bots", "bot:random,bot:greedy", "--games", "2"]
+    res = runner.invoke(app, [*args, "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    for pair in data["pairs"]:
+        assert pair["high"] - pair["low"] > 0.5, pair
+    for r in data["ratings"]:
+        low = -math.inf if r["low"] is None else r["low"]
+        high = math.inf if r["high"] is None else r["high"]
+        assert low <= r["elo"] <= high
+        assert high - low > 200, r
+    text = runner.invoke(app, [*args, "--lang", "en"]).stdout
+    assert not re.search(r"\[(\d+), \1\]", text), text
+    assert not re.search(r"(\d+\.\d)% \[\1, \1\]", text), text
+    if any(r["high"] is None for r in data["ratings"]):
+        assert ", ∞)" in text
+

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import sys
 import time
 from collections.abc import Iterator
@@ -35,7 +36,7 @@ from flametable.sim.results import (
     score_entry,
 )
 from flametable.sim.runner import SimSpec, run
-from flametable.sim.stats import Interval, bootstrap_elo, mean_interval
+from flametable.sim.stats import Interval, ladder_elo, score_interval
 
 
 def _entry(game: str) -> registry.GameEntry:
@@ -213,25 +214,40 @@ def run_ladder(game: str, bots: list[str], games: int, jobs: int, seed: int, as_
                     pairs.append((i, j, pts))
     except ValueError as exc:
         fail(explain(exc), 2)
-    ratings = bootstrap_elo(len(bots), pairs)
+    ratings = ladder_elo(len(bots), pairs)
     order = sorted(range(len(bots)), key=lambda p: -ratings[p].value)
-    if as_json:
+    if as_json:  # an unbounded end of an interval (every game won or lost) is null
         print_json({
             "game": game, "games_per_pair": games,
-            "ratings": [{"bot": bots[p], "elo": round(ratings[p].value, 1), "low": round(ratings[p].low, 1),
-                         "high": round(ratings[p].high, 1)} for p in order],
-            "pairs": [{"p1": bots[i], "p2": bots[j], "p1_score": sum(pts) / len(pts), "games": len(pts)}
-                      for i, j, pts in pairs],
+            "ratings": [{"bot": bots[p], "elo": round(ratings[p].value, 1), "low": _rounded(ratings[p].low),
+                         "high": _rounded(ratings[p].high)} for p in order],
+            "pairs": [{"p1": bots[i], "p2": bots[j], "games": len(pts),
+                       **_pair_score(score_interval(pts))} for i, j, pts in pairs],
         })
         return
     console = out()
     table = Table(_("bot"), _("Elo"), _("95% interval"))
     for p in order:
         r = ratings[p]
-        table.add_row(bots[p], f"{r.value:.0f}", f"[{r.low:.0f}, {r.high:.0f}]")
+        table.add_row(bots[p], f"{r.value:.0f}", _elo_range(r))
     console.print(_("Round-robin ladder of {game}, {n} matches per pair:").format(game=game, n=games))
     console.print(table)
     scores = Table(_("pairing"), _("score of the first (95% interval)"))
     for i, j, pts in pairs:
-        scores.add_row(f"{bots[i]} – {bots[j]}", _share(mean_interval(pts)))
+        scores.add_row(f"{bots[i]} – {bots[j]}", _share(score_interval(pts)))
     console.print(scores)
+
+
+def _rounded(x: float) -> float | None:
+    return round(x, 1) if math.isfinite(x) else None
+
+
+def _pair_score(s: Interval) -> dict[str, float]:
+    return {"p1_score": s.value, "low": s.low, "high": s.high}
+
+
+def _elo_range(r: Interval) -> str:
+    """A rating's 95% interval as ``[1420, 1580]``; an end with no bound (every game won or lost) as ``∞``."""
+    low = "(−∞" if math.isinf(r.low) else f"[{r.low:.0f}"
+    high = "∞)" if math.isinf(r.high) else f"{r.high:.0f}]"
+    return f"{low}, {high}"
