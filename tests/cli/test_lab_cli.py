@@ -10,8 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.progress import Progress, ProgressColumn, TimeRemainingColumn
 from typer.testing import CliRunner
 
+from flametable.cli import lab
+from flametable.cli.lab import TimeLeftColumn
 from flametable.cli.main import app
 from flametable.sim import runner as runner_module
 
@@ -198,4 +201,56 @@ def test_ladder_with_two_games_a_pair_gives_honest_intervals() -> None:
     assert not re.search(r"(\d+\.\d)% \[\1, \1\]", text), text
     if any(r["high"] is None for r in data["ratings"]):
         assert ", ∞)" in text
+
+
+class _FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _after_a_burst(column: ProgressColumn) -> str:
+    """The issue's run: nothing for 100 s, then 50 of 1000 matches within 50 ms (a batch from each worker)."""
+    clock = _FakeClock()
+    progress = Progress(column, get_time=clock)
+    task = progress.add_task("Simulating", total=1000)
+    clock.now = 100.0
+    for _ in range(50):
+        clock.now += 0.001
+        progress.advance(task)
+    return str(column.render(progress.tasks[0]))
+
+
+def test_the_bar_shows_the_time_left_at_the_overall_rate_after_a_burst() -> None:
+    """After the burst the bar says about half an hour is left, where rich's own estimate said 0:00:01."""
+    assert _after_a_burst(TimeLeftColumn()) == "0:31:41"
+    assert _after_a_burst(TimeRemainingColumn()) == "0:00:01"  # what the bar showed before
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "Simulating: {done} of 4 ({percent}%), 0:00:0"),
+    ("es", "Simulando: {done} de 4 ({percent} %), 0:00:0"),
+])
+def test_sim_in_a_pipe_prints_plain_progress_lines_on_stderr(monkeypatch: pytest.MonkeyPatch, lang: str,
+                                                             line: str) -> None:
+    """Not on a terminal, progress is a plain line on stderr every few seconds (here: every match), never on
+    stdout, whose JSON stays whole."""
+    monkeypatch.setattr(lab, "PLAIN_EVERY", 0.0, raising=False)  # raising=False: without the setting no line comes
+    res = runner.invoke(app, ["sim", "duel", "--games", "4", "--json", "--lang", lang])
+    assert res.exit_code == 0, res.output
+    json.loads(res.stdout)
+    lines = res.stderr.splitlines()
+    assert len(lines) == 4, res.stderr
+    for done, text in enumerate(lines, 1):
+        assert text.startswith(line.format(done=done, percent=25 * done)), text
+    assert lines[-1].endswith((" 0:00:00 left.", " quedan unos 0:00:00.")), lines[-1]
+
+
+def test_sim_in_a_pipe_is_quiet_for_a_short_run() -> None:
+    """A run shorter than the few seconds between lines prints no progress at all."""
+    res = runner.invoke(app, ["sim", "duel", "--games", "4", "--json"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr == ""
 

@@ -9,11 +9,12 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import BrokenExecutor
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from babel.numbers import format_decimal
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn
 from rich.table import Table
+from rich.text import Text
 
 from flametable.bots.registry import bot_names
 from flametable.cli.console import err, fail, out, print_json
@@ -24,6 +25,7 @@ from flametable.cli.options import json_options
 from flametable.cli.seats import HUMAN, can_sit
 from flametable.core import registry
 from flametable.core.errors import FlametableError
+from flametable.sim.progress import Pace, clock_text, time_left
 from flametable.sim.report import build_report
 from flametable.sim.results import (
     ResultsError,
@@ -57,15 +59,58 @@ def _check_bots(entry: registry.GameEntry, specs: list[str]) -> None:
                 spec=spec, known=", ".join(f"bot:{name}" for name in bot_names(made))), 2)
 
 
+PLAIN_EVERY = 5.0
+"""Seconds between two plain progress lines when stderr is not a terminal (a log, a pipe)."""
+
+
+class TimeLeftColumn(ProgressColumn):
+    """The time left at the overall rate so far (:func:`flametable.sim.progress.time_left`), not rich's rate of
+    the last moments, which the workers' bursts of results throw off."""
+
+    def render(self, task: Task) -> Text:
+        total = task.total or 0
+        return Text(clock_text(time_left(task.completed, total, task.elapsed or 0.0)), style="progress.remaining")
+
+
+class _Bar:
+    """Progress on a terminal: rich's bar, redrawn in place on stderr."""
+
+    def __init__(self, progress: Progress, total: int, label: str) -> None:
+        self.progress = progress
+        self.task = progress.add_task(label, total=total)
+
+    def advance(self) -> None:
+        self.progress.advance(self.task)
+
+
+class _Lines:
+    """Progress in a log or a pipe: a plain line on stderr every ``PLAIN_EVERY`` seconds."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self.pace = Pace(total, PLAIN_EVERY)
+        self.label = label
+
+    def advance(self) -> None:
+        if self.pace.advance():
+            pace = self.pace
+            err().print(_("{label}: {done} of {total} ({percent}%), {elapsed} so far, about {left} left.").format(
+                label=self.label, done=_number(pace.done), total=_number(pace.total),
+                percent=_number(100 * pace.done / pace.total, "0"), elapsed=clock_text(pace.elapsed, up=False),
+                left=clock_text(pace.left())), markup=False, highlight=False, soft_wrap=True)
+
+
 @contextlib.contextmanager
-def _progress(total: int, label: str) -> Iterator[Any]:
-    """A progress bar on stderr when it is a terminal; otherwise nothing."""
-    if not sys.stderr.isatty() or total < 2:
+def _progress(total: int, label: str) -> Iterator[_Bar | _Lines | None]:
+    """Progress on stderr: a bar on a terminal, plain lines every few seconds otherwise; none for one match."""
+    if total < 2:
         yield None
         return
-    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+    if not sys.stderr.isatty():
+        yield _Lines(total, label)
+        return
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeLeftColumn(),
                   console=err(), transient=True) as progress:
-        yield (progress, progress.add_task(label, total=total))
+        yield _Bar(progress, total, label)
 
 
 class _WriteFailed(Exception):
@@ -136,7 +181,7 @@ def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_f
                     if output is not None:
                         output.write(entry.text)
                     if bar is not None:
-                        bar[0].advance(bar[1])
+                        bar.advance()
         finally:
             if output is not None:
                 output.close()
@@ -210,7 +255,7 @@ def run_ladder(game: str, bots: list[str], games: int, jobs: int, seed: int, as_
                     for entry in run(spec, jobs, each=score_entry):
                         pts.append(entry.p1_points)
                         if bar is not None:
-                            bar[0].advance(bar[1])
+                            bar.advance()
                     pairs.append((i, j, pts))
     except ValueError as exc:
         fail(explain(exc), 2)
