@@ -254,3 +254,17 @@ def test_sim_in_a_pipe_is_quiet_for_a_short_run() -> None:
     assert res.exit_code == 0, res.output
     assert res.stderr == ""
 
+
+def test_report_explains_every_colour_of_its_charts(tmp_path: Path) -> None:
+    """The page opens with a legend, in the reader's language, that shows every colour the charts use."""
+    out = tmp_path / "r.jsonl"
+    assert runner.invoke(app, ["sim", "duel", "--games", "30", "--seed", "2", "--out", str(out)]).exit_code == 0
+    for lang, heading in (("en", "How to read the charts"), ("es", "Cómo leer los gráficos")):
+        html = tmp_path / f"{lang}.html"
+        assert runner.invoke(app, ["report", str(out), "--html", str(html), "--lang", lang]).exit_code == 0
+        page = html.read_text(encoding="utf-8")
+        legend, charts = page.split("</section>", 1)
+        assert heading in legend
+        used = set(re.findall(r'(?:fill|stroke)="(#[0-9a-f]+)"', charts))
+        assert used  # the charts have colours
+        assert used <= set(re.findall(r'(?:fill|stroke)="(#[0-9a-f]+)"', legend)), used
