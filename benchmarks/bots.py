@@ -33,7 +33,7 @@ from flametable.core.rng import Rng
 from flametable.sim.games import make_game
 from flametable.sim.results import score_entry
 from flametable.sim.runner import SimSpec, run
-from flametable.sim.stats import mean_interval
+from flametable.sim.stats import score_interval
 
 
 def decision_points(game: Any, n_matches: int = 30, every: int = 3) -> list[tuple[Any, list[Any], Any]]:
@@ -95,7 +95,7 @@ def bench_strength(game_name: str, games: int, jobs: int) -> list[dict[str, Any]
         spec = SimSpec(game_name, "bot:hard", other, games, seed=2026)
         t = time.perf_counter()
         pts = [entry.p1_points for entry in run(spec, jobs, each=score_entry)]
-        score = mean_interval(pts)
+        score = score_interval(pts)
         out.append({"game": game_name, "measure": "strength", "p1": "bot:hard", "p2": other, "games": games,
                     "score": round(score.value, 4), "low": round(score.low, 4), "high": round(score.high, 4),
                     "seconds": round(time.perf_counter() - t, 1)})

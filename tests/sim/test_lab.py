@@ -20,7 +20,7 @@ from flametable.sim.results import (
     score_entry,
 )
 from flametable.sim.runner import SimSpec, derive, plan_chunks, run
-from flametable.sim.stats import bootstrap_elo, elo_diff, fit_elo, mean_interval, wilson
+from flametable.sim.stats import elo_diff, fit_elo, ladder_elo, score_interval, wilson
 
 
 def strip(lines: list[dict[str, object]]) -> list[dict[str, object]]:
@@ -145,18 +145,21 @@ def test_bad_result_files_name_the_file_and_line(tmp_path: Path) -> None:
         read_results(tmp_path / "missing.jsonl")
 
 
-def test_wilson_interval_known_values() -> None:
-    i = wilson(50, 100)
-    assert i.value == 0.5
-    assert i.low == pytest.approx(0.4038, abs=1e-3)
-    assert i.high == pytest.approx(0.5962, abs=1e-3)
+def test_wilson_interval_with_continuity_correction_gives_newcombes_published_values() -> None:
+    """Newcombe (1998), table I, method 4: 81/263, 15/148, 0/20 and 1/29."""
+    for (x, n), (low, high) in {(81, 263): (0.2535, 0.3682), (15, 148): (0.0598, 0.1644), (0, 20): (0.0, 0.2005),
+                                (1, 29): (0.0018, 0.1963)}.items():
+        i = wilson(x, n)
+        assert i.value == x / n
+        assert (i.low, i.high) == (pytest.approx(low, abs=5e-5), pytest.approx(high, abs=5e-5))
     assert wilson(0, 10).low == 0.0
-    assert wilson(10, 10).high == pytest.approx(1.0)
+    assert wilson(10, 10).high == 1.0
 
 
-def test_mean_interval_shrinks_with_more_games() -> None:
-    small = mean_interval([1.0, 0.0] * 10)
-    large = mean_interval([1.0, 0.0] * 1000)
+def test_score_interval_shrinks_with_more_games() -> None:
+    """A score's interval narrows as games add up, around the same mean."""
+    small = score_interval([1.0, 0.0] * 10)
+    large = score_interval([1.0, 0.0] * 1000)
     assert small.value == large.value == 0.5
     assert large.high - large.low < small.high - small.low
 
@@ -167,9 +170,10 @@ def test_elo_fit_recovers_the_score_of_a_pair() -> None:
     assert sum(r) / 2 == pytest.approx(1500)
 
 
-def test_bootstrap_intervals_contain_the_ratings() -> None:
+def test_ladder_intervals_contain_the_ratings_and_part_a_clear_winner() -> None:
+    """70 wins in 100 games: both ratings lie within their intervals, which do not overlap."""
     pts = [1.0] * 70 + [0.0] * 30
-    ratings = bootstrap_elo(2, [(0, 1, pts)], samples=50)
+    ratings = ladder_elo(2, [(0, 1, pts)])
     for r in ratings:
         assert r.low <= r.value <= r.high
     assert ratings[0].low > ratings[1].high

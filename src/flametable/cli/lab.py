@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import BrokenExecutor
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from babel.numbers import format_decimal
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn
 from rich.table import Table
+from rich.text import Text
 
 from flametable.bots.registry import bot_names
 from flametable.cli.console import err, fail, out, print_json
@@ -25,6 +27,7 @@ from flametable.cli.seats import HUMAN, seat_message
 from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.record import RECORD_FORMAT
+from flametable.sim.progress import Pace, clock_text, time_left
 from flametable.sim.report import build_report
 from flametable.sim.results import (
     ResultsError,
@@ -37,7 +40,7 @@ from flametable.sim.results import (
     score_entry,
 )
 from flametable.sim.runner import SimSpec, run
-from flametable.sim.stats import Interval, bootstrap_elo, mean_interval
+from flametable.sim.stats import Interval, ladder_elo, score_interval
 
 
 def _entry(game: str) -> registry.GameEntry:
@@ -59,15 +62,58 @@ def _check_bots(entry: registry.GameEntry, specs: list[str]) -> None:
             fail(problem, 2)
 
 
+PLAIN_EVERY = 5.0
+"""Seconds between two plain progress lines when stderr is not a terminal (a log, a pipe)."""
+
+
+class TimeLeftColumn(ProgressColumn):
+    """The time left at the overall rate so far (:func:`flametable.sim.progress.time_left`), not rich's rate of
+    the last moments, which the workers' bursts of results throw off."""
+
+    def render(self, task: Task) -> Text:
+        total = task.total or 0
+        return Text(clock_text(time_left(task.completed, total, task.elapsed or 0.0)), style="progress.remaining")
+
+
+class _Bar:
+    """Progress on a terminal: rich's bar, redrawn in place on stderr."""
+
+    def __init__(self, progress: Progress, total: int, label: str) -> None:
+        self.progress = progress
+        self.task = progress.add_task(label, total=total)
+
+    def advance(self) -> None:
+        self.progress.advance(self.task)
+
+
+class _Lines:
+    """Progress in a log or a pipe: a plain line on stderr every ``PLAIN_EVERY`` seconds."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self.pace = Pace(total, PLAIN_EVERY)
+        self.label = label
+
+    def advance(self) -> None:
+        if self.pace.advance():
+            pace = self.pace
+            err().print(_("{label}: {done} of {total} ({percent}%), {elapsed} so far, about {left} left.").format(
+                label=self.label, done=_number(pace.done), total=_number(pace.total),
+                percent=_number(100 * pace.done / pace.total, "0"), elapsed=clock_text(pace.elapsed, up=False),
+                left=clock_text(pace.left())), markup=False, highlight=False, soft_wrap=True)
+
+
 @contextlib.contextmanager
-def _progress(total: int, label: str) -> Iterator[Any]:
-    """A progress bar on stderr when it is a terminal; otherwise nothing."""
-    if not sys.stderr.isatty() or total < 2:
+def _progress(total: int, label: str) -> Iterator[_Bar | _Lines | None]:
+    """Progress on stderr: a bar on a terminal, plain lines every few seconds otherwise; none for one match."""
+    if total < 2:
         yield None
         return
-    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+    if not sys.stderr.isatty():
+        yield _Lines(total, label)
+        return
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeLeftColumn(),
                   console=err(), transient=True) as progress:
-        yield (progress, progress.add_task(label, total=total))
+        yield _Bar(progress, total, label)
 
 
 class _WriteFailed(Exception):
@@ -138,7 +184,7 @@ def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_f
                     if output is not None:
                         output.write(entry.text)
                     if bar is not None:
-                        bar[0].advance(bar[1])
+                        bar.advance()
         finally:
             if output is not None:
                 output.close()
@@ -224,29 +270,44 @@ def run_ladder(game: str, bots: list[str], games: int, jobs: int, seed: int, as_
                     for entry in run(spec, jobs, each=score_entry):
                         pts.append(entry.p1_points)
                         if bar is not None:
-                            bar[0].advance(bar[1])
+                            bar.advance()
                     pairs.append((i, j, pts))
     except ValueError as exc:
         fail(explain(exc), 2)
-    ratings = bootstrap_elo(len(bots), pairs)
+    ratings = ladder_elo(len(bots), pairs)
     order = sorted(range(len(bots)), key=lambda p: -ratings[p].value)
-    if as_json:
+    if as_json:  # an unbounded end of an interval (every game won or lost) is null
         print_json({
             "game": game, "games_per_pair": games,
-            "ratings": [{"bot": bots[p], "elo": round(ratings[p].value, 1), "low": round(ratings[p].low, 1),
-                         "high": round(ratings[p].high, 1)} for p in order],
-            "pairs": [{"p1": bots[i], "p2": bots[j], "p1_score": sum(pts) / len(pts), "games": len(pts)}
-                      for i, j, pts in pairs],
+            "ratings": [{"bot": bots[p], "elo": round(ratings[p].value, 1), "low": _rounded(ratings[p].low),
+                         "high": _rounded(ratings[p].high)} for p in order],
+            "pairs": [{"p1": bots[i], "p2": bots[j], "games": len(pts),
+                       **_pair_score(score_interval(pts))} for i, j, pts in pairs],
         })
         return
     console = out()
     table = Table(_("bot"), _("Elo"), _("95% interval"))
     for p in order:
         r = ratings[p]
-        table.add_row(bots[p], f"{r.value:.0f}", f"[{r.low:.0f}, {r.high:.0f}]")
+        table.add_row(bots[p], f"{r.value:.0f}", _elo_range(r))
     console.print(_("Round-robin ladder of {game}, {n} matches per pair:").format(game=game, n=games))
     console.print(table)
     scores = Table(_("pairing"), _("score of the first (95% interval)"))
     for i, j, pts in pairs:
-        scores.add_row(f"{bots[i]} – {bots[j]}", _share(mean_interval(pts)))
+        scores.add_row(f"{bots[i]} – {bots[j]}", _share(score_interval(pts)))
     console.print(scores)
+
+
+def _rounded(x: float) -> float | None:
+    return round(x, 1) if math.isfinite(x) else None
+
+
+def _pair_score(s: Interval) -> dict[str, float]:
+    return {"p1_score": s.value, "low": s.low, "high": s.high}
+
+
+def _elo_range(r: Interval) -> str:
+    """A rating's 95% interval as ``[1420, 1580]``; an end with no bound (every game won or lost) as ``∞``."""
+    low = "(−∞" if math.isinf(r.low) else f"[{r.low:.0f}"
+    high = "∞)" if math.isinf(r.high) else f"{r.high:.0f}]"
+    return f"{low}, {high}"

@@ -10,7 +10,7 @@ from flametable.core.protocol import Action, GameState
 from flametable.duals.actions import Kind
 from flametable.duals.rules import TYPE_KEYS
 from flametable.sim.charts import Bar, Translate, bar_chart, count_chart, english, score_of, section
-from flametable.sim.stats import mean_interval, wilson
+from flametable.sim.stats import score_interval, wilson
 
 
 def collect(state: GameState[Any, Any], seat: int, action: Action) -> Any:
@@ -64,7 +64,7 @@ def report_sections(lines: list[dict[str, Any]], game: Any = None, tr: Translate
     sections: list[str] = []
     figures: dict[str, Any] = {}
     pts = [score_of(x["winner_seat"], x["summary"]["first"]) for x in lines]
-    first = mean_interval(pts)
+    first = score_interval(pts)
     figures["first_player_score"] = first.to_json()
     sections.append(section(tr(N_("First player's advantage")),
                             bar_chart(tr(N_("first player")), [Bar(tr(N_("first player's score")), first, len(pts))],

@@ -9,7 +9,7 @@ from flametable.core.i18n import N_, pick
 from flametable.core.protocol import Action, GameState
 from flametable.duel.actions import Kind
 from flametable.sim.charts import Bar, Translate, bar_chart, english, score_of, section
-from flametable.sim.stats import mean_interval
+from flametable.sim.stats import score_interval
 
 
 def collect(state: GameState[Any, Any], seat: int, action: Action) -> Any:
@@ -51,7 +51,7 @@ def duel_sections(lines: list[dict[str, Any]], cards: Any, tr: Translate = engli
         if fc is None:
             continue
         pts.append(score_of(x["winner_seat"], fc))
-    adv = mean_interval(pts)
+    adv = score_interval(pts)
     figures["first_chooser_score"] = adv.to_json()
     sections.append(section(
         tr(N_("First chooser's advantage")),
@@ -75,13 +75,13 @@ def duel_sections(lines: list[dict[str, Any]], cards: Any, tr: Translate = engli
         return f"C{c} {pick(cards.character(c).name, lang)}" if cards is not None else f"C{c}"
 
     chars = sorted(match_pts, key=lambda c: -sum(match_pts[c]) / len(match_pts[c]))
-    bars = [Bar(name(c), mean_interval(match_pts[c]), len(match_pts[c])) for c in chars]
-    figures["characters"] = {str(c): mean_interval(match_pts[c]).to_json() | {"n": len(match_pts[c])}
+    bars = [Bar(name(c), score_interval(match_pts[c]), len(match_pts[c])) for c in chars]
+    figures["characters"] = {str(c): score_interval(match_pts[c]).to_json() | {"n": len(match_pts[c])}
                              for c in sorted(match_pts)}
     sections.append(section(tr(N_("Each character's win rate")), bar_chart(tr(N_("characters")), bars),
                             tr(N_("Match score of the player who had the character in their line-up "
                                   "(target: 40–60%)."))))
-    rbars = [Bar(name(c), mean_interval(round_pts[c]), len(round_pts[c]))
+    rbars = [Bar(name(c), score_interval(round_pts[c]), len(round_pts[c]))
              for c in sorted(round_pts, key=lambda c: -sum(round_pts[c]) / len(round_pts[c]))]
     sections.append(section(tr(N_("Rounds won by each character")), bar_chart(tr(N_("character rounds")), rbars),
                             tr(N_("Share of the rounds a character played that it won (draws ½)."))))
@@ -96,9 +96,9 @@ def duel_sections(lines: list[dict[str, Any]], cards: Any, tr: Translate = engli
     def sname(s: int) -> str:
         return f"S{s} {pick(cards.support(s).name, lang)}" if cards is not None else f"S{s}"
 
-    sbars = [Bar(sname(card), mean_interval(v), len(v))
+    sbars = [Bar(sname(card), score_interval(v), len(v))
              for card, v in sorted(played.items(), key=lambda kv: -sum(kv[1]) / len(kv[1]))]
-    figures["supports"] = {str(card): mean_interval(v).to_json() | {"n": len(v)} for card, v in played.items()}
+    figures["supports"] = {str(card): score_interval(v).to_json() | {"n": len(v)} for card, v in played.items()}
     sections.append(section(tr(N_("Support cards when played")), bar_chart(tr(N_("supports")), sbars, band=None),
                             tr(N_("Round score of the player who played the card in that round."))))
     return sections, figures

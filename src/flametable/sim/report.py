@@ -13,7 +13,7 @@ from typing import Any
 from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
-from flametable.sim.charts import Bar, Translate, bar_chart, count_chart, english, section
+from flametable.sim.charts import Bar, Translate, bar_chart, count_chart, english, legend, section
 from flametable.sim.results import Tally
 
 __all__ = ["Translate", "build_report", "english", "generic_sections", "overview"]
@@ -86,7 +86,7 @@ def build_report(
     name = games.pop()
     entry = registry.get(name)
     first, figures = overview(lines, tr)
-    sections = [first]
+    sections = [legend(tr), first]
     more, extra = generic_sections(lines, tr)
     sections += more
     figures.update(extra)

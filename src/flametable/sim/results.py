@@ -13,7 +13,7 @@ from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.core.jsonerr import json_problem
-from flametable.sim.stats import Interval, mean_interval, wilson
+from flametable.sim.stats import Interval, score_interval, wilson
 
 CSV_FIELDS = ("index", "seed", "game", "p1", "p2", "p1_seat", "winner", "winner_seat", "reason", "score1",
               "score2", "p1_points", "actions", "seconds", "summary")
@@ -162,7 +162,8 @@ class Tally:
         self.points.append(p1_points)
 
     def intervals(self) -> dict[str, Interval]:
-        """The first player's wins, the draws and the second player's wins (Wilson), and the first player's score."""
+        """The first player's wins, the draws, the second player's wins and the first player's score (a draw as ½),
+        each with its 95% interval (:mod:`flametable.sim.stats`)."""
         n = self.n
         return {"p1_wins": wilson(self.wins, n), "draws": wilson(self.draws, n), "p2_wins": wilson(self.losses, n),
-                "p1_score": mean_interval(self.points)}
+                "p1_score": score_interval(self.points)}
