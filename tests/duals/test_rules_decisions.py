@@ -415,3 +415,35 @@ def test_d6_a_potion_needs_two_top_tokens_of_different_kinds() -> None:
     assert legal(st) == ["skip", "coin", "fire potion"]
     play(st, "fire potion")
     assert refused(st, "swap a1 a2") == "There is no token on a2."
+
+
+def test_d6_a_potion_swaps_with_a_bread_on_the_first_space() -> None:
+    """D6: "Potion: swap two top tokens anywhere on the board": the potion just placed and one bread, on the
+    board's first space, are two top tokens of different kinds: the potion is offered and swaps them."""
+    st = start({"a1": ["bread"]}, ["potion", "crystal"], hands=[[20, 21], [22, 23]], coins=(1, 0))
+    play(st, "place c3")
+    assert legal(st) == ["skip", "coin", "fire potion"]
+    play(st, "fire potion")
+    assert legal(st) == ["coin", "swap a1 c3"]
+
+
+def test_d6_a_plant_with_no_neighbour_to_use_has_nothing_to_do() -> None:
+    """D6: "Plant: use the ability of one adjacent top token" and "an ability with nothing legal to do does
+    nothing": a plant placed with no token next to it is not offered."""
+    st = start({"a1": ["bread"]}, ["plant", "crystal"], hands=[[20, 21], [22, 23]], coins=(1, 0))
+    play(st, "place c3")
+    assert legal(st) == ["skip", "coin"]
+    assert refused(st, "fire plant") == "The plant ability has nothing to do here."
+
+
+def test_nothing_fires_at_the_start_of_a_match_or_of_a_turn() -> None:
+    """A view tells every seat which token fires and where the iron's first move went, and "none" when no
+    chain is under way: at the start of the match and at the start of the next turn (D6: the chain belongs to
+    one turn)."""
+    st = start({}, ["meat", "iron", "crystal"])
+    for turn, where in enumerate(["c3", "a1"]):
+        view = st.view(None)
+        assert (view.turn, view.phase) == (turn, Step.PLACE)
+        assert (view.src, view.iron_dest) == (-1, -1)  # the view's "none"
+        assert (view.to_json()["src"], view.to_json()["iron_dest"]) == (None, None)
+        play(st, f"place {where}")  # alone on the board, the token has nothing to do: the turn ends by itself
