@@ -98,6 +98,7 @@ class Table(ABC, Generic[V, A]):
         self.names = seat_names(specs, self.me)
         self.holder: int | None = None  # hot-seat: the seat now at the keyboard
         self.missed: list[list[Text]] = [[], []]  # hot-seat: news a seat did not see (it was away)
+        self.private = False  # hot-seat: the holder's screen is its own (the terminal's alternate screen)
 
     # ------------------------------------------------------------------ what each game gives
 
@@ -113,6 +114,12 @@ class Table(ABC, Generic[V, A]):
     def parse(self, text: str, legal: Sequence[A]) -> A | str:
         """The action the player typed, or what is wrong (translated)."""
 
+    def shows_secrets(self, view: V) -> bool:
+        """Whether the board of ``view`` shows what the other seat may not see (a hand, a line-up...): in
+        hot-seat, such a board is shown only after a hand-over, on a screen of its own. A game whose decision is
+        public (the draft's picks) says False: both players may watch it."""
+        return True
+
     def read_action(self, notation: str) -> A:
         """The action an event names by its notation."""
         action: A = self.game.action_from_text(notation)
@@ -123,7 +130,7 @@ class Table(ABC, Generic[V, A]):
     def tell(self, text: Text) -> None:
         """Narration for everyone at the table; in hot-seat, kept for the player who is away."""
         self.console.print(text)
-        if self.hot_seat:
+        if self.hot_seat and self.private:  # on the main screen, everyone at the table sees it
             for seat in (0, 1):
                 if seat != self.holder:
                     self.missed[seat].append(text)
@@ -142,8 +149,12 @@ class Table(ABC, Generic[V, A]):
         return decide
 
     def ask(self, seat: int, view: V) -> A:
-        if self.hot_seat and self.holder != seat:
-            self.hand_over(seat)
+        if self.hot_seat:
+            if not self.shows_secrets(view):
+                self.leave_private()
+                self.holder = seat
+            elif self.holder != seat or not self.private:
+                self.hand_over(seat)
         legal = view.legal
         self.console.print()
         self.console.print(self.board(view))
@@ -165,12 +176,17 @@ class Table(ABC, Generic[V, A]):
             self.console.print(Text(choice, style="red"))
 
     def hand_over(self, seat: int) -> None:
-        """Hot-seat: clear the screen and wait until the other player has the keyboard."""
-        self.console.clear()
+        """Hot-seat: leave the other player's screen and wait until ``seat`` has the keyboard; then show its news
+        on a screen of its own.
+
+        On a terminal, a player's own screen is the terminal's alternate screen: what is shown there goes
+        when it is left, and never reaches the scrollback of the main screen, where the hand-over is shown; so
+        the next player cannot scroll back to the other's hand. Elsewhere (a pipe) the screen is only cleared."""
+        self.leave_private()
         self.console.print(Panel(Text(_("Pass the keyboard to {player}. The other player must not look at the "
                                         "screen.").format(player=self.names[seat]))))
         read_line(self.console, _("{player}, press Enter when ready.").format(player=self.names[seat]) + " ")
-        self.console.clear()
+        self.enter_private()
         self.holder = seat
         if self.missed[seat]:
             self.console.print(Text(_("Since your last turn:"), style="bold"))
@@ -178,7 +194,22 @@ class Table(ABC, Generic[V, A]):
                 self.console.print(text)
             self.missed[seat] = []
 
+    def enter_private(self) -> None:
+        """The holder's own screen: the alternate screen of a terminal (cleared), else a cleared screen."""
+        if not self.console.set_alt_screen(True):
+            self.console.clear()
+        self.private = True
+
+    def leave_private(self) -> None:
+        """Back to the main screen, leaving nothing of the holder's own screen behind (safe to call twice)."""
+        if not self.private:
+            return
+        self.private = False
+        if not self.console.set_alt_screen(False):
+            self.console.clear()
+
     def goodbye(self) -> None:
+        self.leave_private()
         self.console.print(_("Match abandoned. Goodbye!"))
 
 
@@ -239,6 +270,7 @@ class TableNarrator(ABC, Generic[T, V, A]):
         outcome = view.outcome
         if outcome is None:
             raise ValueError(f"{type(self).__name__}.finish needs the view of a match that is over")
+        self.table.leave_private()  # the end is for everyone, on the main screen
         self.table.console.print()
         self.show_result(view, outcome)
         if self.observer is not None:
