@@ -27,10 +27,11 @@ from flametable.duals.rules import NUM_TYPES, STACK_LIMIT, Step
 from flametable.duals.view import DualsView
 from flametable.texts.duals import (
     DualsWords,
+    can_coin,
     describe_option,
     fmt,
-    phase_text,
     short_option,
+    task_text,
     type_name,
 )
 
@@ -242,7 +243,7 @@ def header(view: DualsView, words: DualsWords, names: Sequence[str], buddy: bool
     lines: list[Text] = [Text(_("First player: {player}").format(player=names[view.first_player]), style="dim")]
     if view.to_act is not None:
         lines.append(Text(_("Turn: {player} — {task}").format(player=names[view.to_act],
-                                                               task=phase_text(words.tr, view.phase))))
+                                                               task=task_text(words.tr, view))))
     return Group(Rule(title), *lines)
 
 
@@ -282,6 +283,9 @@ def decision(view: DualsView, words: DualsWords, names: Sequence[str]) -> Text:
             text.append(" " + _("(The crystal's token: it does not FIRE UP.)"))
         return text
     if phase is Step.FIRE:
+        if not view.fire_optional:
+            return fmt(_("{player}: the plant uses {token} on {space}: FIRE UP one of its abilities."), player=player,
+                       token=words.top(view, src), space=words.space(src))
         return fmt(_("{player}: FIRE UP {token} on {space}, or not."), player=player, token=words.top(view, src),
                    space=words.space(src))
     if phase is Step.TAKE:
@@ -302,8 +306,18 @@ def decision(view: DualsView, words: DualsWords, names: Sequence[str]) -> Text:
     if phase is Step.PLANT:
         return fmt(_("{player}: plant on {space}: use the ability of a top token next to it."), player=player,
                    space=words.space(src))
+    coin = can_coin(view)
+    score = not view.legal or any(a.kind is Kind.SCORE for a in view.legal)
     if view.last_chance:
+        if not coin:
+            return Text(_("{player}: last chance: score matching cards, or finish.").format(player=player))
+        if not score:
+            return Text(_("{player}: last chance: spend a coin, or finish.").format(player=player))
         return Text(_("{player}: last chance: score matching cards, spend a coin, or finish.").format(player=player))
+    if not coin:
+        return Text(_("{player}: SCORE: score matching cards, or finish.").format(player=player))
+    if not score:
+        return Text(_("{player}: SCORE: spend a coin, or finish.").format(player=player))
     return Text(_("{player}: SCORE: score matching cards, spend a coin, or finish.").format(player=player))
 
 
@@ -372,8 +386,10 @@ def grid_heading(action: DualsAction, view: DualsView, words: DualsWords) -> Tex
     return Text(_("Swap two top tokens (type the number, or both spaces like {example}):").format(example=example))
 
 
-def final_table(view: DualsView, words: DualsWords, names: Sequence[str]) -> Table:
-    """D9: each player's cards, coins and victory points."""
+def final_table(view: DualsView, words: DualsWords, names: Sequence[str],
+                hands: Sequence[Sequence[int]] | None = None) -> Table:
+    """D9: each player's cards, coins and victory points; and the cards each still held (``hands``, when
+    known), shown to everyone once the match is over."""
     _ = words.tr.gettext
     table = simple_table(_("Final count"))
     table.add_column("")
@@ -391,4 +407,6 @@ def final_table(view: DualsView, words: DualsWords, names: Sequence[str]) -> Tab
     table.add_row(_("Unspent coins"), *coin_rows)
     table.add_row(_("Victory points"), *(str(s.points) for s in view.seats))
     table.add_row(_("Scored cards (tie-break)"), *(str(len(s.pile)) for s in view.seats))
+    if hands is not None:
+        table.add_row(_("Cards left in hand"), *(", ".join(words.card(c) for c in hand) or NONE for hand in hands))
     return table

@@ -96,7 +96,8 @@ class DualsNarrator(TableNarrator[DualsTable, DualsView, DualsAction]):
         console.print(Rule(self.table.tr.gettext("End of the match")))
         console.print(duals_render.hex_board(view, words))
         console.print()
-        console.print(duals_render.final_table(view, words, names))
+        hands = None if self.seat_view is None else [self.seat_view(seat).hand for seat in (0, 1)]
+        console.print(duals_render.final_table(view, words, names, hands))
         console.print(Text(outcome_text(self.table.tr, outcome, view, names), style="bold"))
 
     def outcome_line(self, outcome: Outcome, seat: int) -> str:

@@ -56,6 +56,7 @@ def play_at_table(table: Table[Any, Any], narrator: MakeNarrator, game: Any, sta
     listen = None
     if humans or not as_json:
         teller = narrator(table, table.me, match.view(table.me))
+        teller.seat_view = match.view
         console.print(Text(title, style="bold"))
         teller.start()
         observer = table.me

@@ -225,6 +225,8 @@ class TableNarrator(ABC, Generic[T, V, A]):
         self.table = table
         self.observer = observer
         self.prev = first
+        self.seat_view: Callable[[int], V] | None = None
+        """Each seat's own view, for what the end shows everyone (the hands left); None: not known here."""
 
     @abstractmethod
     def start(self) -> None:
