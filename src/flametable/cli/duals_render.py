@@ -10,11 +10,11 @@ star.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from rich import box
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
@@ -36,6 +36,7 @@ from flametable.texts.duals import (
 )
 
 FIRING_MARK = "»"
+CHANGED_MARK = "+"
 
 
 # ------------------------------------------------------------------ the board
@@ -61,13 +62,27 @@ def _cell_width(words: DualsWords) -> int:
     return 1 + max(len(n) for n in words.names) + 1 + stack
 
 
-def hex_board(view: DualsView, words: DualsWords) -> Text:
-    """The board of a view, the firing token's space marked."""
+def hex_board(view: DualsView, words: DualsWords, changed: Collection[int] = ()) -> Text:
+    """The board of a view, the firing token's space marked, and the ``changed`` spaces."""
     firing = view.src if view.phase not in (Step.PLACE, Step.SCORE, Step.OVER) else -1
-    return hex_grid(view.board, words, firing)
+    return hex_grid(view.board, words, firing, changed)
 
 
-def hex_grid(stacks: Sequence[Sequence[int]], words: DualsWords, firing: int = -1) -> Text:
+def changed_spaces(before: Sequence[Sequence[int]], view: DualsView) -> list[int]:
+    """The spaces whose stack is not what it was in ``before`` (a board seen earlier)."""
+    return [s for s, stack in enumerate(view.board) if tuple(stack) != tuple(before[s])]
+
+
+def changes_line(changed: Sequence[int], words: DualsWords) -> Text:
+    _ = words.tr.gettext
+    if not changed:
+        return Text(_("The board has not changed since your last turn."), style="dim")
+    return Text(_("Changed since your last turn (marked {mark}): {spaces}").format(
+        mark=CHANGED_MARK, spaces=", ".join(words.names[s] for s in changed)), style="dim")
+
+
+def hex_grid(stacks: Sequence[Sequence[int]], words: DualsWords, firing: int = -1,
+             changed: Collection[int] = ()) -> Text:
     """The board as a hex grid: one line per row of spaces, rows offset by half a space."""
     board = words.data.board
     width = _cell_width(words)
@@ -86,16 +101,19 @@ def hex_grid(stacks: Sequence[Sequence[int]], words: DualsWords, firing: int = -
         for x, s in sorted(rows[r]):
             target = (x - xmin) * half
             line.append(" " * max(0, target - col))
-            cell = _cell(stacks[s], words.names[s], s == firing, words)
+            cell = _cell(stacks[s], words.names[s], s == firing, words, s in changed)
             line.append_text(cell)
             col = max(target, col) + cell.cell_len
         lines.append(line)
     return Text("\n").join(lines)
 
 
-def _cell(stack: Sequence[int], name: str, firing: bool, words: DualsWords) -> Text:
+def _cell(stack: Sequence[int], name: str, firing: bool, words: DualsWords, changed: bool = False) -> Text:
     out = Text()
-    out.append(FIRING_MARK if firing else " ", style="bold")
+    if firing:
+        out.append(FIRING_MARK, style="bold")
+    else:
+        out.append(CHANGED_MARK if changed else " ", style="bold yellow")
     out.append(name, style="bold underline" if firing else ("bold" if stack else "dim"))
     out.append(" ")
     out.append_text(stack_text(stack, words))
@@ -189,8 +207,13 @@ def card_panel(number: int, words: DualsWords, matches: bool | None, where: str 
     if note:
         body.append("\n" + note, style="dim")
     title = Text(words.card(number), style="bold")
-    return Panel(body, title=title, subtitle=_("{vp} VP").format(vp=card.vp), box=box.ROUNDED, expand=False,
-                 title_align="left", subtitle_align="right", width=38 if card.starburst else 24)
+    subtitle = _("{vp} VP").format(vp=card.vp)
+    # wide enough for the title and the VP below (a border shows each with a space and a rule either side),
+    # at most 24 columns (38 with the STARBURST text), which wrap
+    widest = max(line.cell_len for line in body.split("\n"))
+    width = min(38 if card.starburst else 24, max(widest + 4, title.cell_len + 6, len(subtitle) + 6))
+    return Panel(body, title=title, subtitle=subtitle, box=box.ROUNDED, expand=True, title_align="left",
+                 subtitle_align="right", width=width)
 
 
 def where_matches(view: DualsView, number: int, words: DualsWords) -> str:
@@ -321,14 +344,17 @@ def decision(view: DualsView, words: DualsWords, names: Sequence[str]) -> Text:
     return Text(_("{player}: SCORE: score matching cards, spend a coin, or finish.").format(player=player))
 
 
-def board(view: DualsView, words: DualsWords, names: Sequence[str], buddy: bool = False) -> RenderableType:
-    """Everything the seat of ``view`` sees at the table."""
+def board(view: DualsView, words: DualsWords, names: Sequence[str], buddy: bool = False,
+          seen: Sequence[Sequence[int]] | None = None) -> RenderableType:
+    """Everything the seat of ``view`` sees at the table; ``seen``: the board as this seat last saw it at the end
+    of its own move, to mark what changed since."""
+    changed = changed_spaces(seen, view) if seen is not None else []
     parts: list[RenderableType] = [
         header(view, words, names, buddy),
         notices(view, words, names),
         Text(),
-        hex_board(view, words),
-        Text(),
+        hex_board(view, words, changed),
+        changes_line(changed, words) if seen is not None else Text(),
         legend(words),
         supply(view, words),
         seats_table(view, words, names),
@@ -360,7 +386,7 @@ def menu(view: DualsView, words: DualsWords) -> RenderableType:
             parts.append(Text.assemble("     ", grid_heading(legal[i], view, words)))
             entries = [Text.assemble(Text(f"{n:>3}. ", style="bold"), short_option(a, view, words))
                        for n, a in enumerate(legal[i:j], i + 1)]
-            parts.append(Columns(entries, padding=(0, 2), column_first=True))
+            parts.append(Grid(entries))
         else:
             if table is None:
                 table = Table(box=None, show_header=False, pad_edge=False)
@@ -372,6 +398,25 @@ def menu(view: DualsView, words: DualsWords) -> RenderableType:
                 table.add_row(f"{n + 1}.", describe_option(legal[n], view, words), legal[n].text())
         i = j
     return Group(*parts)
+
+
+class Grid:
+    """Numbered entries in as many columns as the width allows, in reading order (left to right, then the next
+    row), every column as wide as the widest entry: the numbers read in order, whatever wraps."""
+
+    def __init__(self, entries: Sequence[Text], gap: int = 2) -> None:
+        self.entries = entries
+        self.gap = gap
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = max((e.cell_len for e in self.entries), default=1)
+        columns = max(1, (options.max_width + self.gap) // (width + self.gap))
+        table = Table(box=None, show_header=False, pad_edge=False, padding=(0, self.gap, 0, 0))
+        for _ in range(min(columns, len(self.entries))):
+            table.add_column(width=width, no_wrap=True)
+        for row in range(0, len(self.entries), columns):
+            table.add_row(*self.entries[row:row + columns])
+        yield table
 
 
 def grid_heading(action: DualsAction, view: DualsView, words: DualsWords) -> Text:

@@ -58,9 +58,20 @@ class DualsTable(Table[DualsView, DualsAction]):
         self.buddy = buddy
         self.tr = tr or i18n.translator()  # the language of everyone at this terminal
         self.words = DualsWords(self.tr, game.data)
+        # the board each seat left after its last move (told by the narrator), to show it what changed since
+        self.seen: list[tuple[tuple[int, ...], ...] | None] = [None, None]
+        self.seen_turn = [0, 0]  # the turn of that move
+
+    def saw(self, seat: int, before: DualsView, after: DualsView) -> None:
+        """``seat`` made a move in the turn of ``before``, leaving the board of ``after``."""
+        self.seen[seat] = after.board
+        self.seen_turn[seat] = before.turn_number
 
     def board(self, view: DualsView) -> RenderableType:
-        return duals_render.board(view, self.words, self.names, self.buddy)
+        seen = self.seen[view.seat] if view.seat is not None else None
+        if seen is not None and view.seat is not None and view.turn_number == self.seen_turn[view.seat]:
+            seen = None  # still the same turn: nothing to tell
+        return duals_render.board(view, self.words, self.names, self.buddy, seen)
 
     def menu(self, seat: int, view: DualsView) -> RenderableType:
         return duals_render.menu(view, self.words)
@@ -79,6 +90,7 @@ class DualsNarrator(TableNarrator[DualsTable, DualsView, DualsAction]):
 
     def narrate(self, prev: DualsView, view: DualsView, actor: int, action: DualsAction | None) -> None:
         table = self.table
+        table.saw(actor, prev, view)
         for line in step_lines(prev, view, actor, action, self.observer, table.words, table.names):
             table.tell(line)
         if view.outcome is not None:

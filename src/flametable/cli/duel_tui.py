@@ -17,6 +17,7 @@ from flametable.cli.table import Table, TableNarrator, parse_notation, parse_num
 from flametable.core.outcome import Outcome
 from flametable.duel.actions import DuelAction
 from flametable.duel.game import DuelGame
+from flametable.duel.rules import Phase
 from flametable.duel.view import DuelView
 from flametable.texts.duel import (
     CardWords,
@@ -60,6 +61,10 @@ class DuelTable(Table[DuelView, DuelAction]):
 
     def parse(self, text: str, legal: Sequence[DuelAction]) -> DuelAction | str:
         return parse_choice(text, legal, self.game)
+
+    def shows_secrets(self, view: DuelView) -> bool:
+        """The draft is public (R2): both players may watch every pick, so hot-seat needs no hand-over for it."""
+        return view.phase is not Phase.DRAFT
 
 
 class Narrator(TableNarrator[DuelTable, DuelView, DuelAction]):
