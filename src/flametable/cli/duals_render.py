@@ -14,13 +14,13 @@ from collections.abc import Collection, Sequence
 
 from rich import box
 from rich.columns import Columns
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from flametable.cli.console import NONE, simple_table
+from flametable.cli.console import NONE, Grid, simple_table
 from flametable.duals.actions import DualsAction, Kind
 from flametable.duals.pattern import Cell
 from flametable.duals.rules import NUM_TYPES, STACK_LIMIT, Step
@@ -398,25 +398,6 @@ def menu(view: DualsView, words: DualsWords) -> RenderableType:
                 table.add_row(f"{n + 1}.", describe_option(legal[n], view, words), legal[n].text())
         i = j
     return Group(*parts)
-
-
-class Grid:
-    """Numbered entries in as many columns as the width allows, in reading order (left to right, then the next
-    row), every column as wide as the widest entry: the numbers read in order, whatever wraps."""
-
-    def __init__(self, entries: Sequence[Text], gap: int = 2) -> None:
-        self.entries = entries
-        self.gap = gap
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        width = max((e.cell_len for e in self.entries), default=1)
-        columns = max(1, (options.max_width + self.gap) // (width + self.gap))
-        table = Table(box=None, show_header=False, pad_edge=False, padding=(0, self.gap, 0, 0))
-        for _ in range(min(columns, len(self.entries))):
-            table.add_column(width=width, no_wrap=True)
-        for row in range(0, len(self.entries), columns):
-            table.add_row(*self.entries[row:row + columns])
-        yield table
 
 
 def grid_heading(action: DualsAction, view: DualsView, words: DualsWords) -> Text:

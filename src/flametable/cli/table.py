@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
@@ -110,6 +110,14 @@ class Table(ABC, Generic[V, A]):
     def menu(self, seat: int, view: V) -> RenderableType:
         """The numbered options of ``seat`` (shown again on ``?``)."""
 
+    def compact_board(self, view: V) -> RenderableType:
+        """The board for a terminal too small for :meth:`board` (the full one is shown on ``?``)."""
+        return self.board(view)
+
+    def compact_menu(self, seat: int, view: V) -> RenderableType:
+        """The options in fewer lines, to go with :meth:`compact_board`."""
+        return self.menu(seat, view)
+
     @abstractmethod
     def parse(self, text: str, legal: Sequence[A]) -> A | str:
         """The action the player typed, or what is wrong (translated)."""
@@ -156,24 +164,42 @@ class Table(ABC, Generic[V, A]):
             elif self.holder != seat or not self.private:
                 self.hand_over(seat)
         legal = view.legal
+        screen, compact = self.screen(seat, view)
         self.console.print()
-        self.console.print(self.board(view))
-        self.console.print(self.menu(seat, view))
-        hint = _("Type a number or an action (for example: {example}); {help} shows the options again; {quit} "
-                 "leaves the match.")
-        self.console.print(Text(hint.format(example=legal[-1].text(), help="?", quit=_("quit")), style="dim"))
+        self.console.print(screen)
         prompt = _("{player}, your choice: ").format(player=self.names[seat])
         while True:
             text = read_line(self.console, prompt)
             if not text:
                 continue
             if text.lower() in help_words():
+                if compact:
+                    self.console.print(self.board(view))
                 self.console.print(self.menu(seat, view))
                 continue
             choice = self.parse(text, legal)
             if not isinstance(choice, str):
                 return choice
             self.console.print(Text(choice, style="red"))
+
+    def screen(self, seat: int, view: V) -> tuple[RenderableType, bool]:
+        """What ``seat`` is shown before it chooses: the board, the options and a hint; compact (the second value)
+        when the whole board would not fit on the terminal with them."""
+        board, menu = self.board(view), self.menu(seat, view)
+        example = view.legal[-1].text()
+        if self.fits(board, menu):
+            hint = _("Type a number or an action (for example: {example}); {help} shows the options again; {quit} "
+                     "leaves the match.").format(example=example, help="?", quit=_("quit"))
+            return Group(board, menu, Text(hint, style="dim")), False
+        hint = _("A number or an action ({example}) · {help}: the whole board · {quit}: leave").format(
+            example=example, help="?", quit=_("quit"))
+        return Group(self.compact_board(view), self.compact_menu(seat, view), Text(hint, style="dim")), True
+
+    def fits(self, *parts: RenderableType) -> bool:
+        """Whether ``parts`` fit on the terminal's screen with the blank line before, the hint and the prompt."""
+        console = self.console
+        lines = sum(len(console.render_lines(part, console.options, pad=False)) for part in parts)
+        return lines + 4 <= console.height
 
     def hand_over(self, seat: int) -> None:
         """Hot-seat: leave the other player's screen and wait until ``seat`` has the keyboard; then show its news
