@@ -41,7 +41,7 @@ def console() -> Console:
 
 
 def test_a_duel_line_up_is_told_without_the_character_to_the_other_player() -> None:
-    """R3: seat 1 hears that Player 1 lined up a character, never which one; its own line-up is its own."""
+    """R3: seat 1 hears that Player 1 lined up a character, never which one; its own picks it hears by name."""
     game = DuelGame()
     match = MatchService.new(game, {}, 12, ["bot:random", "human"])
     text = narrate(DuelTable(console(), game, ["bot:random", "human"]), Narrator, match, 1, 3)
@@ -52,7 +52,8 @@ def test_a_duel_line_up_is_told_without_the_character_to_the_other_player() -> N
         state.apply(game.action_from_text(notation))
     assert theirs > 0
     assert text.count("Player 1 (bot:random) lines up a character.") == theirs
-    assert "lines up" not in text.replace("Player 1 (bot:random) lines up a character.", "")
+    assert not re.search(r"Player 1 \(bot:random\) lines up C\d", text)
+    assert re.search(r"Player 2 \(you\) lines up C\d+ ", text)
 
 
 def test_a_duals_card_put_back_is_told_without_the_card_to_everyone_else() -> None:

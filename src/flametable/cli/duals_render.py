@@ -10,7 +10,7 @@ star.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from rich import box
 from rich.columns import Columns
@@ -20,7 +20,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from flametable.cli.console import NONE, simple_table
+from flametable.cli.console import NONE, Grid, simple_table
 from flametable.duals.actions import DualsAction, Kind
 from flametable.duals.pattern import Cell
 from flametable.duals.rules import NUM_TYPES, STACK_LIMIT, Step
@@ -28,14 +28,16 @@ from flametable.duals.view import DualsView
 from flametable.texts.commands import duals_commands
 from flametable.texts.duals import (
     DualsWords,
+    can_coin,
     describe_option,
     fmt,
-    phase_text,
     short_option,
+    task_text,
     type_name,
 )
 
 FIRING_MARK = "»"
+CHANGED_MARK = "+"
 
 
 # ------------------------------------------------------------------ the board
@@ -61,13 +63,27 @@ def _cell_width(words: DualsWords) -> int:
     return 1 + max(len(n) for n in words.names) + 1 + stack
 
 
-def hex_board(view: DualsView, words: DualsWords) -> Text:
-    """The board of a view, the firing token's space marked."""
+def hex_board(view: DualsView, words: DualsWords, changed: Collection[int] = ()) -> Text:
+    """The board of a view, the firing token's space marked, and the ``changed`` spaces."""
     firing = view.src if view.phase not in (Step.PLACE, Step.SCORE, Step.OVER) else -1
-    return hex_grid(view.board, words, firing)
+    return hex_grid(view.board, words, firing, changed)
 
 
-def hex_grid(stacks: Sequence[Sequence[int]], words: DualsWords, firing: int = -1) -> Text:
+def changed_spaces(before: Sequence[Sequence[int]], view: DualsView) -> list[int]:
+    """The spaces whose stack is not what it was in ``before`` (a board seen earlier)."""
+    return [s for s, stack in enumerate(view.board) if tuple(stack) != tuple(before[s])]
+
+
+def changes_line(changed: Sequence[int], words: DualsWords) -> Text:
+    _ = words.tr.gettext
+    if not changed:
+        return Text(_("The board has not changed since your last turn."), style="dim")
+    return Text(_("Changed since your last turn (marked {mark}): {spaces}").format(
+        mark=CHANGED_MARK, spaces=", ".join(words.names[s] for s in changed)), style="dim")
+
+
+def hex_grid(stacks: Sequence[Sequence[int]], words: DualsWords, firing: int = -1,
+             changed: Collection[int] = ()) -> Text:
     """The board as a hex grid: one line per row of spaces, rows offset by half a space."""
     board = words.data.board
     width = _cell_width(words)
@@ -86,16 +102,19 @@ def hex_grid(stacks: Sequence[Sequence[int]], words: DualsWords, firing: int = -
         for x, s in sorted(rows[r]):
             target = (x - xmin) * half
             line.append(" " * max(0, target - col))
-            cell = _cell(stacks[s], words.names[s], s == firing, words)
+            cell = _cell(stacks[s], words.names[s], s == firing, words, s in changed)
             line.append_text(cell)
             col = max(target, col) + cell.cell_len
         lines.append(line)
     return Text("\n").join(lines)
 
 
-def _cell(stack: Sequence[int], name: str, firing: bool, words: DualsWords) -> Text:
+def _cell(stack: Sequence[int], name: str, firing: bool, words: DualsWords, changed: bool = False) -> Text:
     out = Text()
-    out.append(FIRING_MARK if firing else " ", style="bold")
+    if firing:
+        out.append(FIRING_MARK, style="bold")
+    else:
+        out.append(CHANGED_MARK if changed else " ", style="bold yellow")
     out.append(name, style="bold underline" if firing else ("bold" if stack else "dim"))
     out.append(" ")
     out.append_text(stack_text(stack, words))
@@ -189,8 +208,13 @@ def card_panel(number: int, words: DualsWords, matches: bool | None, where: str 
     if note:
         body.append("\n" + note, style="dim")
     title = Text(words.card(number), style="bold")
-    return Panel(body, title=title, subtitle=_("{vp} VP").format(vp=card.vp), box=box.ROUNDED, expand=False,
-                 title_align="left", subtitle_align="right", width=38 if card.starburst else 24)
+    subtitle = _("{vp} VP").format(vp=card.vp)
+    # wide enough for the title and the VP below (a border shows each with a space and a rule either side),
+    # at most 24 columns (38 with the STARBURST text), which wrap
+    widest = max(line.cell_len for line in body.split("\n"))
+    width = min(38 if card.starburst else 24, max(widest + 4, title.cell_len + 6, len(subtitle) + 6))
+    return Panel(body, title=title, subtitle=subtitle, box=box.ROUNDED, expand=True, title_align="left",
+                 subtitle_align="right", width=width)
 
 
 def where_matches(view: DualsView, number: int, words: DualsWords) -> str:
@@ -243,7 +267,7 @@ def header(view: DualsView, words: DualsWords, names: Sequence[str], buddy: bool
     lines: list[Text] = [Text(_("First player: {player}").format(player=names[view.first_player]), style="dim")]
     if view.to_act is not None:
         lines.append(Text(_("Turn: {player} — {task}").format(player=names[view.to_act],
-                                                               task=phase_text(words.tr, view.phase))))
+                                                               task=task_text(words.tr, view))))
     return Group(Rule(title), *lines)
 
 
@@ -283,6 +307,9 @@ def decision(view: DualsView, words: DualsWords, names: Sequence[str]) -> Text:
             text.append(" " + _("(The crystal's token: it does not FIRE UP.)"))
         return text
     if phase is Step.FIRE:
+        if not view.fire_optional:
+            return fmt(_("{player}: the plant uses {token} on {space}: FIRE UP one of its abilities."), player=player,
+                       token=words.top(view, src), space=words.space(src))
         return fmt(_("{player}: FIRE UP {token} on {space}, or not."), player=player, token=words.top(view, src),
                    space=words.space(src))
     if phase is Step.TAKE:
@@ -303,19 +330,32 @@ def decision(view: DualsView, words: DualsWords, names: Sequence[str]) -> Text:
     if phase is Step.PLANT:
         return fmt(_("{player}: plant on {space}: use the ability of a top token next to it."), player=player,
                    space=words.space(src))
+    coin = can_coin(view)
+    score = not view.legal or any(a.kind is Kind.SCORE for a in view.legal)
     if view.last_chance:
+        if not coin:
+            return Text(_("{player}: last chance: score matching cards, or finish.").format(player=player))
+        if not score:
+            return Text(_("{player}: last chance: spend a coin, or finish.").format(player=player))
         return Text(_("{player}: last chance: score matching cards, spend a coin, or finish.").format(player=player))
+    if not coin:
+        return Text(_("{player}: SCORE: score matching cards, or finish.").format(player=player))
+    if not score:
+        return Text(_("{player}: SCORE: spend a coin, or finish.").format(player=player))
     return Text(_("{player}: SCORE: score matching cards, spend a coin, or finish.").format(player=player))
 
 
-def board(view: DualsView, words: DualsWords, names: Sequence[str], buddy: bool = False) -> RenderableType:
-    """Everything the seat of ``view`` sees at the table."""
+def board(view: DualsView, words: DualsWords, names: Sequence[str], buddy: bool = False,
+          seen: Sequence[Sequence[int]] | None = None) -> RenderableType:
+    """Everything the seat of ``view`` sees at the table; ``seen``: the board as this seat last saw it at the end
+    of its own move, to mark what changed since."""
+    changed = changed_spaces(seen, view) if seen is not None else []
     parts: list[RenderableType] = [
         header(view, words, names, buddy),
         notices(view, words, names),
         Text(),
-        hex_board(view, words),
-        Text(),
+        hex_board(view, words, changed),
+        changes_line(changed, words) if seen is not None else Text(),
         legend(words),
         supply(view, words),
         seats_table(view, words, names),
@@ -348,7 +388,7 @@ def menu(view: DualsView, words: DualsWords) -> RenderableType:
             parts.append(Text.assemble("     ", grid_heading(legal[i], view, words)))
             entries = [Text.assemble(Text(f"{n:>3}. ", style="bold"), short_option(a, view, words))
                        for n, a in enumerate(legal[i:j], i + 1)]
-            parts.append(Columns(entries, padding=(0, 2), column_first=True))
+            parts.append(Grid(entries))
         else:
             if table is None:
                 table = Table(box=None, show_header=False, pad_edge=False)
@@ -374,8 +414,10 @@ def grid_heading(action: DualsAction, view: DualsView, words: DualsWords) -> Tex
     return Text(_("Swap two top tokens (type the number, or both spaces like {example}):").format(example=example))
 
 
-def final_table(view: DualsView, words: DualsWords, names: Sequence[str]) -> Table:
-    """D9: each player's cards, coins and victory points."""
+def final_table(view: DualsView, words: DualsWords, names: Sequence[str],
+                hands: Sequence[Sequence[int]] | None = None) -> Table:
+    """D9: each player's cards, coins and victory points; and the cards each still held (``hands``, when
+    known), shown to everyone once the match is over."""
     _ = words.tr.gettext
     table = simple_table(_("Final count"))
     table.add_column("")
@@ -393,4 +435,6 @@ def final_table(view: DualsView, words: DualsWords, names: Sequence[str]) -> Tab
     table.add_row(_("Unspent coins"), *coin_rows)
     table.add_row(_("Victory points"), *(str(s.points) for s in view.seats))
     table.add_row(_("Scored cards (tie-break)"), *(str(len(s.pile)) for s in view.seats))
+    if hands is not None:
+        table.add_row(_("Cards left in hand"), *(", ".join(words.card(c) for c in hand) or NONE for hand in hands))
     return table

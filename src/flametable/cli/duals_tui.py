@@ -88,9 +88,20 @@ class DualsTable(Table[DualsView, DualsAction]):
         self.words = DualsWords(self.tr, game.data)
         self.commands = duals_commands(self.words)
         self.view: DualsView | None = None
+        # the board each seat left after its last move (told by the narrator), to show it what changed since
+        self.seen: list[tuple[tuple[int, ...], ...] | None] = [None, None]
+        self.seen_turn = [0, 0]  # the turn of that move
+
+    def saw(self, seat: int, before: DualsView, after: DualsView) -> None:
+        """``seat`` made a move in the turn of ``before``, leaving the board of ``after``."""
+        self.seen[seat] = after.board
+        self.seen_turn[seat] = before.turn_number
 
     def board(self, view: DualsView) -> RenderableType:
-        return duals_render.board(view, self.words, self.names, self.buddy)
+        seen = self.seen[view.seat] if view.seat is not None else None
+        if seen is not None and view.seat is not None and view.turn_number == self.seen_turn[view.seat]:
+            seen = None  # still the same turn: nothing to tell
+        return duals_render.board(view, self.words, self.names, self.buddy, seen)
 
     def menu(self, seat: int, view: DualsView) -> RenderableType:
         return duals_render.menu(view, self.words)
@@ -134,6 +145,7 @@ class DualsNarrator(TableNarrator[DualsTable, DualsView, DualsAction]):
 
     def narrate(self, prev: DualsView, view: DualsView, actor: int, action: DualsAction | None) -> None:
         table = self.table
+        table.saw(actor, prev, view)
         for line in step_lines(prev, view, actor, action, self.observer, table.words, table.names):
             table.tell(line)
         if view.outcome is not None:
@@ -151,7 +163,8 @@ class DualsNarrator(TableNarrator[DualsTable, DualsView, DualsAction]):
         console.print(Rule(self.table.tr.gettext("End of the match")))
         console.print(duals_render.hex_board(view, words))
         console.print()
-        console.print(duals_render.final_table(view, words, names))
+        hands = None if self.seat_view is None else [self.seat_view(seat).hand for seat in (0, 1)]
+        console.print(duals_render.final_table(view, words, names, hands))
         console.print(Text(outcome_text(self.table.tr, outcome, view, names), style="bold"))
 
     def outcome_line(self, outcome: Outcome, seat: int) -> str:

@@ -9,11 +9,12 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from flametable.cli.console import NONE, simple_table
+from flametable.cli.console import NONE, Grid, simple_table
+from flametable.duel.actions import DuelAction, Kind
 from flametable.duel.cards import Stat
 from flametable.duel.rules import MAX_PLAYS, Phase
 from flametable.duel.view import DuelView
-from flametable.texts.duel import CardWords, log_entry, round_title, round_winner
+from flametable.texts.duel import CardWords, describe_option, log_entry, round_title, round_winner
 from flametable.texts.translator import Translator
 from flametable.texts.words import phase_text, stat_name
 
@@ -113,7 +114,7 @@ def hand_table(view: DuelView, words: CardWords) -> RenderableType:
     return table
 
 
-def characters_table(title: str, numbers: Sequence[int], words: CardWords, with_ability: bool = True,
+def characters_table(title: str | None, numbers: Sequence[int], words: CardWords, with_ability: bool = True,
                      lineup: Sequence[int] = (), flipped: Sequence[int] = ()) -> Table:
     _ = words.tr.gettext
     table = simple_table(title)
@@ -216,3 +217,129 @@ def menu(tr: Translator, options: Sequence[str]) -> RenderableType:
     for i, text in enumerate(options, 1):
         table.add_row(f"{i}.", text)
     return Group(Text(_("Your options:"), style="bold"), table)
+
+
+# ------------------------------------------------------------------ compact: a board that fits 80 × 24
+
+
+def compact_board(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableType:
+    """The board of :func:`board` in about 15 lines, for a small terminal: no card texts or abilities (the full
+    board shows them), both seats side by side, the hand on one line."""
+    _ = words.tr.gettext
+    if view.phase is Phase.DRAFT:
+        return compact_draft(view, words, names)
+    if view.phase is Phase.LINEUP:  # three characters: they fit, with their abilities
+        parts = [header(view, words, names), characters_table(None, view.my_characters, words)]
+        if view.lineup:
+            parts.append(Text(_("Your line-up so far: {characters}").format(
+                characters=", ".join(words.character(c) for c in view.lineup))))
+        if view.draft and view.seat is not None:
+            other = view.seats[1 - view.seat].known_characters
+            parts.append(Text(_("{player} has: {characters}").format(
+                player=names[1 - view.seat], characters=", ".join(f"C{c}" for c in other))))
+        return Group(*parts)
+    parts = [compact_header(view, words, names), compact_seats(view, words, names)]
+    if view.seat is not None:
+        if len(view.lineup) == 3:
+            flipped = view.seats[view.seat].flipped
+            parts.append(Text(_("Your line-up: {characters}").format(characters=", ".join(
+                f"C{c}" + ("" if c in flipped else " (" + _("face down") + ")") for c in view.lineup))))
+        if view.champion:
+            parts.append(Text(_("Your tie-break character: {character}").format(
+                character=words.character(view.champion))))
+        hand = ", ".join(f"{words.support(s)} ({words.support_detail(s)})" for s in view.hand) or NONE
+        parts.append(Text(_("Your hand: {cards}").format(cards=hand)))
+        if view.known_top:
+            parts.append(Text(_("Top of your draw pile (you looked, top first): {cards}").format(
+                cards=", ".join(words.support(s) for s in view.known_top))))
+    return Group(*parts)
+
+
+def compact_header(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableType:
+    """The round and its stat on the rule; whose turn it is only when it is not the viewer's (its own prompt and
+    options say so)."""
+    _ = words.tr.gettext
+    title = round_title(words.tr, view.round_number)
+    if view.stat >= 0:
+        title += " · " + stat_name(words.tr, view.stat)
+    if view.to_act is None or view.to_act == view.seat:
+        return Rule(title)
+    return Group(Rule(title), Text(_("Turn: {player} — {task}").format(player=names[view.to_act],
+                                                                       task=phase_text(words.tr, view.phase))))
+
+
+def compact_seats(view: DuelView, words: CardWords, names: Sequence[str]) -> Table:
+    """Both seats side by side, one row a fact."""
+    _ = words.tr.gettext
+    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
+    table.add_column("", no_wrap=True)
+    for name in names:
+        table.add_column(name, overflow="fold")
+    chars = [s.character for s in view.seats]
+    table.add_row(_("Character"), *(words.character(c) if c else NONE for c in chars))
+    if view.stat >= 0:
+        row = []
+        for s in view.seats:
+            row.append(f"{s.total} ({s.modifier:+d})" if s.modifier else str(s.total))
+        table.add_row(_("Total this round"), *row)
+    else:
+        table.add_row(" · ".join(stat_name(words.tr, s) for s in Stat),
+                      *(" · ".join(str(words.cards.character(c).stat(s)) for s in Stat) if c else NONE
+                        for c in chars))
+    played: list[list[str]] = [[], []]
+    for entry in view.log:
+        if entry.action.kind is Kind.PLAY:
+            played[entry.seat].append(f"S{entry.action.arg}")
+        elif entry.action.kind is Kind.ABILITY:
+            played[entry.seat].append(_("ability") + f" (S{entry.action.arg})")
+    table.add_row(_("Played this round"), *(", ".join(p) or NONE for p in played))
+    table.add_row(_("Plays left · ability"), *(
+        f"{max(0, MAX_PLAYS - s.plays)} · " + (_("used") if s.ability_used else _("not used")) for s in view.seats))
+    table.add_row(_("Hand · draw pile"), *(f"{_cards(words.tr, s.hand_size)} · {_cards(words.tr, s.pile_size)}"
+                                          for s in view.seats))
+    if any(s.revealed for s in view.seats):
+        table.add_row(_("Known in hand"), *(", ".join(f"S{r}" for r in s.revealed) or NONE for s in view.seats))
+    table.add_row(_("Discard pile"), *(", ".join(f"S{d}" for d in s.discard) or NONE for s in view.seats))
+    table.add_row(_("Round wins"), *(str(s.wins) for s in view.seats))
+    if view.place and view.place_owner is not None:
+        table.add_row(_("Place on the table"), *(words.support(view.place) if seat == view.place_owner else ""
+                                                 for seat in (0, 1)))
+    return table
+
+
+def compact_draft(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableType:
+    """The characters still free, each on a short line numbered by its card number (which does not change from
+    one pick to the next), in as many columns as fit; then the picks so far."""
+    _ = words.tr.gettext
+    entries = []
+    longest = max((len(words.tr.pick(words.cards.character(c).name)) for c in view.draft_pool), default=0)
+    for c in view.draft_pool:
+        card = words.cards.character(c)
+        entry = Text(f"{c:>2} ", style="bold")
+        entry.append(words.tr.pick(card.name).ljust(longest))
+        entry.append(f" {card.spark:>2} {card.heat:>2} {card.charm:>2}", style="dim")
+        entries.append(entry)
+    picks = " · ".join(f"{names[seat]}: " + (", ".join(f"C{c}" for c in info.known_characters) or NONE)
+                       for seat, info in enumerate(view.seats))
+    stats = " ".join(stat_name(words.tr, s) for s in Stat)
+    return Group(Rule(_("Flame Duel · Draft")),
+                 Text(_("Characters still free (number, name, {stats}):").format(stats=stats), style="bold"),
+                 Grid(entries), Text(_("Picked: {picks}").format(picks=picks)))
+
+
+def compact_option(action: DuelAction, words: CardWords, current: int, lineup_len: int) -> str:
+    """A menu entry short enough for columns: a card by its number (the hand line names it)."""
+    _ = words.tr.gettext
+    if action.kind is Kind.PLAY:
+        return _("Play {card}").format(card=f"S{action.arg}")
+    if action.kind is Kind.ABILITY:
+        return _("Ability, discard {card}").format(card=f"S{action.arg}")
+    if action.kind is Kind.LINE:
+        return _("Position {position}: {card}").format(position=lineup_len + 1, card=f"C{action.arg}")
+    return describe_option(action, words, current, lineup_len)
+
+
+def compact_menu(tr: Translator, options: Sequence[str]) -> RenderableType:
+    _ = tr.gettext
+    entries = [Text.assemble(Text(f"{i:>2}. ", style="bold"), text) for i, text in enumerate(options, 1)]
+    return Group(Text(_("Your options:"), style="bold"), Grid(entries))

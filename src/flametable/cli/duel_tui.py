@@ -15,8 +15,9 @@ from rich.text import Text
 from flametable.cli import duel_render, i18n
 from flametable.cli.table import Table, TableNarrator, parse_notation, parse_number
 from flametable.core.outcome import Outcome
-from flametable.duel.actions import DuelAction
+from flametable.duel.actions import DuelAction, Kind
 from flametable.duel.game import DuelGame
+from flametable.duel.rules import Phase
 from flametable.duel.view import DuelView
 from flametable.texts.commands import Commands, duel_commands
 from flametable.texts.duel import (
@@ -58,12 +59,36 @@ class DuelTable(Table[DuelView, DuelAction]):
     def board(self, view: DuelView) -> RenderableType:
         return duel_render.board(view, self.words, self.names)
 
+    def compact_board(self, view: DuelView) -> RenderableType:
+        return duel_render.compact_board(view, self.words, self.names)
+
     def menu(self, seat: int, view: DuelView) -> RenderableType:
+        if view.phase is Phase.DRAFT:
+            return self.draft_menu(view)
         current = view.seats[seat].character
         options = [describe_option(a, self.words, current, len(view.lineup)) for a in view.legal]
         return duel_render.menu(self.tr, options)
 
+    def compact_menu(self, seat: int, view: DuelView) -> RenderableType:
+        if view.phase is Phase.DRAFT:
+            return self.draft_menu(view)
+        current = view.seats[seat].character
+        options = [duel_render.compact_option(a, self.words, current, len(view.lineup)) for a in view.legal]
+        return duel_render.compact_menu(self.tr, options)
+
+    def draft_menu(self, view: DuelView) -> RenderableType:
+        """The draft's characters are listed once, on the board: they are picked by their card number."""
+        example = view.draft_pool[0] if view.draft_pool else 1
+        return Text(self.tr.gettext("Type the number of a character to pick it (for example {n} for C{n}).").format(
+            n=example), style="bold")
+
     def parse(self, text: str, legal: Sequence[DuelAction]) -> DuelAction | str:
+        if text.isdigit() and legal and all(a.kind is Kind.PICK for a in legal):  # the draft: a card number
+            picked = [a for a in legal if a.arg == int(text)]
+            if picked:
+                return picked[0]
+            return self.tr.gettext("C{n} is not free to pick: type the number of a character still free.").format(
+                n=int(text))
         return parse_choice(text, legal, self.game, self.commands)
 
     def spoken(self, action: DuelAction) -> str:
@@ -76,6 +101,10 @@ class DuelTable(Table[DuelView, DuelAction]):
 
     def card_example(self) -> str:
         return "C1"
+
+    def shows_secrets(self, view: DuelView) -> bool:
+        """The draft is public (R2): both players may watch every pick, so hot-seat needs no hand-over for it."""
+        return view.phase is not Phase.DRAFT
 
 
 class Narrator(TableNarrator[DuelTable, DuelView, DuelAction]):

@@ -59,6 +59,7 @@ def play_at_table(table: Table[Any, Any], narrator: MakeNarrator, game: Any, sta
     listen = None
     if humans or not as_json:
         teller = narrator(table, table.me, match.view(table.me))
+        teller.seat_view = match.view
         console.print(Text(title, style="bold"))
         for note in notes:
             table.tell(Text(note))
@@ -79,6 +80,8 @@ def play_at_table(table: Table[Any, Any], narrator: MakeNarrator, game: Any, sta
         if save_to is not None:
             save_record(record, save_to)
         raise typer.Exit(130 if isinstance(exc, KeyboardInterrupt) or exc.how == "interrupt" else 1) from None
+    finally:
+        table.leave_private()  # never leave the terminal on a player's own screen
     if save_to is not None:
         save_record(record, save_to)
         if not as_json:

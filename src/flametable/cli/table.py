@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
@@ -106,6 +106,7 @@ class Table(ABC, Generic[V, A]):
         self.missed: list[list[Text]] = [[], []]  # hot-seat: news a seat did not see (it was away)
         self.log: list[Text] = []  # everything told at the table, for the log command
         self.hinted: set[int] = set()  # the seats told of the log and card commands
+        self.private = False  # hot-seat: the holder's screen is its own (the terminal's alternate screen)
 
     # ------------------------------------------------------------------ what each game gives
 
@@ -116,6 +117,14 @@ class Table(ABC, Generic[V, A]):
     @abstractmethod
     def menu(self, seat: int, view: V) -> RenderableType:
         """The numbered options of ``seat`` (shown again on ``?``)."""
+
+    def compact_board(self, view: V) -> RenderableType:
+        """The board for a terminal too small for :meth:`board` (the full one is shown on ``?``)."""
+        return self.board(view)
+
+    def compact_menu(self, seat: int, view: V) -> RenderableType:
+        """The options in fewer lines, to go with :meth:`compact_board`."""
+        return self.menu(seat, view)
 
     @abstractmethod
     def parse(self, text: str, legal: Sequence[A]) -> A | str:
@@ -129,9 +138,16 @@ class Table(ABC, Generic[V, A]):
     def card_example(self) -> str:
         """A card to show in the hint of the card command (``C12``)."""
         return ""
+
     def spoken(self, action: A) -> str:
         """An action as the player types it (the notation, unless the game's words are in the player's language)."""
         return action.text()
+
+    def shows_secrets(self, view: V) -> bool:
+        """Whether the board of ``view`` shows what the other seat may not see (a hand, a line-up...): in
+        hot-seat, such a board is shown only after a hand-over, on a screen of its own. A game whose decision is
+        public (the draft's picks) says False: both players may watch it."""
+        return True
 
     def read_action(self, notation: str) -> A:
         """The action an event names by its notation."""
@@ -144,7 +160,7 @@ class Table(ABC, Generic[V, A]):
         """Narration for everyone at the table; in hot-seat, kept for the player who is away."""
         self.console.print(text)
         self.log.append(text)
-        if self.hot_seat:
+        if self.hot_seat and self.private:  # on the main screen, everyone at the table sees it
             for seat in (0, 1):
                 if seat != self.holder:
                     self.missed[seat].append(text)
@@ -163,24 +179,24 @@ class Table(ABC, Generic[V, A]):
         return decide
 
     def ask(self, seat: int, view: V) -> A:
-        if self.hot_seat and self.holder != seat:
-            self.hand_over(seat)
+        if self.hot_seat:
+            if not self.shows_secrets(view):
+                self.leave_private()
+                self.holder = seat
+            elif self.holder != seat or not self.private:
+                self.hand_over(seat)
         legal = view.legal
+        screen, compact = self.screen(seat, view)
         self.console.print()
-        self.console.print(self.board(view))
-        self.console.print(self.menu(seat, view))
-        if seat not in self.hinted:
-            self.hinted.add(seat)
-            self.console.print(Text(self.commands_hint(), style="dim"))
-        hint = _("Type a number or an action (for example: {example}); {help} shows the options again; {quit} "
-                 "leaves the match.")
-        self.console.print(Text(hint.format(example=self.spoken(legal[-1]), help="?", quit=_("quit")), style="dim"))
+        self.console.print(screen)
         prompt = _("{player}, your choice: ").format(player=self.names[seat])
         while True:
             text = read_line(self.console, prompt)
             if not text:
                 continue
             if text.lower() in help_words():
+                if compact:
+                    self.console.print(self.board(view))
                 self.console.print(self.menu(seat, view))
                 self.console.print(Text(self.commands_hint(), style="dim"))
                 continue
@@ -225,14 +241,43 @@ class Table(ABC, Generic[V, A]):
         for line in self.log:
             self.console.print(line)
         self.console.print(Rule())
+    def screen(self, seat: int, view: V) -> tuple[RenderableType, bool]:
+        """What ``seat`` is shown before it chooses: the board, the options and a hint; compact (the second value)
+        when the whole board would not fit on the terminal with them. The prompt's other commands (the log, a card
+        looked up) are told on the first screen they fit on; ``?`` tells them again."""
+        board, menu = self.board(view), self.menu(seat, view)
+        example = self.spoken(view.legal[-1])
+        if self.fits(board, menu):
+            hint = _("Type a number or an action (for example: {example}); {help} shows the options again; {quit} "
+                     "leaves the match.").format(example=example, help="?", quit=_("quit"))
+            parts: list[RenderableType] = [board, menu, Text(hint, style="dim")]
+            commands = Text(self.commands_hint(), style="dim")
+            if seat not in self.hinted and self.fits(board, menu, commands):  # the other commands, told once
+                self.hinted.add(seat)
+                parts.append(commands)
+            return Group(*parts), False
+        hint = _("A number or an action ({example}) · {help}: the whole board · {quit}: leave").format(
+            example=example, help="?", quit=_("quit"))
+        return Group(self.compact_board(view), self.compact_menu(seat, view), Text(hint, style="dim")), True
+
+    def fits(self, *parts: RenderableType) -> bool:
+        """Whether ``parts`` fit on the terminal's screen with the blank line before, the hint and the prompt."""
+        console = self.console
+        lines = sum(len(console.render_lines(part, console.options, pad=False)) for part in parts)
+        return lines + 4 <= console.height
 
     def hand_over(self, seat: int) -> None:
-        """Hot-seat: clear the screen and wait until the other player has the keyboard."""
-        self.console.clear()
+        """Hot-seat: leave the other player's screen and wait until ``seat`` has the keyboard; then show its news
+        on a screen of its own.
+
+        On a terminal, a player's own screen is the terminal's alternate screen: what is shown there goes
+        when it is left, and never reaches the scrollback of the main screen, where the hand-over is shown; so
+        the next player cannot scroll back to the other's hand. Elsewhere (a pipe) the screen is only cleared."""
+        self.leave_private()
         self.console.print(Panel(Text(_("Pass the keyboard to {player}. The other player must not look at the "
                                         "screen.").format(player=self.names[seat]))))
         read_line(self.console, _("{player}, press Enter when ready.").format(player=self.names[seat]) + " ")
-        self.console.clear()
+        self.enter_private()
         self.holder = seat
         if self.missed[seat]:
             self.console.print(Text(_("Since your last turn:"), style="bold"))
@@ -240,7 +285,22 @@ class Table(ABC, Generic[V, A]):
                 self.console.print(text)
             self.missed[seat] = []
 
+    def enter_private(self) -> None:
+        """The holder's own screen: the alternate screen of a terminal (cleared), else a cleared screen."""
+        if not self.console.set_alt_screen(True):
+            self.console.clear()
+        self.private = True
+
+    def leave_private(self) -> None:
+        """Back to the main screen, leaving nothing of the holder's own screen behind (safe to call twice)."""
+        if not self.private:
+            return
+        self.private = False
+        if not self.console.set_alt_screen(False):
+            self.console.clear()
+
     def goodbye(self) -> None:
+        self.leave_private()
         self.console.print(_("Match abandoned. Goodbye!"))
 
 
@@ -256,6 +316,8 @@ class TableNarrator(ABC, Generic[T, V, A]):
         self.table = table
         self.observer = observer
         self.prev = first
+        self.seat_view: Callable[[int], V] | None = None
+        """Each seat's own view, for what the end shows everyone (the hands left); None: not known here."""
 
     @abstractmethod
     def start(self) -> None:
@@ -301,6 +363,7 @@ class TableNarrator(ABC, Generic[T, V, A]):
         outcome = view.outcome
         if outcome is None:
             raise ValueError(f"{type(self).__name__}.finish needs the view of a match that is over")
+        self.table.leave_private()  # the end is for everyone, on the main screen
         self.table.console.print()
         self.show_result(view, outcome)
         if self.observer is not None:

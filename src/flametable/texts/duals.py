@@ -83,6 +83,24 @@ def phase_text(tr: Translator, phase: Step) -> str:
     return tr.translate(PHASES[phase])
 
 
+def can_coin(view: DualsView) -> bool:
+    """Whether the seat to act may spend a coin now: from its legal actions when the view has them, else from
+    the public facts (a coin left, none spent this turn)."""
+    if view.legal:
+        return any(a.kind is Kind.COIN for a in view.legal)
+    return view.to_act is not None and not view.coin_used and view.seats[view.to_act].coins > 0
+
+
+def task_text(tr: Translator, view: DualsView) -> str:
+    """The decision pending, short (the board's header): :func:`phase_text`, but a FIRE UP that cannot be skipped
+    and a SCORE without a coin to spend say so."""
+    if view.phase is Step.FIRE and not view.fire_optional:
+        return tr.gettext("plant: FIRE UP the token it uses")
+    if view.phase is Step.SCORE and not can_coin(view):
+        return tr.gettext("SCORE: score cards or finish")
+    return phase_text(tr, view.phase)
+
+
 def type_name(tr: Translator, t: int) -> str:
     return tr.translate(TYPE_NAMES[TokenType(t)])
 
@@ -345,25 +363,35 @@ def outcome_for(tr: Translator, outcome: Outcome, seat: int) -> str:
 def step_lines(prev: DualsView, view: DualsView, actor: int, action: DualsAction | None, observer: int | None,
                words: DualsWords, names: Sequence[str]) -> list[Text]:
     """What ``observer`` (a seat, or None for everyone) is told when ``actor`` played ``action``, from its views
-    before and after: the action (unless the observer took it), the reserve going into the bag (D7), the end
-    being triggered (D8). ``action`` is None when the observer may not know it: the card put back under the
-    deck (D10)."""
+    before and after: the action (the observer's own too, so that it sees what it chose), the turn ending by
+    itself when nothing is left to do, the reserve going into the bag (D7), the end being triggered and a last
+    chance with nothing to do (D8). ``action`` is None when the observer may not know it: the card put back
+    under the deck (D10)."""
     _ = words.tr.gettext
     lines: list[Text] = []
     if action is None:
         lines.append(Text(_("{player} puts a card at the bottom of the deck.").format(player=names[actor])))
-    elif actor != observer:
-        lines.append(describe_public(names[actor], action, prev, words))
+    else:
+        lines.append(describe_public(names[actor], action, prev, words, own=actor == observer))
+    turn_over = view.outcome is not None or view.turn_number != prev.turn_number
+    finished = action is not None and action.kind is Kind.DONE and prev.phase is Step.SCORE
+    if turn_over and not finished:
+        lines.append(Text(_("{player} has nothing more to score and no coin to spend: the turn ends.").format(
+            player=names[prev.turn])))
     if prev.reserve and not view.reserve:
         lines.append(Text(_("The bag was empty: the reserve tokens went into the bag, shuffled."),  # D7
                           style="bold"))
     if view.end_triggered and not prev.end_triggered:
-        lines.append(end_text(view, words.tr, names))
+        lines.append(end_text(view, words.tr, names, prev.turn))
+    if view.outcome is not None and not prev.last_chance:
+        lines.append(Text(_("{player} has nothing to score and no coin to spend: the last chance is skipped and the "
+                            "match ends.").format(player=names[1 - prev.turn]), style="bold yellow"))
     return lines
 
 
-def end_text(view: DualsView, tr: Translator, names: Sequence[str]) -> Text:
-    """D8: why the end is triggered, and what is left."""
+def end_text(view: DualsView, tr: Translator, names: Sequence[str], turn: int | None = None) -> Text:
+    """D8: why the end is triggered, and what is left (``turn``: whose turn triggered it, by default the view's)."""
+    turn = view.turn if turn is None else turn
     _ = tr.gettext
     if view.deck_size == 0:
         text = _("The shop deck is empty: the end is triggered. {player} finishes this turn, then {other} "
@@ -371,7 +399,7 @@ def end_text(view: DualsView, tr: Translator, names: Sequence[str]) -> Text:
     else:
         text = _("The bag is empty: the end is triggered. {player} finishes this turn, then {other} gets a "
                  "last chance.")
-    return Text(text.format(player=names[view.turn], other=names[1 - view.turn]), style="bold yellow")
+    return Text(text.format(player=names[turn], other=names[1 - turn]), style="bold yellow")
 
 
 def turn_start_lines(view: DualsView, words: DualsWords, names: Sequence[str]) -> list[Text]:

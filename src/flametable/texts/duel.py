@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from flametable.core.outcome import Outcome
-from flametable.duel.actions import DuelAction, Kind
+from flametable.duel.actions import PASS, DuelAction, Kind
 from flametable.duel.cards import CardSet, Stat
 from flametable.duel.rules import Phase
 from flametable.duel.view import DRAW, DuelView, RoundResult
@@ -186,32 +186,50 @@ ROUND_PHASES = (Phase.STAT, Phase.PLAY, Phase.CHOICE)
 def step_lines(prev: DuelView, view: DuelView, actor: int, action: DuelAction | None, observer: int | None,
                words: CardWords, names: Sequence[str]) -> list[str]:
     """What ``observer`` (a seat, or None for everyone) is told when ``actor`` played ``action``, from its views
-    before and after: the action (unless the observer took it), the moves made for the seats (automatic passes)
-    and the rounds that ended. ``action`` is None when the observer may not know it (a line-up or tie-break
-    pick, R3 and R14): only which decision it was is told."""
+    before and after: the action (the observer's own too, so that it sees what it chose), the moves made for the
+    seats (automatic passes, also those that end a round), the place going away (a character's ability) and
+    the rounds that ended. ``action`` is None when the observer may not know it (a line-up or tie-break pick, R3
+    and R14): only which decision it was is told."""
     _ = words.tr.gettext
     lines: list[str] = []
     own = actor == observer
     ended = len(view.results) > len(prev.results)
+    # the round's log goes on in ``view`` unless a round ended and the next one began (then it starts anew)
+    log_kept = view.round_number == prev.round_number and (not ended or view.outcome is not None)
     if action is None:
         if prev.phase is Phase.CHAMPION:
             lines.append(_("{player} chooses a character for the tie-break round.").format(player=names[actor]))
         else:
             lines.append(_("{player} lines up a character.").format(player=names[actor]))
+    elif own and action.kind is Kind.LINE:
+        lines.append(_("{player} lines up {character}.").format(player=names[actor],
+                                                                character=words.character(action.arg)))
+    elif own and action.kind is Kind.CHAMPION:
+        lines.append(_("{player} chooses {character} for the tie-break round.").format(
+            player=names[actor], character=words.character(action.arg)))
     elif action.kind in (Kind.STAT, Kind.PICK, Kind.LINE, Kind.CHAMPION):
-        if not own:
-            lines.append(describe_public(names[actor], action, words))
-    elif ended and not own:
+        lines.append(describe_public(names[actor], action, words))
+    elif not log_kept:
         lines.append(describe_public(names[actor], action, words, prev.seats[actor].character))
-    if not ended and view.round_number == prev.round_number:
+        lines += [describe_public(names[seat], PASS, words, auto=True) for seat in closing_passes(prev, actor, action)]
+    if log_kept:
         for entry in view.log[len(prev.log):]:
-            if entry.seat == observer and not entry.auto:
-                continue
             lines.append(describe_public(names[entry.seat], entry.action, words,
                                          view.seats[entry.seat].character, entry.auto))
+    if prev.place and not view.place and prev.place_owner is not None:
+        lines.append(_("The place {card} leaves the table for {player}'s discard pile.").format(
+            card=words.support(prev.place), player=names[prev.place_owner]))
     for result in view.results[len(prev.results):]:
         lines.append(round_result(result, names, words))
     return lines
+
+
+def closing_passes(prev: DuelView, actor: int, action: DuelAction) -> list[int]:
+    """The seats whose automatic passes ended a round's play right after ``actor``'s ``action`` (R6), in order:
+    two passes in a row end it, and after a play the count starts again; the engine passes for the other seat
+    first. (The round's log is gone once the next round begins, so they are counted here.)"""
+    after = prev.passes + 1 if action.kind is Kind.PASS else 0
+    return [1 - actor if i % 2 == 0 else actor for i in range(max(0, 2 - after))]
 
 
 def round_started(prev: DuelView | None, view: DuelView) -> bool:

@@ -1,0 +1,194 @@
+"""What the terminal shows fits and reads in order: the Duel at 80×24, the draft's characters once with numbers
+that stay, a public draft without hand-overs, whole card frames, a placement menu numbered in reading order, and
+in Duals what changed on the board since the player's last turn."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from flametable.cli.duals_tui import DualsNarrator, DualsTable
+from flametable.cli.i18n import set_language
+from flametable.core.rng import Rng
+from flametable.duals.actions import Kind as DualsKind
+from flametable.duals.game import DualsGame
+from flametable.duel.game import DuelGame
+from tests.cli.conftest import Cli
+
+
+@pytest.fixture(autouse=True)
+def english() -> None:
+    set_language("en")
+
+
+def rendered(renderable: object, width: int = 80) -> str:
+    console = Console(file=io.StringIO(), width=width, color_system=None)
+    console.print(renderable)
+    text: str = console.file.getvalue()  # type: ignore[attr-defined]
+    return text
+
+
+def test_a_public_draft_needs_no_hand_over_in_hot_seat(cli: Cli) -> None:
+    """R2: draft picks are public, so both players may watch them: the keyboard is handed over only once the
+    line-up (secret) begins."""
+    picks = "1\n2\n3\n4\n5\n6\n"  # by card number, in turn
+    result = cli("play", "duel", "--p1", "human", "--p2", "human", "--pick", "draft", "--seed", "4", "--lang", "en",
+                 input=picks + "\n1\n" * 200)
+    assert result.exit_code == 0
+    draft, _, rest = result.output.partition("Pass the keyboard to Player 1")
+    assert len(re.findall(r"Player \d picks C\d+", draft)) == 6  # the whole draft, and no hand-over
+    assert "Flame Duel · Line-up" not in draft
+    assert "Flame Duel · Line-up" in rest
+
+
+def test_every_card_frame_shows_its_whole_vp(cli: Cli) -> None:
+    """``cards duals``: each card's frame is wide enough for its title and its VP (the triangles K7-K9 too)."""
+    result = cli("cards", "duals", "--lang", "en", env={"COLUMNS": "80"})
+    assert result.exit_code == 0
+    bottoms = [line for line in result.output.splitlines() if "╰" in line]
+    frames = [frame for line in bottoms for frame in re.findall(r"╰[^╯]*╯", line)]
+    assert len(frames) >= 40
+    for frame in frames:
+        assert re.fullmatch(r"╰─+ \d+ VP ─╯", frame), frame
+    for card in ("K7", "K8", "K9"):
+        assert f"╭─ {card} ─" in result.output
+
+
+def test_the_placement_menu_reads_in_order() -> None:
+    """Many places to put a token go in columns, numbered left to right and row after row."""
+    game = DualsGame()
+    table = DualsTable(Console(), game, ["human", "bot:random"])
+    view = game.new_match({}, 3).view(0)
+    places = [a for a in view.legal if a.kind is DualsKind.PLACE]
+    assert len(places) > 8
+    text = rendered(table.menu(0, view))
+    grid = text[text.index("Place "):]
+    numbers = [int(n) for n in re.findall(r"(\d+)\. [a-e]\d", grid)]
+    assert numbers == sorted(numbers)
+    assert len(numbers) == len(places)
+    assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_a_duals_player_sees_what_changed_on_the_board_since_its_last_turn() -> None:
+    """At the start of each of its turns, a player sees which spaces changed since the end of its last move (the
+    other player's turn), marked on the board and named under it."""
+    game = DualsGame()
+    state = game.new_match({}, 3)
+    table = DualsTable(Console(), game, ["human", "bot:random"])
+    narrator = DualsNarrator(table, 0, state.view(0))
+    rng = Rng(2)
+    left: tuple[tuple[int, ...], ...] | None = None  # the board after my last move
+    my_turn = -1
+    checked = 0
+    while state.to_act is not None:
+        seat = state.to_act
+        view = state.view(seat)
+        if seat == 0 and left is not None:
+            text = rendered(table.board(view))
+            if view.turn_number != my_turn:
+                changed = [game.data.board.names[s] for s, stack in enumerate(view.board) if stack != left[s]]
+                if changed:
+                    assert f"Changed since your last turn (marked +): {', '.join(changed)}" in text
+                    for space in changed:
+                        assert re.search(rf"\+{space} ", text), space
+                    checked += 1
+                else:
+                    assert "The board has not changed since your last turn." in text
+            else:  # the same turn goes on: nothing to tell
+                assert "since your last turn" not in text
+        action = view.legal[rng.below(len(view.legal))]
+        before = state.view(None)
+        state.apply(action)
+        narrator.step(state, seat, action)
+        if seat == 0:
+            left, my_turn = state.view(None).board, before.turn_number
+    assert checked >= 3
+
+
+def screens_of_a_duel(monkeypatch: pytest.MonkeyPatch, options: dict[str, str], seed: int, lang: str = "en",
+                      height: int = 24) -> list[str]:
+    """What Player 1 (human, against a bot) is shown before each of its choices on an 80-column terminal of
+    ``height`` lines, from the blank line before the board to the prompt; it always takes its first option."""
+    from flametable.cli import table as table_module
+    from flametable.cli.duel_tui import DuelTable
+    from flametable.cli.seats import bot_decider
+    from flametable.service import MatchService, run
+
+    set_language(lang)
+    game = DuelGame()
+    console = Console(file=io.StringIO(), width=80, height=height, color_system=None)
+    table = DuelTable(console, game, ["human", "bot:random"])
+    screens: list[str] = []
+    first = [""]  # the notation of the first option now
+    ask = table.decider(0)
+
+    def decide(view: Any, legal: Sequence[Any]) -> Any:
+        first[0] = legal[0].text()
+        return ask(view, legal)
+
+    def choose(console: Console, prompt: str, tr: object = None) -> str:
+        out = console.file
+        screens.append(out.getvalue() + prompt)  # type: ignore[attr-defined]
+        out.seek(0)
+        out.truncate()
+        return first[0]
+
+    def forget(applied: object) -> None:  # what came before the next board is not part of it
+        console.file.seek(0)
+        console.file.truncate()
+
+    monkeypatch.setattr(table_module, "read_line", choose)
+    match = MatchService(game, game.new_match(options, seed), None)
+    run(match, [decide, bot_decider("bot:random", game, seed, 1)], listen=forget)
+    return screens
+
+
+@pytest.mark.parametrize(("options", "lang"), [({}, "en"), ({"pick": "draft"}, "es"), ({"mode": "decks"}, "en")])
+def test_the_duel_fits_an_80_by_24_terminal(monkeypatch: pytest.MonkeyPatch, options: dict[str, str],
+                                            lang: str) -> None:
+    """At 80×24 every screen a player chooses from (the board, the options, the hint and the prompt) fits: in a
+    round, both players' characters stay in view; the whole board is one ``?`` away."""
+    for seed in range(3):
+        screens = screens_of_a_duel(monkeypatch, options, seed, lang)
+        assert screens
+        for screen in screens:
+            lines = screen.splitlines()
+            assert len(lines) <= 24, screen
+            assert all(len(line) <= 80 for line in lines)
+        names = ("Player 2 (bot:random)", "Jugador 2 (bot:random)")
+        in_round = [s for s in screens if "Round wins" in s or "Rondas ganadas" in s]
+        assert in_round
+        for screen in in_round:  # both players side by side
+            assert any(name in screen for name in names)
+
+
+def test_a_big_terminal_shows_the_whole_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With room enough, the board keeps the cards' texts and the characters' abilities."""
+    screens = screens_of_a_duel(monkeypatch, {}, 1, height=80)
+    assert any("Abilities in play:" in s for s in screens)
+    assert any("Your hand" in s and "Equips to" in s for s in screens)
+
+
+def test_the_draft_lists_each_character_once_picked_by_its_own_number(cli: Cli, tmp_path: Path) -> None:
+    """The draft shows the free characters once (not again as a menu), and a character is picked by its card
+    number, which stays the same from one pick to the next."""
+    record = tmp_path / "draft.json"
+    result = cli("play", "duel", "--pick", "draft", "--seed", "4", "--lang", "en", "--record", str(record),
+                 input="30\n31\n32\n")
+    first_screen = result.output[:result.output.index("your choice:")]
+    assert first_screen.count("Smudge the Sweep") == 1
+    game = DuelGame()
+    state = game.new_match({"pick": "draft"}, 4)
+    mine = []
+    for notation in json.loads(record.read_text(encoding="utf-8"))["actions"]:
+        if state.to_act == 0:
+            mine.append(notation)
+        state.apply(game.action_from_text(notation))
+    assert mine == ["pick C30", "pick C31", "pick C32"]
