@@ -401,7 +401,7 @@ class DualsState:
             acts = self._compute_legal()
             if len(acts) != 1:
                 if not acts:  # pragma: no cover - every step keeps at least one option
-                    raise RuntimeError(f"no legal action at step {Step(self.step).name}")
+                    raise RuntimeError(f"no legal action at step {Step(self.step).name}")  # pragma: no mutate
                 self._legal = acts
                 return
             self._do(acts[0], False)
@@ -502,12 +502,8 @@ class DualsState:
             hand = self.hands[p]
             if hand:
                 score = A.SCORE
-                mc = self._match_cache
                 for c in sorted(hand):
-                    found = mc.get(c)
-                    if found is None:
-                        found = self._matches(c)
-                    if found:
+                    if self._matches(c):
                         out.append(score[c])
             return out
         if step == PLACE:
@@ -521,7 +517,7 @@ class DualsState:
             fire = A.FIRE
             fired = self.fired
             for t in self.abilities[stacks[src][-1]]:
-                if (self.bag or self.reserve) if t <= CRYSTAL_T else self._can(t, src, fired):
+                if self._can(t, src, fired):
                     out.append(fire[t])
             return out
         out = [A.COIN] if coin else []
