@@ -259,3 +259,21 @@ def test_the_score_prompt_offers_a_coin_only_to_a_player_who_can_spend_one() -> 
     assert "coin" not in asked(view)
     with_coin = first_view(lambda v: v.phase is Step.SCORE and any(a.kind is DualsKind.COIN for a in v.legal))
     assert "spend a coin" in asked(with_coin)
+
+
+@pytest.mark.parametrize(("lang", "done"), [("en", "done"), ("es", "terminar")])
+def test_a_done_typed_after_a_turn_ended_by_itself_says_so(lang: str, done: str) -> None:
+    """The player who types ``done`` for a turn the engine already finished (nothing more to score, no coin)
+    reads why it is not an option: that turn is over and this one has just begun with a token to place."""
+    from flametable.cli.duals_tui import parse_choice
+    from flametable.texts.commands import duals_commands
+
+    game = DualsGame()
+    tr = Translator.for_language(lang)
+    commands = duals_commands(DualsWords(tr, game.data))
+    view = game.new_match({}, 4).view(0)
+    assert (view.phase, view.turn) == (Step.PLACE, 0)
+    answer = parse_choice(done, view.legal, game, view, commands)
+    assert isinstance(answer, str)
+    expected = {"en": "Your last turn had already ended by itself", "es": "Tu último turno ya había terminado solo"}
+    assert answer.startswith(expected[lang])
