@@ -31,9 +31,9 @@ def test_the_log_command_shows_the_match_so_far(cli: Cli, lang: str, log: str, t
     assert "Nothing has happened yet." in first or "Todavía no ha pasado nada." in first
     said = _between(result.output, "Round 1 of 3:" if lang == "en" else "Ronda 1 de 3:", "\n")
     assert said.split(":")[0] in second  # the round that began is in the log
-    # and the player's own moves, in the player's words
-    assert ("Player 1 (you): line C" if lang == "en" else "Jugador 1 (tú): fila C") in second
-    assert ("Player 1 (you): stat " if lang == "en" else "Jugador 1 (tú): estadística ") in second
+    # and the player's own moves, as the table told them
+    assert ("Player 1 (you) lines up C" if lang == "en" else "Jugador 1 (tú) coloca a C") in second
+    assert ("Player 1 (you) chooses " if lang == "en" else "Jugador 1 (tú) elige ") in second
 
 
 @pytest.mark.parametrize(("lang", "card", "ability"), [("en", "card", "Ability:"), ("es", "carta", "Habilidad:")])

@@ -203,9 +203,7 @@ class Table(ABC, Generic[V, A]):
             if self.command(text):
                 continue
             choice = self.parse(text, legal)
-            if not isinstance(choice, str):
-                if seat == self.me:  # the log holds one's own choices too (never in hot-seat: they may be secret)
-                    self.log.append(Text(f"{self.names[seat]}: {self.spoken(choice)}", style="dim"))
+            if not isinstance(choice, str):  # the narration tells it (one's own choices too) and the log keeps it
                 return choice
             self.console.print(Text(choice, style="red"))
 
