@@ -11,8 +11,9 @@ from tests.cli.conftest import Cli
 EN_LOCALE: dict[str, str | None] = {"LC_ALL": None, "LC_MESSAGES": None, "LANG": "en_GB.UTF-8"}
 ES_LOCALE: dict[str, str | None] = {"LC_ALL": None, "LC_MESSAGES": None, "LANG": "es_ES.UTF-8"}
 SPANISH = ("Uso:", "Opciones", "Muestra esta ayuda y termina.", "Juega al Duelo de llamas", "[por defecto: human]",
-           "Semilla de la partida")
-ENGLISH = ("Usage:", "Options", "Show this message and exit.", "Play Flame Duel", "[default: human]", "Match seed")
+           "Semilla de la partida", "[OPCIONES]")
+ENGLISH = ("Usage:", "Options", "Show this message and exit.", "Play Flame Duel", "[default: human]", "Match seed",
+           "[OPTIONS]")
 
 
 def _words(text: str) -> str:
@@ -51,9 +52,10 @@ def test_the_program_help_in_either_language(cli: Cli) -> None:
     assert result.exit_code == 0, result.output
     out = _words(result.output)
     for word in ("Uso:", "Opciones", "Comandos", "Duelo de llamas y Flamecraft Duals en tu terminal.",
-                 "Juega una partida.", "Reproduce el registro de una partida"):
+                 "Juega una partida.", "Reproduce el registro de una partida", "[OPCIONES] COMANDO [ARGUMENTOS]..."):
         assert word in out, word
     assert "Commands" not in out
+    assert "[OPTIONS]" not in out
     english = _words(cli("--help", env=EN_LOCALE).output)
     assert "Commands" in english
     assert "Play a match." in english

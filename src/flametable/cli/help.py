@@ -166,6 +166,16 @@ def _help_in_language(command: Any, ctx: Any) -> Iterator[None]:
             setattr(obj, attr, value)
 
 
+USAGE_PIECES = {"[OPTIONS]": N_("[OPTIONS]"), "COMMAND [ARGS]...": N_("COMMAND [ARGS]..."),
+                "[ARGS]...": N_("[ARGS]...")}
+"""click's own words in a usage line (``flametable [OPTIONS] COMMAND [ARGS]...``), translated where shown."""
+
+
+def _pieces(pieces: list[str]) -> list[str]:
+    tr = i18n.translator()
+    return [tr.translate(USAGE_PIECES[p]) if p in USAGE_PIECES else p for p in pieces]
+
+
 def _usage(text: str) -> str:
     english = "Usage: "
     return i18n.translator().translate("Usage:") + " " + text[len(english):] if text.startswith(english) else text
@@ -176,6 +186,9 @@ class LocalCommand(TyperCommand):
 
     def get_usage(self, ctx: Any) -> str:
         return _usage(super().get_usage(ctx))
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return _pieces(super().collect_usage_pieces(ctx))
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         with _help_in_language(self, ctx):
@@ -188,6 +201,9 @@ class LocalGroup(TyperGroup):
 
     def get_usage(self, ctx: Any) -> str:
         return _usage(super().get_usage(ctx))
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return _pieces(super().collect_usage_pieces(ctx))
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         with _help_in_language(self, ctx):
