@@ -39,11 +39,12 @@ class Knowledge:
 
 
 def duel_knowledge(game: Any) -> Knowledge:
-    """Flame Duel (the registry's ``bots`` piece): playouts are short (about 18 decisions), so random
-    playouts to the end are cheap and sound."""
+    """Flame Duel (the registry's ``bots`` piece): playouts are short (about 18 decisions), so playouts to the end
+    are cheap; they follow a sensible player's policy rather than random moves (:func:`duel.playout_action`)."""
     from flametable.bots import duel
 
-    return Knowledge(duel.duel_determinizer(game.cards), duel.evaluate, {"iterations": 1000},
+    return Knowledge(duel.duel_determinizer(game.cards), duel.evaluate,
+                     {"iterations": 1000, "policy": duel.playout_action},
                      ("ismcts", {"iterations": 4000, "seconds": 1.5}))
 
 
