@@ -125,12 +125,13 @@ def best_stat(st: DuelState, p: int) -> int:
 def playout_action(state: GameState[Any, Any], rng: Rng) -> DuelAction:
     """A playout move that spends cards the way a sensible player does (ISMCTS's playout policy).
 
-    Uniformly random playouts play a card in almost every turn and pick the stat at random: a card kept in hand is
-    then worth hardly more than one thrown away, so keeping a card, passing and giving up one's own place for
-    nothing all looked alike to the search (issue 9). Here the player to act passes while it wins the round as it
-    stands; otherwise it plays a card (or its ability, discarding its least useful card) that makes it win the
-    round, else one that helps most, else it passes. The chooser picks the stat its character is best in, counting
-    the place on the table. One move in EXPLORE, and every other decision, is uniformly random.
+    Uniformly random playouts play a kept card at random and pick the stat at random: a line that keeps a card for
+    a later round was valued as if the card would be wasted, while spending it now (a place put on the table, even
+    over one's own) got its worth without a decision, so the search backed spending (issue 9). Here the player to
+    act passes while it wins the round as it stands; otherwise it plays a card (or its ability, discarding its
+    least useful card) that makes it win the round, else one that helps most, else it passes. The chooser picks the
+    stat its character is best in, counting the place on the table. One move in EXPLORE, and every other
+    decision, is uniformly random.
     """
     st: DuelState = state  # type: ignore[assignment]
     phase = st.phase

@@ -3,9 +3,10 @@
 entry in the game registry (:mod:`flametable.core.registry`); a game without a determiniser gets only bot:random.
 
 Levels: *easy* is greedy that plays a random legal action a third of the time; *medium* is greedy; *hard* is
-each game's strongest bot: in Flame Duel, ISMCTS with a budget of iterations capped at 1.5 s of thinking
-(simulations drop the time cap so that results are reproducible); in Flamecraft Duals, whose turn is many small
-decisions, the turn planner, which measured stronger than ISMCTS there (docs/benchmarks.md).
+each game's strongest bot: in Flame Duel, ISMCTS whose playouts follow a sensible player, with a budget of
+iterations capped at 1.5 s of thinking (simulations drop the time cap so that results are reproducible); in
+Flamecraft Duals, whose turn is many small decisions, the turn planner, which measured stronger than ISMCTS there
+(docs/benchmarks.md).
 """
 
 from __future__ import annotations
