@@ -2,8 +2,13 @@
 
 Each iteration samples one full state from the bot's view with the game's determiniser (which never
 reads the real state), descends the tree among the actions legal in that sample (UCB1 with availability
-counts), expands one node, finishes the match with a random playout and backs the result up. The tree is
-keyed by action ids, so the same node gathers statistics over many samples of the hidden information.
+counts), expands one node, finishes the match with a playout and backs the result up. The tree is keyed by
+action ids, so the same node gathers statistics over many samples of the hidden information.
+
+A playout is uniformly random unless the game gives a playout policy (``policy``: the action to play in a
+sampled state). Uniformly random playouts spend cards and pick stats the way no player does, which flattens the
+difference between keeping a card and throwing it away; a game whose decisions are mostly about when to spend
+what it holds (Flame Duel) gives a policy that plays like a sensible player instead (``bots.duel.playout_action``).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from flametable.core.rng import Rng
 Sampler = Callable[[Rng], GameState[Any, Any]]
 Determinizer = Callable[[Any], Sampler]
 """Given a seat's view, a sampler of full states consistent with it (prepared once per decision)."""
+Policy = Callable[[GameState[Any, Any], Rng], Action]
+"""A playout policy: the action the player to act plays in a full (sampled) state, one of its legal actions."""
 
 
 class Node:
@@ -36,7 +43,8 @@ class IsmctsBot:
 
     def __init__(self, determinize: Determinizer, seed: int = 0, iterations: int | None = 1000,
                  seconds: float | None = None, exploration: float = 0.7, name: str = "ismcts",
-                 playout_depth: int | None = None, value: Callable[[GameState[Any, Any]], float] | None = None) -> None:
+                 playout_depth: int | None = None, value: Callable[[GameState[Any, Any]], float] | None = None,
+                 policy: Policy | None = None) -> None:
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs a budget: iterations, seconds or both")
         if iterations is not None and iterations < 1:
@@ -51,6 +59,7 @@ class IsmctsBot:
             raise ValueError("a playout depth goes with a value function, and the other way round")
         self.depth = playout_depth
         self.value = value  # seat 0's chance of winning a state, for playouts cut at ``playout_depth``
+        self.policy = policy  # the playouts' moves (None: uniformly random)
         self.last_iterations = 0
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
@@ -113,7 +122,7 @@ class IsmctsBot:
             state.apply(best)
             node = children[best.id]
             path.append((node, seat))
-        random_playout(state, rng, self.depth)
+        random_playout(state, rng, self.depth, self.policy)
         outcome = state.outcome
         if outcome is not None:
             won = (outcome.points(0), outcome.points(1))
@@ -127,9 +136,16 @@ class IsmctsBot:
             n.reward += won[seat]
 
 
-def random_playout(state: GameState[Any, Any], rng: Rng, max_steps: int | None = None) -> None:
-    """Finish the match with uniformly random legal actions (or stop after ``max_steps`` of them)."""
+def random_playout(state: GameState[Any, Any], rng: Rng, max_steps: int | None = None,
+                   policy: Policy | None = None) -> None:
+    """Finish the match with uniformly random legal actions, or ``policy``'s (or stop after ``max_steps`` of
+    them)."""
     steps = -1 if max_steps is None else max_steps
+    if policy is not None:
+        while steps and state.to_act is not None:
+            state.apply(policy(state, rng))
+            steps -= 1
+        return
     while steps and state.to_act is not None:
         legal = state.legal_actions()
         state.apply(legal[rng.below(len(legal))])

@@ -3,9 +3,10 @@
 entry in the game registry (:mod:`flametable.core.registry`); a game without a determiniser gets only bot:random.
 
 Levels: *easy* is greedy that plays a random legal action a third of the time; *medium* is greedy; *hard* is
-each game's strongest bot: in Flame Duel, ISMCTS with a budget of iterations capped at 1.5 s of thinking
-(simulations drop the time cap so that results are reproducible); in Flamecraft Duals, whose turn is many small
-decisions, the turn planner, which measured stronger than ISMCTS there (docs/benchmarks.md).
+each game's strongest bot: in Flame Duel, ISMCTS whose playouts follow a sensible player, with a budget of
+iterations capped at 1.5 s of thinking (simulations drop the time cap so that results are reproducible); in
+Flamecraft Duals, whose turn is many small decisions, the turn planner, which measured stronger than ISMCTS there
+(docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -50,11 +51,12 @@ class Knowledge:
 
 
 def duel_knowledge(game: Any) -> Knowledge:
-    """Flame Duel (the registry's ``bots`` piece): playouts are short (about 18 decisions), so random
-    playouts to the end are cheap and sound."""
+    """Flame Duel (the registry's ``bots`` piece): playouts are short (about 18 decisions), so playouts to the end
+    are cheap; they follow a sensible player's policy rather than random moves (:func:`duel.playout_action`)."""
     from flametable.bots import duel
 
-    return Knowledge(duel.duel_determinizer(game.cards), duel.evaluate, {"iterations": 1000},
+    return Knowledge(duel.duel_determinizer(game.cards), duel.evaluate,
+                     {"iterations": 1000, "policy": duel.playout_action},
                      ("ismcts", {"iterations": 4000, "seconds": 1.5}))
 
 
