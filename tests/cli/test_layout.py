@@ -1,6 +1,7 @@
-"""What the terminal shows fits and reads in order: the Duel at 80×24, the draft's characters once with numbers
-that stay, a public draft without hand-overs, whole card frames, a placement menu numbered in reading order, and
-in Duals what changed on the board since the player's last turn."""
+"""What the terminal shows fits and reads in order: both games at 80×24 (hot-seat news included, the whole board
+one ``?`` away), the draft's characters once with numbers that stay, a public draft without hand-overs, whole card
+frames, a placement menu numbered in reading order, and in Duals what changed on the board since the player's last
+turn."""
 
 from __future__ import annotations
 
