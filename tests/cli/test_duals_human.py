@@ -36,10 +36,13 @@ TEXTS: dict[str, dict[str, Any]] = {  # per language: a message, or the words an
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_human_against_bot(cli: Cli, lang: str, tmp_path: Path) -> None:
+    """A whole match against a bot on a terminal tall enough for the whole board (the compact one:
+    tests/cli/test_layout.py): bad input is told and asked again, the board and the end are shown, the record
+    replays."""
     text = TEXTS[lang]
     record = tmp_path / "match.json"
     result = cli("play", "duals", "--seed", "3", "--lang", lang, "--record", str(record),
-                 input="banana\n99\nscore K1\n" + ALWAYS_FIRST)
+                 input="banana\n99\nscore K1\n" + ALWAYS_FIRST, env={"LINES": "100"})
     out = result.output
     assert result.exit_code == 0, out[-3000:]
     for key in ("unreadable", "no_option", "not_now", "bot", "options"):

@@ -1,25 +1,31 @@
-"""What the terminal shows fits and reads in order: the Duel at 80×24, the draft's characters once with numbers
-that stay, a public draft without hand-overs, whole card frames, a placement menu numbered in reading order, and
-in Duals what changed on the board since the player's last turn."""
+"""What the terminal shows fits and reads in order: both games at 80×24 (hot-seat news included, the whole board
+one ``?`` away), the draft's characters once with numbers that stay, a public draft without hand-overs, whole card
+frames, a placement menu numbered in reading order, and in Duals what changed on the board since the player's last
+turn."""
 
 from __future__ import annotations
 
 import io
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 
 from flametable.cli.duals_tui import DualsNarrator, DualsTable
 from flametable.cli.i18n import set_language
+from flametable.cli.playing import MakeNarrator
+from flametable.cli.table import Table
 from flametable.core.rng import Rng
 from flametable.duals.actions import Kind as DualsKind
 from flametable.duals.game import DualsGame
+from flametable.duals.rules import Step
 from flametable.duel.game import DuelGame
+from flametable.service import Applied, Decider
 from tests.cli.conftest import Cli
 
 
@@ -112,42 +118,73 @@ def test_a_duals_player_sees_what_changed_on_the_board_since_its_last_turn() -> 
     assert checked >= 3
 
 
+def screens_of(monkeypatch: pytest.MonkeyPatch, table: Table[Any, Any], state: Any, specs: Sequence[str], seed: int,
+               pick: Callable[[int], int], narrator: MakeNarrator | None = None) -> list[tuple[Any, str]]:
+    """Each view a human seat of ``table`` chooses from, and what it is shown then (on the table's console),
+    from the blank line before the board (after a hot-seat hand-over: from the top of the player's own screen) to
+    the prompt; a human takes option ``pick(number of options)`` (typed in its notation), the others are bots.
+    With a ``narrator``, the match is told as at the terminal: in hot-seat, a player back at the keyboard has
+    news."""
+    from flametable.cli import table as table_module
+    from flametable.cli.seats import bot_decider
+    from flametable.service import MatchService, run
+
+    console = table.console
+    game = table.game
+    screens: list[tuple[Any, str]] = []
+    answer = [""]
+    seen: list[Any] = [None]
+
+    def human(seat: int) -> Decider:
+        ask = table.decider(seat)
+
+        def decide(view: Any, legal: Sequence[Any]) -> Any:
+            answer[0], seen[0] = legal[pick(len(legal))].text(), view
+            return ask(view, legal)
+
+        return decide
+
+    def forget() -> None:
+        console.file.seek(0)
+        console.file.truncate()
+
+    def read(console: Console, prompt: str, tr: object = None) -> str:
+        if prompt.endswith(". "):  # the hot-seat hand-over ("press Enter when ready."): the player's screen begins
+            forget()
+            return ""
+        assert answer[0], f"the answer was not taken: {console.file.getvalue()}"  # type: ignore[attr-defined]
+        screens.append((seen[0], console.file.getvalue() + prompt))  # type: ignore[attr-defined]
+        forget()
+        typed, answer[0] = answer[0], ""
+        return typed
+
+    monkeypatch.setattr(table_module, "read_line", read)
+    deciders = [human(seat) if spec == "human" else bot_decider(spec, game, seed, seat) for seat, spec in
+                enumerate(specs)]
+    match = MatchService(game, state, None)
+    teller = narrator(table, table.me, match.view(table.me)) if narrator is not None else None
+
+    def listen(applied: Applied) -> None:  # what is told before the next screen is not part of it
+        if teller is not None:
+            teller.hear(applied.to(table.me))
+        forget()
+
+    run(match, deciders, listen=listen)
+    return screens
+
+
 def screens_of_a_duel(monkeypatch: pytest.MonkeyPatch, options: dict[str, str], seed: int, lang: str = "en",
                       height: int = 24) -> list[str]:
     """What Player 1 (human, against a bot) is shown before each of its choices on an 80-column terminal of
     ``height`` lines, from the blank line before the board to the prompt; it always takes its first option."""
-    from flametable.cli import table as table_module
     from flametable.cli.duel_tui import DuelTable
-    from flametable.cli.seats import bot_decider
-    from flametable.service import MatchService, run
 
     set_language(lang)
     game = DuelGame()
     console = Console(file=io.StringIO(), width=80, height=height, color_system=None)
-    table = DuelTable(console, game, ["human", "bot:random"])
-    screens: list[str] = []
-    first = [""]  # the notation of the first option now
-    ask = table.decider(0)
-
-    def decide(view: Any, legal: Sequence[Any]) -> Any:
-        first[0] = legal[0].text()
-        return ask(view, legal)
-
-    def choose(console: Console, prompt: str, tr: object = None) -> str:
-        out = console.file
-        screens.append(out.getvalue() + prompt)  # type: ignore[attr-defined]
-        out.seek(0)
-        out.truncate()
-        return first[0]
-
-    def forget(applied: object) -> None:  # what came before the next board is not part of it
-        console.file.seek(0)
-        console.file.truncate()
-
-    monkeypatch.setattr(table_module, "read_line", choose)
-    match = MatchService(game, game.new_match(options, seed), None)
-    run(match, [decide, bot_decider("bot:random", game, seed, 1)], listen=forget)
-    return screens
+    specs = ["human", "bot:random"]
+    return [screen for _view, screen in screens_of(monkeypatch, DuelTable(console, game, specs),
+                                                   game.new_match(options, seed), specs, seed, lambda n: 0)]
 
 
 @pytest.mark.parametrize(("options", "lang"), [({}, "en"), ({"pick": "draft"}, "es"), ({"mode": "decks"}, "en")])
@@ -192,3 +229,86 @@ def test_the_draft_lists_each_character_once_picked_by_its_own_number(cli: Cli, 
             mine.append(notation)
         state.apply(game.action_from_text(notation))
     assert mine == ["pick C30", "pick C31", "pick C32"]
+
+
+def screens_of_duals(monkeypatch: pytest.MonkeyPatch, seed: int, lang: str, buddy: bool = False,
+                     specs: Sequence[str] = ("human", "bot:random"), height: int = 24) -> list[tuple[Any, str]]:
+    """Each view a human seat chooses from in a Duals match on an 80-column terminal of ``height`` lines, told as
+    at the terminal, and the screen it is shown then; a human takes options at random."""
+    set_language(lang)
+    game = DualsGame()
+    console = Console(file=io.StringIO(), width=80, height=height, color_system=None)
+    table = DualsTable(console, game, specs, buddy)
+    return screens_of(monkeypatch, table, game.new_match({"buddy": buddy}, seed), specs, seed, Rng(seed).below,
+                      DualsNarrator)
+
+
+def fits_80_by_24(screen: str) -> bool:
+    lines = screen.splitlines()
+    return len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+
+
+def test_duals_fits_an_80_by_24_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80×24 every screen a Duals player chooses from (the board, the options, the hint and the prompt) fits,
+    whatever the decision (a place among 19 spaces, FIRE UP, moves, swaps, the plant, the crystal's take, SCORE,
+    the coin's cards, the last chance), in English and Spanish, with Buddy too; it keeps the board's stacks, both
+    seats' VP, the bag and the hand."""
+    decisions: set[object] = set()
+    for seed, lang, buddy in ((0, "en", False), (1, "es", True), (2, "en", False), (3, "es", False)):
+        for view, screen in screens_of_duals(monkeypatch, seed, lang, buddy):
+            assert fits_80_by_24(screen), screen
+            decisions.add("last chance" if view.last_chance else view.phase)
+            assert sum(f"{name} " in screen for name in view.data.board.names) == 19  # every space of the board
+            assert screen.count(" VP" if lang == "en" else " PV") >= 2 + len(view.hand)  # both seats, each card
+            assert ("Bag: " if lang == "en" else "Bolsa: ") in screen
+    assert decisions >= {*Step, "last chance"} - {Step.OVER}, decisions
+
+
+def test_the_whole_duals_board_is_one_question_mark_away(cli: Cli) -> None:
+    """At 80×24 the Duals board is compact (no legend, the bag's count alone); ``?`` shows the whole board (the
+    legend, the bag's contents, the hand's cards framed) and every option numbered."""
+    result = cli("play", "duals", "--seed", "4", "--lang", "en", input="?\nquit\n",
+                 env={"COLUMNS": "80", "LINES": "24"})
+    first, _, after = result.output.partition("your choice: ?")
+    assert "?: the whole board" in first
+    assert "Tokens:" not in first
+    assert "Bag: 29 tokens ·" in first
+    assert "Tokens:" in after
+    assert "Bag: 29 tokens (B4 C4" in after
+    assert "Your hand (cards are turned as you like, never flipped):" in after
+    assert re.search(r" 2\. a1 +3\. a2", after)
+
+
+def test_a_hot_seat_players_news_is_cut_to_fit_the_screen() -> None:
+    """After a hot-seat hand-over, the news since the player's last turn comes with its board: when all of it
+    does not fit on the 80×24 screen, its last events are shown, under a title that says how many earlier ones
+    the log keeps; a short news is shown whole."""
+    game = DualsGame()
+    console = Console(file=io.StringIO(), width=80, height=24, color_system=None)
+    table = DualsTable(console, game, ["human", "human"])
+    view = game.new_match({}, 3).view(0)
+    for told in (30, 2):
+        news = [Text(f"Event {n} of the other player's turn.") for n in range(1, told + 1)]
+        screen, compact = table.screen(0, view, news)
+        assert compact
+        text = rendered(screen)
+        assert fits_80_by_24("\n" + text + "Player 1, your choice: "), text  # the blank line before, the prompt
+        shown = [int(n) for n in re.findall(r"Event (\d+) ", text)]
+        earlier = re.search(r"Since your last turn \((\d+) earlier events: type log to read them\):", text)
+        if told == 2:
+            assert earlier is None
+            assert "Since your last turn:" in text
+            assert shown == [1, 2]
+        else:
+            assert earlier is not None
+            assert shown == list(range(int(earlier[1]) + 1, told + 1))
+            assert shown
+
+
+def test_hot_seat_duals_fits_an_80_by_24_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In hot-seat, every screen a player chooses from fits at 80×24, the news since its last turn included."""
+    screens = screens_of_duals(monkeypatch, 5, "en", specs=("human", "human"))
+    for _view, screen in screens:
+        assert fits_80_by_24(screen), screen
+    assert sum("Since your last turn" in screen for _view, screen in screens) > 5
+    assert any("earlier events: type log" in screen for _view, screen in screens)

@@ -63,10 +63,10 @@ def _cell_width(words: DualsWords) -> int:
     return 1 + max(len(n) for n in words.names) + 1 + stack
 
 
-def hex_board(view: DualsView, words: DualsWords, changed: Collection[int] = ()) -> Text:
+def hex_board(view: DualsView, words: DualsWords, changed: Collection[int] = (), spaced: bool = True) -> Text:
     """The board of a view, the firing token's space marked, and the ``changed`` spaces."""
     firing = view.src if view.phase not in (Step.PLACE, Step.SCORE, Step.OVER) else -1
-    return hex_grid(view.board, words, firing, changed)
+    return hex_grid(view.board, words, firing, changed, spaced)
 
 
 def changed_spaces(before: Sequence[Sequence[int]], view: DualsView) -> list[int]:
@@ -83,8 +83,9 @@ def changes_line(changed: Sequence[int], words: DualsWords) -> Text:
 
 
 def hex_grid(stacks: Sequence[Sequence[int]], words: DualsWords, firing: int = -1,
-             changed: Collection[int] = ()) -> Text:
-    """The board as a hex grid: one line per row of spaces, rows offset by half a space."""
+             changed: Collection[int] = (), spaced: bool = True) -> Text:
+    """The board as a hex grid: one line per row of spaces, rows offset by half a space (and a blank line between
+    rows when ``spaced``)."""
     board = words.data.board
     width = _cell_width(words)
     half = (width + 3) // 2  # a space and its neighbour in the next row are half a space apart
@@ -95,7 +96,7 @@ def hex_grid(stacks: Sequence[Sequence[int]], words: DualsWords, firing: int = -
         rows.setdefault(r, []).append((2 * q + r, s))
     lines: list[Text] = []
     for i, r in enumerate(sorted(rows)):
-        if i:
+        if i and spaced:
             lines.append(Text())
         line = Text()
         col = 0
@@ -137,13 +138,13 @@ def legend(words: DualsWords) -> Text:
     return out
 
 
-def supply(view: DualsView, words: DualsWords) -> Text:
-    """The bag (a multiset, D10), the reserve and the shop deck."""
+def supply(view: DualsView, words: DualsWords, contents: bool = True) -> Text:
+    """The bag (a multiset, D10; its ``contents`` too), the reserve and the shop deck."""
     _ = words.tr.gettext
     bag = Text(" ").join(fmt("{glyph}{n}", glyph=words.glyph(k), n=n) for k, n in enumerate(view.bag) if n)
     reserve = Text(" ").join(words.glyph(k) for k in view.reserve) if view.reserve else Text(NONE)
     out = fmt(words.tr.ngettext("Bag: {n} token", "Bag: {n} tokens", view.bag_size), n=view.bag_size)
-    if view.bag_size:
+    if view.bag_size and contents:
         out.append(" (")
         out.append_text(bag)
         out.append(")")
@@ -438,3 +439,130 @@ def final_table(view: DualsView, words: DualsWords, names: Sequence[str],
     if hands is not None:
         table.add_row(_("Cards left in hand"), *(", ".join(words.card(c) for c in hand) or NONE for hand in hands))
     return table
+
+
+# ------------------------------------------------------------------ compact: a board that fits 80 × 24
+
+
+def compact_board(view: DualsView, words: DualsWords, names: Sequence[str], buddy: bool = False,
+                  seen: Sequence[Sequence[int]] | None = None) -> RenderableType:
+    """The board of :func:`board` in 12 to 16 lines, for a small terminal: the hex grid without blank lines (with
+    its stacks and the spaces changed since ``seen``), the bag, reserve and deck on one line, each seat on one
+    line, the hand's cards two to a line. The legend, the bag's contents, the first player and the long texts
+    are on the full board (``?``)."""
+    _ = words.tr.gettext
+    title = _("Flamecraft Duals · Turn {n}").format(n=view.turn_number)
+    if buddy:
+        title += " · " + _("Buddy variant")
+    if view.end_triggered and not view.last_chance and view.outcome is None:  # the decision tells the last chance
+        title += " · " + _("the end is triggered")
+    changed = changed_spaces(seen, view) if seen is not None else []
+    parts: list[RenderableType] = [Rule(title), hex_board(view, words, changed, spaced=False)]
+    if seen is not None:
+        parts.append(changes_line(changed, words))
+    parts += [supply(view, words, contents=False), compact_seats(view, words, names), compact_hand(view, words)]
+    if view.outcome is None:
+        parts.append(Text.assemble(Text("▶ ", style="bold"), decision(view, words, names)))
+    return Group(*parts)
+
+
+def compact_seats(view: DualsView, words: DualsWords, names: Sequence[str]) -> Table:
+    """One line per seat: coins, cards in hand, VP now and the scored cards (by number: the VP say their worth)."""
+    _ = words.tr.gettext
+    ngettext = words.tr.ngettext
+    table = Table.grid(padding=(0, 2))
+    table.add_column(no_wrap=True)
+    for _column in range(3):
+        table.add_column(justify="right", no_wrap=True)
+    table.add_column(overflow="fold")
+    for seat, (name, info) in enumerate(zip(names, view.seats, strict=True)):
+        table.add_row(Text(name, style="bold" if seat == view.turn and view.outcome is None else ""),
+                      ngettext("{n} coin", "{n} coins", info.coins).format(n=info.coins),
+                      ngettext("{n} card in hand", "{n} cards in hand", info.hand_size).format(n=info.hand_size),
+                      _("{vp} VP").format(vp=info.points),
+                      _("scored: {cards}").format(cards=" ".join(f"K{c}" for c in info.pile) or NONE))
+    return table
+
+
+def compact_hand(view: DualsView, words: DualsWords) -> RenderableType:
+    """The hand's cards two to a line: each card's number and VP, its pattern, and where it matches now (✓) or
+    that it does not (✗)."""
+    _ = words.tr.gettext
+    if view.seat is None:
+        return Group()
+    if not view.hand:
+        return Text(_("Your hand is empty."))
+    cells: list[Text] = []
+    for c in view.hand:
+        mark = Text("✓ " + where_matches(view, c, words), style="bold green") if c in view.matching else Text(
+            "✗", style="dim")
+        cells += [Text(words.card_vp(c), style="bold"), pattern_sketch(words.data.card(c).cells, words), mark]
+    table = Table.grid(padding=(0, 2))
+    for _column in range(7):
+        table.add_column()
+    for row in range(0, len(cells), 6):
+        table.add_row(Text(_("Your hand:"), style="bold") if not row else "", *cells[row:row + 6])
+    return table
+
+
+def compact_menu(view: DualsView, words: DualsWords) -> RenderableType:
+    """The options of :func:`menu` in a few lines: the numbered ones in columns, in short words; the places, moves
+    and swaps by their spaces, which the player types (their numbers are in the full menu)."""
+    _ = words.tr.gettext
+    legal = view.legal
+    entries: list[Text] = []
+    spaces: list[RenderableType] = []
+    i = 0
+    while i < len(legal):
+        j = i
+        while j < len(legal) and legal[j].kind is legal[i].kind:
+            j += 1
+        if legal[i].kind in GRID_KINDS:
+            spaces += by_spaces(legal[i:j], view, words)
+        else:
+            entries += [Text.assemble(Text(f"{n}. ", style="bold"), compact_option(a, view, words))
+                        for n, a in enumerate(legal[i:j], i + 1)]
+        i = j
+    return Group(Text(_("Your options:"), style="bold"), *([Grid(entries)] if entries else []), *spaces)
+
+
+def compact_option(action: DualsAction, view: DualsView, words: DualsWords) -> Text:
+    """A numbered option in short words (the full menu explains the coin, the abilities and the REFRESH; the
+    decision above the options says where the coin's cards go)."""
+    _ = words.tr.gettext
+    if action.kind is Kind.COIN:
+        coins = view.seats[view.seat if view.seat is not None else view.turn].coins
+        return Text(_("Spend a coin (you have {n})").format(n=coins))
+    if action.kind is Kind.FIRE:
+        return fmt(_("FIRE UP {ability}"), ability=words.token(action.a))
+    if action.kind is Kind.DONE and view.phase is not Step.IRON and not view.last_chance:
+        return Text(_("Finish scoring"))
+    if action.kind is Kind.BOTTOM:  # the decision says where the card goes
+        return Text(words.card(action.a))
+    return describe_option(action, view, words)
+
+
+def by_spaces(actions: Sequence[DualsAction], view: DualsView, words: DualsWords) -> list[RenderableType]:
+    """Places, moves or swaps (all of one kind) as the spaces the player types: where the token may go; each
+    token that may move and where to; or how to name a swap."""
+    _ = words.tr.gettext
+    names = words.names
+    first = actions[0]
+    if first.kind is Kind.PLACE:
+        return [fmt(_("Place {token} on: {spaces}"), token=words.glyph(view.held),
+                    spaces=" ".join(names[a.a] for a in actions))]
+    example = f"{names[first.a]} {names[first.b]}"
+    if first.kind is Kind.SWAP:
+        return [Text(_("Swap two different top tokens: type both spaces, like {example}.").format(
+            example=example))]
+    heading = Text(_("Move a top token: type its space and where it goes, like {example}:").format(example=example))
+    ends: dict[int, list[int]] = {}
+    for a in actions:
+        ends.setdefault(a.a, []).append(a.b)
+    starts = [fmt("{token} {space}", token=words.glyph(view.board[s][-1]), space=names[s]) for s in ends]
+    anywhere = sorted({b for bs in ends.values() for b in bs})
+    if len(ends) > 1 and all(sorted(bs) == [b for b in anywhere if b != s] for s, bs in ends.items()):
+        # each token may go to any of these spaces but its own: one line
+        return [heading, Text.assemble(Text(", ").join(starts), " → ", " ".join(names[b] for b in anywhere))]
+    return [heading, Grid([Text.assemble(start, " → ", " ".join(names[b] for b in bs))
+                           for start, bs in zip(starts, ends.values(), strict=True)])]

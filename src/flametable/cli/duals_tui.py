@@ -102,13 +102,24 @@ class DualsTable(Table[DualsView, DualsAction]):
         self.seen_turn[seat] = before.turn_number
 
     def board(self, view: DualsView) -> RenderableType:
+        return duals_render.board(view, self.words, self.names, self.buddy, self.last_seen(view))
+
+    def compact_board(self, view: DualsView) -> RenderableType:
+        return duals_render.compact_board(view, self.words, self.names, self.buddy, self.last_seen(view))
+
+    def last_seen(self, view: DualsView) -> tuple[tuple[int, ...], ...] | None:
+        """The board the seat of ``view`` left after its last move, at the start of its next turn (``None``: still
+        the same turn, or no move yet: nothing to tell)."""
         seen = self.seen[view.seat] if view.seat is not None else None
         if seen is not None and view.seat is not None and view.turn_number == self.seen_turn[view.seat]:
-            seen = None  # still the same turn: nothing to tell
-        return duals_render.board(view, self.words, self.names, self.buddy, seen)
+            return None
+        return seen
 
     def menu(self, seat: int, view: DualsView) -> RenderableType:
         return duals_render.menu(view, self.words)
+
+    def compact_menu(self, seat: int, view: DualsView) -> RenderableType:
+        return duals_render.compact_menu(view, self.words)
 
     def ask(self, seat: int, view: DualsView) -> DualsAction:
         self.view = view  # what the player sees while typing: why a space typed alone is no option

@@ -17,7 +17,7 @@ from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
 
-from flametable.cli.i18n import _, translator
+from flametable.cli.i18n import _, ngettext, translator
 from flametable.cli.prompt import card_words, help_words, log_words, read_line
 from flametable.cli.seats import HUMAN
 from flametable.core.errors import IllegalAction
@@ -179,14 +179,16 @@ class Table(ABC, Generic[V, A]):
         return decide
 
     def ask(self, seat: int, view: V) -> A:
+        news: list[Text] = []
         if self.hot_seat:
             if not self.shows_secrets(view):
                 self.leave_private()
                 self.holder = seat
             elif self.holder != seat or not self.private:
                 self.hand_over(seat)
+                news, self.missed[seat] = self.missed[seat], []
         legal = view.legal
-        screen, compact = self.screen(seat, view)
+        screen, compact = self.screen(seat, view, news)
         self.console.print()
         self.console.print(screen)
         prompt = _("{player}, your choice: ").format(player=self.names[seat])
@@ -239,34 +241,60 @@ class Table(ABC, Generic[V, A]):
         for line in self.log:
             self.console.print(line)
         self.console.print(Rule())
-    def screen(self, seat: int, view: V) -> tuple[RenderableType, bool]:
-        """What ``seat`` is shown before it chooses: the board, the options and a hint; compact (the second value)
-        when the whole board would not fit on the terminal with them. The prompt's other commands (the log, a card
-        looked up) are told on the first screen they fit on; ``?`` tells them again."""
+
+    def screen(self, seat: int, view: V, news: Sequence[Text] = ()) -> tuple[RenderableType, bool]:
+        """What ``seat`` is shown before it chooses: its ``news`` (hot-seat: what happened since its last turn),
+        the board, the options and a hint; compact (the second value) when the whole board would not fit on the
+        terminal with them and at least the news' last event. The prompt's other commands (the log, a card
+        looked up) are told on the first screen they fit on; ``?`` tells them again. The news is cut to its last
+        events when the screen has no room for all of it (the log has it all)."""
         board, menu = self.board(view), self.menu(seat, view)
         example = self.spoken(view.legal[-1])
-        if self.fits(board, menu):
+        least = [self.news(news, 0)] if news else []  # room for the news' title and its last event
+        if self.fits(board, menu, *least):
             hint = _("Type a number or an action (for example: {example}); {help} shows the options again; {quit} "
                      "leaves the match.").format(example=example, help="?", quit=_("quit"))
             parts: list[RenderableType] = [board, menu, Text(hint, style="dim")]
             commands = Text(self.commands_hint(), style="dim")
-            if seat not in self.hinted and self.fits(board, menu, commands):  # the other commands, told once
+            if seat not in self.hinted and self.fits(board, menu, commands, *least):  # the other commands, told once
                 self.hinted.add(seat)
                 parts.append(commands)
-            return Group(*parts), False
-        hint = _("A number or an action ({example}) · {help}: the whole board · {quit}: leave").format(
-            example=example, help="?", quit=_("quit"))
-        return Group(self.compact_board(view), self.compact_menu(seat, view), Text(hint, style="dim")), True
+            compact = False
+        else:
+            hint = _("A number or an action ({example}) · {help}: the whole board · {quit}: leave").format(
+                example=example, help="?", quit=_("quit"))
+            parts = [self.compact_board(view), self.compact_menu(seat, view), Text(hint, style="dim")]
+            compact = True
+        if news:  # the lines left over, but the blank line before and the prompt
+            parts.insert(0, self.news(news, self.console.height - 2 - self.lines(*parts)))
+        return Group(*parts), compact
+
+    def news(self, news: Sequence[Text], room: int) -> RenderableType:
+        """What happened since a player's last turn, in ``room`` lines if it can: its last events, under a title
+        that says how many earlier ones the log keeps (at least the title and the last event)."""
+        heights = [self.lines(text) for text in news]
+        left = 0  # the earlier events left out
+        while True:
+            title = Text(_("Since your last turn:") if not left else ngettext(
+                "Since your last turn ({n} earlier event: type {log} to read it):",
+                "Since your last turn ({n} earlier events: type {log} to read them):", left).format(
+                n=left, log=_("log")), style="bold")
+            if left >= len(news) - 1 or self.lines(title) + sum(heights[left:]) <= room:
+                return Group(title, *news[left:])
+            left += 1
 
     def fits(self, *parts: RenderableType) -> bool:
         """Whether ``parts`` fit on the terminal's screen with the blank line before, the hint and the prompt."""
+        return self.lines(*parts) + 4 <= self.console.height
+
+    def lines(self, *parts: RenderableType) -> int:
+        """How many lines ``parts`` take on the terminal."""
         console = self.console
-        lines = sum(len(console.render_lines(part, console.options, pad=False)) for part in parts)
-        return lines + 4 <= console.height
+        return sum(len(console.render_lines(part, console.options, pad=False)) for part in parts)
 
     def hand_over(self, seat: int) -> None:
-        """Hot-seat: leave the other player's screen and wait until ``seat`` has the keyboard; then show its news
-        on a screen of its own.
+        """Hot-seat: leave the other player's screen and wait until ``seat`` has the keyboard, then give it a screen
+        of its own (its news comes with its board: :meth:`screen`).
 
         On a terminal, a player's own screen is the terminal's alternate screen: what is shown there goes
         when it is left, and never reaches the scrollback of the main screen, where the hand-over is shown; so
@@ -277,11 +305,6 @@ class Table(ABC, Generic[V, A]):
         read_line(self.console, _("{player}, press Enter when ready.").format(player=self.names[seat]) + " ")
         self.enter_private()
         self.holder = seat
-        if self.missed[seat]:
-            self.console.print(Text(_("Since your last turn:"), style="bold"))
-            for text in self.missed[seat]:
-                self.console.print(text)
-            self.missed[seat] = []
 
     def enter_private(self) -> None:
         """The holder's own screen: the alternate screen of a terminal (cleared), else a cleared screen."""
