@@ -186,12 +186,19 @@ def test_a_changed_result_is_reported(records: list[MatchRecord]) -> None:
             assert replay(GAME, record, verify_result=False).ok
 
 
-def test_a_record_without_a_result_replays(records: list[MatchRecord]) -> None:
-    record = copy_of(records[0])
-    record.result = None
-    report = replay(GAME, record)
-    assert report.ok
-    assert report.outcome is not None
+def test_a_record_without_a_result_replays_but_does_not_verify(records: list[MatchRecord]) -> None:
+    """A finished match whose record holds no result replays (every action legal), but verifying it fails with
+    its reason: there is nothing to compare the replayed result with, so it is never reported as verified."""
+    for original in records:
+        record = copy_of(original)
+        record.result = None
+        assert replay(GAME, record, verify_result=False).ok
+        report = replay(GAME, record)
+        assert not report.ok
+        assert report.no_result
+        assert report.reason is not None and "no result" in report.reason
+        assert report.outcome is not None and report.outcome.to_json() == original.result
+        assert report.to_json()["no_result"] is True
 
 
 @pytest.mark.parametrize("cut", [1, 2, 5])
