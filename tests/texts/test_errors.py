@@ -270,6 +270,9 @@ SETUP_CASES: dict[str, Callable[[], object]] = {
     "duals: a card twice": duals_setup(deck=[1], hands=[[1], []]),
     "duals: coins": duals_setup(coins=[3, -1]),
     "duals: first": duals_setup(first=2),
+    "duals: first 1.0": duals_setup(first=1.0),
+    "duals: a hand too big": duals_setup(hands=[[1, 2, 3], []]),
+    "duals: too many coins": duals_setup(coins=[4, 3]),
 }
 
 
