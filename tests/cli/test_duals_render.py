@@ -224,7 +224,7 @@ def _finish(state: DualsState) -> DualsState:
     [
         ([[1], [13]], [0, 0], Reason.MOST_VP, "Player 1 wins with 3 VP against 2."),
         ([[1], [13, 14]], [0, 0], Reason.MOST_VP, "Player 2 wins with 4 VP against 3."),
-        ([[13, 14], [43]], [1, 5], Reason.MORE_CARDS, "Equal on 5 VP: Player 1 wins with more scored cards (2 "
+        ([[13, 14], [43]], [1, 3], Reason.MORE_CARDS, "Equal on 5 VP: Player 1 wins with more scored cards (2 "
                                                      "against 1)."),
         ([[1], [2]], [1, 1], Reason.SHARED, "Shared victory: 4 VP and 1 scored card each."),
     ],
@@ -240,4 +240,4 @@ def test_outcome_words(scores: list[list[int]], coins: list[int], reason: Reason
     final = _render(duals_render.final_table(view, WORDS, NAMES))
     assert "Victory points" in final
     if reason is Reason.MORE_CARDS:
-        assert "5 × 0 (STARBURST)" in final
+        assert "3 × 0 (STARBURST)" in final  # at most 3 coins (setup step 2), worth 0 with STARBURST (D9)

@@ -81,6 +81,28 @@ def test_wrong_stored_result(cli: Cli, record: Path) -> None:
     assert cli("replay", str(edited)).exit_code == 0  # without --verify, only the actions are checked
 
 
+@pytest.mark.parametrize("how", ["null", "missing"])
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_verify_fails_on_a_record_without_a_result(cli: Cli, record: Path, how: str, lang: str) -> None:
+    """``--verify`` on a record whose result is null or missing fails with its reason (nothing to compare),
+    in the player's language; without ``--verify`` the actions alone replay fine."""
+
+    def change(data: dict[str, Any]) -> None:
+        if how == "null":
+            data["result"] = None
+        else:
+            del data["result"]
+
+    edited = edit_record(record, change)
+    result = cli("replay", str(edited), "--verify", "--lang", lang)
+    assert result.exit_code == 1, result.output
+    assert {"en": "holds no result to compare", "es": "no guarda ningún resultado"}[lang] in result.output
+    assert "OK" not in result.output
+    data = json.loads(cli("replay", str(edited), "--verify", "--json").stdout)
+    assert (data["ok"], data["no_result"]) == (False, True)
+    assert cli("replay", str(edited)).exit_code == 0
+
+
 @pytest.mark.parametrize(
     ("content", "words"),
     [

@@ -186,12 +186,21 @@ def test_a_changed_result_is_reported(records: list[MatchRecord]) -> None:
             assert replay(GAME, record, verify_result=False).ok
 
 
-def test_a_record_without_a_result_replays(records: list[MatchRecord]) -> None:
-    record = copy_of(records[0])
-    record.result = None
-    report = replay(GAME, record)
-    assert report.ok
-    assert report.outcome is not None
+def test_a_record_without_a_result_replays_but_does_not_verify(records: list[MatchRecord]) -> None:
+    """A finished match whose record holds no result replays (every action legal), but verifying it fails with
+    its reason: there is nothing to compare the replayed result with, so it is never reported as verified."""
+    for original in records:
+        record = copy_of(original)
+        record.result = None
+        assert replay(GAME, record, verify_result=False).ok
+        report = replay(GAME, record)
+        assert not report.ok
+        assert report.no_result
+        assert report.reason is not None
+        assert "no result" in report.reason
+        assert report.outcome is not None
+        assert report.outcome.to_json() == original.result
+        assert report.to_json()["no_result"] is True
 
 
 @pytest.mark.parametrize("cut", [1, 2, 5])
@@ -284,6 +293,21 @@ def test_bad_options_are_a_record_error(records: list[MatchRecord], options: dic
     record.options = options
     with pytest.raises(RecordError):
         replay(GAME, record)
+
+
+def test_a_record_whose_decks_disagree_with_its_setup_is_refused() -> None:
+    """A record of own decks (R2) played from an explicit setup replays and verifies; the same record claiming
+    other decks in its options is refused with the disagreement named, never verified against the setup's."""
+    lineups = [[3, 7, 12], [5, 9, 20]]
+    sups = [list(range(1, 9)), list(range(9, 21))]
+    decks = [{"characters": lineups[p], "supports": sups[p]} for p in (0, 1)]
+    setup = {"lineups": lineups, "hands": [sups[0][:3], sups[1][:3]], "piles": [sups[0][3:], sups[1][3:]]}
+    record = played_record({"mode": "decks", "decks": decks}, 4, setup)
+    assert replay(GAME, copy_of(record)).ok
+    claimed = copy_of(record)
+    claimed.options = {"mode": "decks", "decks": [decks[0], {**decks[1], "supports": list(range(1, 11))}]}
+    with pytest.raises(RecordError, match=r"support cards .* options\.decks\[1\]"):
+        replay(GAME, claimed)
 
 
 def test_bad_setup_is_a_record_error(records: list[MatchRecord]) -> None:

@@ -157,6 +157,9 @@ def test_explicit_setup() -> None:
         ({"coins": [-1, 3]}, "two non-negative integers"),
         ({"first": 2}, "must be 0 or 1"),
         ({"first": True}, "must be 0 or 1"),
+        ({"first": 1.0}, r"setup\.first must be 0 or 1, got 1\.0"),
+        ({"first": 0.0}, r"setup\.first must be 0 or 1"),
+        ({"first": "1"}, r"setup\.first must be 0 or 1"),
     ],
 )
 def test_explicit_setup_errors(setup: dict[str, Any], message: str) -> None:
@@ -171,3 +174,40 @@ def test_explicit_setup_errors(setup: dict[str, Any], message: str) -> None:
 def test_options_errors(options: Any, message: str) -> None:
     with pytest.raises(RecordError, match=message):
         GAME.new_match(options, 0)
+
+
+@pytest.mark.parametrize(("sizes", "ok"), [((2, 0), True), ((0, 2), True), ((3, 0), False), ((2, 8), False)])
+def test_refresh_a_turn_starts_with_at_most_2_cards_in_a_hand(sizes: tuple[int, int], ok: bool) -> None:
+    """Rules text: "En REFRESH, robas cartas hasta tener 2 en mano" and the coin draws 2 then puts 2 at the
+    bottom (D4 deals 2): no turn of any match starts with 3 cards in a hand. A setup (the start of a turn) with
+    more is refused naming the hand; fewer (an empty hand late in a match) is kept."""
+    cards = iter(range(1, 11))
+    hands = [[next(cards) for _ in range(n)] for n in sizes]
+    setup = {"hands": hands, "deck": [20, 21]}
+    if ok:
+        assert GAME.new_match({}, 0, setup=setup).hands == hands
+    else:
+        p = 0 if sizes[0] > 2 else 1
+        with pytest.raises(RecordError, match=rf"setup\.hands\[{p}\]: a hand holds at most 2 cards"):
+            GAME.new_match({}, 0, setup=setup)
+
+
+@pytest.mark.parametrize(("coins", "ok"), [([3, 0], True), ([0, 3], True), ([4, 0], False), ([3, 99], False)])
+def test_setup_step_2_a_player_has_at_most_3_coins(coins: list[int], ok: bool) -> None:
+    """Rules text step 2: "Da a cada jugador ... 3 monedas"; a coin is only ever spent (the coin, before
+    REFRESH): no match reaches 4 coins, and a setup claiming them is refused naming the player's coins."""
+    setup = {"coins": coins, "deck": [20, 21]}
+    if ok:
+        assert GAME.new_match({}, 0, setup=setup).coins == coins
+    else:
+        p = 0 if coins[0] > 3 else 1
+        with pytest.raises(RecordError, match=rf"setup\.coins\[{p}\]: a player has at most 3 coins"):
+            GAME.new_match({}, 0, setup=setup)
+
+
+def test_the_first_player_of_a_setup_is_a_seat() -> None:
+    """D3 draws who starts; a setup names it instead, as the seat 0 or 1 (the integer: ``1.0`` once passed the
+    check and was then used as a list index)."""
+    assert GAME.new_match({}, 0, setup={"first": 1, "deck": [20]}).first == 1
+    with pytest.raises(RecordError, match=r"setup\.first must be 0 or 1"):
+        GAME.new_match({}, 0, setup={"first": 1.0, "deck": [20]})

@@ -265,15 +265,17 @@ def test_rules_if_your_deck_runs_out_you_dont_draw() -> None:
 
 
 def test_rules_no_hand_limit() -> None:
-    """"Each player draws a card (no hand limit; if your deck runs out, you don't draw) ..." (R13: "no hand limit")"""
+    """"Each player draws a card (no hand limit; if your deck runs out, you don't draw) ..." (R13: "no hand limit"):
+    a hand of 6, the most a round can start with (3 dealt, R4, and one drawn at each of three clean-ups), still
+    draws its card and holds 7."""
     c0, c1 = fillers(2, [])
-    hand = quiet(9)[:8]
+    hand = quiet(7)[:6]
     pile = [s for s in ALL_SUPPORTS if s not in hand][:2]
     st = first_round(c0, c1, [hand, []], Stat.SPARK, pile=pile)
     run(st, ["pass"], [])
     assert len(st.results) == 1
-    assert len(st.hands[0]) == 9
-    assert st.hands[0][:8] == hand
+    assert len(st.hands[0]) == 7
+    assert st.hands[0][:6] == hand
     assert pile[0] in st.hands[0] or pile[1] in st.hands[0]
 
 

@@ -349,3 +349,98 @@ def test_setup_place_must_be_a_place_card() -> None:
         else:
             with pytest.raises(RecordError, match="place"):
                 GAME.new_match({}, 0, setup=setup)
+
+
+# ---------------------------------------------------------------- explicit setups: only what a match can reach
+
+
+def _lineups() -> list[list[int]]:
+    a, b, c, d, e, f = characters(plain)[:6]
+    return [[a, b, c], [d, e, f]]
+
+
+def test_r4_hands_before_the_lineups_hold_at_most_3_cards() -> None:
+    """R4: each player starts with 3 support cards, drawn once the line-ups are done: a setup still in the
+    line-up phase (characters, no line-ups) with a hand of 4 is refused, naming the hand; 3 is kept."""
+    from flametable.core.errors import RecordError
+
+    chars = _lineups()
+    for n, ok in ((3, True), (4, False)):
+        setup = {"characters": chars, "hands": [list(range(1, n + 1)), []], "piles": [list(range(10, 16))]}
+        if ok:
+            assert GAME.new_match({}, 0, setup=setup).hands[0] == list(range(1, n + 1))
+        else:
+            with pytest.raises(RecordError, match=r"setup\.hands\[0\].* at most 3 cards"):
+                GAME.new_match({}, 0, setup=setup)
+
+
+@pytest.mark.parametrize(("n", "ok"), [(6, True), (7, False), (8, False)])
+def test_r4_r13_a_round_starts_with_at_most_6_cards_in_hand(n: int, ok: bool) -> None:
+    """R4 deals 3 cards; R13 draws one at each of the three clean-ups before the tie-break round (R14); a play
+    spends a card and the built-in table effects (R10, R11) give back at most that one: so no round of any
+    match starts with more than 6 cards in a hand. A setup (line-ups given: a round starts) with 7 or 8 is
+    refused, naming the hand."""
+    from flametable.core.errors import RecordError
+    from flametable.duel.game import most_in_hand
+
+    assert most_in_hand(CARDS) == 6
+    setup = {"lineups": _lineups(), "hands": [[], list(range(1, n + 1))], "piles": [[20, 21]]}
+    if ok:
+        assert len(GAME.new_match({}, 0, setup=setup).hands[1]) == n
+    else:
+        with pytest.raises(RecordError, match=r"setup\.hands\[1\]: a hand holds at most 6 cards"):
+            GAME.new_match({}, 0, setup=setup)
+
+
+def test_r2_an_own_deck_holds_at_most_12_support_cards() -> None:
+    """R2: an own deck has 8 to 12 support cards, and a player's hand, draw pile, discard pile and owned place
+    all come from it: a setup giving one player 13 of them is refused; 12 are kept."""
+    from flametable.core.errors import RecordError
+
+    place = next(s.number for s in CARDS.supports if s.kind is SupportKind.PLACE)
+    others = [s for s in range(1, NUM_SUPPORTS + 1) if s != place]
+    for extra, ok in (([], True), ([others[11]], False)):
+        setup = {"lineups": _lineups(), "hands": [others[:3], []], "piles": [others[3:8] + extra, []],
+                 "discards": [others[8:11], []], "place": {"card": place, "owner": 0}}
+        if ok:
+            GAME.new_match({"mode": "decks"}, 0, setup=setup)
+        else:
+            with pytest.raises(RecordError, match="player 1's deck would hold 13 support cards, at most 12"):
+                GAME.new_match({"mode": "decks"}, 0, setup=setup)
+
+
+def test_r2_decks_declared_in_the_options_are_the_decks_of_the_setup() -> None:
+    """R2: each player brings their own deck. A setup with own decks declared in the options must deal out
+    exactly those decks (the same 3 characters, the same support cards wherever they lie); a disagreement is
+    refused naming the deck of the options, never silently overridden by the setup."""
+    from flametable.core.errors import RecordError
+
+    lineups = _lineups()
+    sups = [list(range(1, 9)), list(range(9, 19))]
+    decks = [{"characters": lineups[p], "supports": sups[p]} for p in (0, 1)]
+    setup = {"lineups": lineups, "hands": [sups[0][:3], sups[1][:3]], "piles": [sups[0][3:], sups[1][3:]]}
+    st = GAME.new_match({"mode": "decks", "decks": decks}, 0, setup=setup)
+    assert st.characters == [sorted(r) for r in lineups]
+    other_chars = [decks[0], {**decks[1], "characters": lineups[0]}]
+    with pytest.raises(RecordError, match=r"player 2's characters .* options\.decks\[1\]"):
+        GAME.new_match({"mode": "decks", "decks": other_chars}, 0, setup=setup)
+    other_sups = [{**decks[0], "supports": list(range(2, 10))}, None]
+    with pytest.raises(RecordError, match=r"player 1's support cards .* options\.decks\[0\]"):
+        GAME.new_match({"mode": "decks", "decks": other_sups}, 0, setup=setup)
+
+
+@pytest.mark.parametrize("value", [1.0, True, 0.0, False, "1", None, -1, 2])
+def test_seats_and_owners_are_the_integers_0_or_1(value: object) -> None:
+    """The first picker of the draft (R2) and the owner of the place on the table (R8) are seats: the integer 0
+    or 1, never 1.0 or true (they index per-player lists). Each is refused naming its field."""
+    from flametable.core.errors import RecordError
+
+    place = next(s.number for s in CARDS.supports if s.kind is SupportKind.PLACE)
+    draft = {"pick": "draft"}
+    with pytest.raises(RecordError, match=r"setup\.first_picker must be 0 or 1"):
+        GAME.new_match(draft, 0, setup={"piles": [[1, 2, 3, 4, 5, 6]], "first_picker": value})
+    setup = {"lineups": _lineups(), "hands": [[], []], "piles": [[]], "place": {"card": place, "owner": value}}
+    with pytest.raises(RecordError, match=r"setup\.place\.owner must be 0 or 1"):
+        GAME.new_match({}, 0, setup=setup)
+    assert GAME.new_match(draft, 0, setup={"piles": [[1, 2, 3, 4, 5, 6]], "first_picker": 1}).first_picker == 1
+    assert GAME.new_match({}, 0, setup={**setup, "place": {"card": place, "owner": 1}}).place_owner == 1

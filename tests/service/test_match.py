@@ -27,6 +27,7 @@ from flametable.service import (
     is_public,
     view_json,
 )
+from flametable.texts import Translator
 from tests.service.tiny import QuietGame, TinyGame, TinyState
 
 DUEL = DuelGame()
@@ -106,8 +107,9 @@ def test_a_resumed_record_starts_at_the_version_of_its_actions() -> None:
     assert again.version == 4
     assert again.view(None) == first.view(None)
     bad = MatchRecord.from_json({**record.to_json(), "actions": ["pass"]})
-    with pytest.raises(RecordError, match="record action 0 \\('pass'\\) cannot be played"):
+    with pytest.raises(RecordError, match="record action 0 \\('pass'\\) cannot be played") as caught:
         MatchService.from_record(DUEL, bad)
+    assert Translator.for_language("es").error(caught.value).startswith("la acción 0 ('pass') del registro no se")
 
 
 # ------------------------------------------------------------------------------------ rejections

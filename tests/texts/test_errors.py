@@ -241,6 +241,16 @@ SETUP_CASES: dict[str, Callable[[], object]] = {
     "duel: place owner": duel_setup(place={"card": 1, "owner": 2}),
     "duel: a card twice in the shared deck": duel_setup(hands=[[7], []]),
     "duel: a card twice in an own deck": duel_setup({"mode": "decks"}, piles=[[7, 8], [9]], hands=[[8], []]),
+    "duel: first picker 1.0": duel_setup({"pick": "draft"}, lineups=None, first_picker=1.0),
+    "duel: place owner true": duel_setup(place={"card": 1, "owner": True}),
+    "duel: a hand too big": duel_setup(hands=[[10, 11, 12, 13, 14, 15, 16, 17], []]),
+    "duel: an own deck too big": duel_setup({"mode": "decks"}, piles=[list(range(7, 20)), []]),
+    "duel: characters not the declared deck's": duel_setup(
+        {"mode": "decks", "decks": [{"characters": [7, 8, 9], "supports": list(range(1, 9))}, None]},
+        piles=[list(range(1, 9)), []]),
+    "duel: supports not the declared deck's": duel_setup(
+        {"mode": "decks", "decks": [{"characters": [1, 2, 3], "supports": list(range(1, 9))}, None]},
+        piles=[list(range(2, 10)), []]),
     "duel: not a view": lambda: DuelView.from_json({"format": "chess"}),
     "duel: a malformed view": lambda: DuelView.from_json({"format": VIEW_FORMAT}),
     "duals: options not an object": lambda: DualsOptions.from_json([1]),
@@ -260,6 +270,9 @@ SETUP_CASES: dict[str, Callable[[], object]] = {
     "duals: a card twice": duals_setup(deck=[1], hands=[[1], []]),
     "duals: coins": duals_setup(coins=[3, -1]),
     "duals: first": duals_setup(first=2),
+    "duals: first 1.0": duals_setup(first=1.0),
+    "duals: a hand too big": duals_setup(hands=[[1, 2, 3], []]),
+    "duals: too many coins": duals_setup(coins=[4, 3]),
 }
 
 

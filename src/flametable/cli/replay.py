@@ -45,6 +45,9 @@ def run_replay(file: Path, verify: bool, as_json: bool, cards: Path | None) -> N
 
 def bad_reason(game: Game[Any, Any], record: MatchRecord, report: ReplayReport) -> str:
     """Why the replay failed, in the player's language."""
+    if report.no_result:
+        return _("the record holds no result to compare with the replayed one ({replayed})").format(
+            replayed=result_words(report.outcome.to_json() if report.outcome else None))
     if report.bad_index is None:
         return _("the stored result ({stored}) differs from the replayed one ({replayed})").format(
             stored=result_words(record.result), replayed=result_words(report.outcome.to_json() if report.outcome

@@ -116,7 +116,8 @@ class MatchRecord:
 class ReplayReport:
     """The result of replaying a record: ``ok`` or the first bad action (index, notation, reason); ``abandoned``
     when every action is legal but the match stops before its end and the record holds no result (a match left
-    unfinished, which ``play --resume`` goes on with)."""
+    unfinished, which ``play --resume`` goes on with); ``no_result`` when the result was to be verified and the
+    record, of a finished match, holds none to compare (nothing verified is never "ok")."""
 
     ok: bool
     outcome: Outcome | None
@@ -126,6 +127,7 @@ class ReplayReport:
     reason: str | None = None
     error: IllegalAction | None = None  # the engine's own reason, translatable
     abandoned: bool = False
+    no_result: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ok": self.ok, "steps": self.steps,
@@ -134,6 +136,8 @@ class ReplayReport:
             out.update(index=self.bad_index, action=self.bad_action, reason=self.reason)
         if self.abandoned:
             out.update(abandoned=True)
+        if self.no_result:
+            out.update(no_result=True)
         return out
 
 
@@ -158,7 +162,8 @@ def start(game: Game[Any, Any], record: MatchRecord) -> GameState[Any, Any]:
 
 
 def replay(game: Game[Any, Any], record: MatchRecord, verify_result: bool = True) -> ReplayReport:
-    """Replay every action, checking each is legal and (optionally) that the stored result matches."""
+    """Replay every action, checking each is legal and (optionally) that the stored result matches: a record
+    with no result (null or missing) then fails, since there is nothing to compare."""
     state = start(game, record)
     for i, text in enumerate(record.actions):
         if state.to_act is None:
@@ -174,7 +179,10 @@ def replay(game: Game[Any, Any], record: MatchRecord, verify_result: bool = True
         if record.result is None:
             return ReplayReport(False, None, n, n, None, f"the match was abandoned at action {n}", abandoned=True)
         return ReplayReport(False, None, n, n, None, "the record ends before the match does")
-    if verify_result and record.result is not None and record.result != outcome.to_json():
+    if verify_result and record.result is None:
+        return ReplayReport(False, outcome, n, None, None, "the record holds no result to compare with the replayed "
+                            f"{json.dumps(outcome.to_json())}", no_result=True)
+    if verify_result and record.result != outcome.to_json():
         return ReplayReport(False, outcome, n, None, None,
                             f"stored result {json.dumps(record.result)} differs from the replayed "
                             f"{json.dumps(outcome.to_json())}")

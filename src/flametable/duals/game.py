@@ -23,7 +23,10 @@ Explicit setup (tests, records, puzzles); every key is optional::
     }
 
 Tokens and cards an explicit setup does not list are out of the match; none may appear more often than the
-data has them (Buddy only in the Buddy variant), no card twice.
+data has them (Buddy only in the Buddy variant), no card twice. A setup is the start of a turn, so it holds only
+what a match can reach there: hands of at most 2 cards (REFRESH draws up to 2; the coin draws 2 and puts 2 back),
+at most 3 coins each (setup step 2; coins are only ever spent), ``first`` the integer 0 or 1. Small decks and
+empty hands are positions a match reaches (late, or at its end), so they are kept.
 """
 
 from __future__ import annotations
@@ -216,6 +219,10 @@ def _apply_setup(st: DualsState, setup: Mapping[str, Any]) -> None:
             raise RecordError(N_("{field} needs one list per player (2), got {value!r}"), field=f"setup.{key}",
                               value=rows)
     hand_rows = [_int_list(hands[p], f"hands[{p}]") for p in (0, 1)]
+    for p, row in enumerate(hand_rows):
+        if len(row) > HAND_SIZE:  # REFRESH draws up to 2; the coin draws 2, then puts 2 back
+            raise RecordError(N_("{field}: a hand holds at most {most} cards when a turn starts, got {n}"),
+                              field=f"setup.hands[{p}]", most=HAND_SIZE, n=len(row))
     score_rows = [_int_list(scores[p], f"scores[{p}]") for p in (0, 1)]
     every = [*deck, *hand_rows[0], *hand_rows[1], *score_rows[0], *score_rows[1]]
     for c in every:
@@ -233,8 +240,12 @@ def _apply_setup(st: DualsState, setup: Mapping[str, Any]) -> None:
             or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in coins)):
         raise RecordError(N_("{field} must be two non-negative integers, got {value!r}"), field="setup.coins",
                           value=coins)
+    for p, c in enumerate(coins):
+        if c > START_COINS:  # setup step 2 gives 3; a coin is only ever spent
+            raise RecordError(N_("{field}: a player has at most {most} coins, got {n}"), field=f"setup.coins[{p}]",
+                              most=START_COINS, n=c)
     st.coins = list(coins)
     first = setup.get("first", 0)
-    if first not in (0, 1) or isinstance(first, bool):
+    if type(first) is not int or first not in (0, 1):  # a seat, used as a list index: never 1.0 or true
         raise RecordError(N_("{field} must be 0 or 1, got {value!r}"), field="setup.first", value=first)
     st.first = first

@@ -9,14 +9,23 @@ from flametable.core.errors import RecordError
 from flametable.core.i18n import N_, Phrase
 from flametable.core.rng import Rng
 from flametable.duel.actions import NUM_ACTIONS, DuelAction
-from flametable.duel.cards import NUM_CHARACTERS, NUM_SUPPORTS, CardSet, Deck, SupportKind, builtin_card_set
-from flametable.duel.rules import HAND_SIZE, RULES_VERSION, DuelOptions, Mode, Phase, Pick
+from flametable.duel.cards import (
+    NUM_CHARACTERS,
+    NUM_SUPPORTS,
+    CardSet,
+    Deck,
+    EffectKind,
+    SupportKind,
+    builtin_card_set,
+)
+from flametable.duel.rules import HAND_SIZE, MAX_PLAYS, ROUNDS, RULES_VERSION, DuelOptions, Mode, Phase, Pick
 from flametable.duel.state import DuelState
 
 _ALL_CHARS = list(range(1, NUM_CHARACTERS + 1))
 _ALL_SUPPORTS = list(range(1, NUM_SUPPORTS + 1))
 _CHARACTER_NUMBERS = Phrase(N_("character numbers"))
 _SUPPORT_NUMBERS = Phrase(N_("support card numbers"))
+MOST_SUPPORTS = 12  # R2: an own deck holds 8 to 12 support cards
 
 
 class DuelGame:
@@ -92,6 +101,26 @@ def random_deck(rng: Rng) -> Deck:
     return Deck(tuple(sorted(chars)), tuple(sorted(sups)))
 
 
+def _seat(value: Any, field: str) -> int:
+    """A seat or a card's owner: the integer 0 or 1, never ``1.0`` or ``true`` (it indexes per-seat lists)."""
+    if type(value) is not int or value not in (0, 1):
+        raise RecordError(N_("{field} must be 0 or 1, got {value!r}"), field=field, value=value)
+    return value
+
+
+def most_in_hand(cards: CardSet) -> int:
+    """The most support cards a hand can hold when a round starts: 3 dealt (R4), one drawn at each of the three
+    clean-ups before the tie-break round (R13), and what plays can add: a play spends a card (the support played,
+    or the one discarded for the ability, R11) and its table effects (R10) may draw or take back cards, so each
+    of the 2 plays of a round (R6) adds at most that gain less one. With the built-in cards no play adds."""
+    gain = 0
+    for effects in (*(c.effects for c in cards.characters), *(s.effects for s in cards.supports)):
+        taken = sum(e.n if e.kind is EffectKind.DRAW else 1 for e in effects
+                    if e.kind in (EffectKind.DRAW, EffectKind.RECOVER))
+        gain = max(gain, taken - 1)
+    return HAND_SIZE + ROUNDS * (1 + MAX_PLAYS * gain)
+
+
 def _ints(setup: Mapping[str, Any], key: str, hi: int, numbers: Phrase) -> list[list[int]] | None:
     if key not in setup or setup[key] is None:
         return None
@@ -131,9 +160,7 @@ def _apply_setup(st: DuelState, opts: DuelOptions, setup: Mapping[str, Any]) -> 
         raise RecordError(N_("{field}: give either {one} or {other}, not both"), field="setup", one="lineups",
                           other="characters")
     who = lineups or chars
-    first_picker = setup.get("first_picker", 0)
-    if first_picker not in (0, 1):
-        raise RecordError(N_("{field} must be 0 or 1, got {value!r}"), field="setup.first_picker", value=first_picker)
+    first_picker = _seat(setup.get("first_picker", 0), "setup.first_picker")
     st.first_picker = first_picker
     st.phase = Phase.LINEUP
     st.acting = 0
@@ -160,9 +187,11 @@ def _apply_setup(st: DuelState, opts: DuelOptions, setup: Mapping[str, Any]) -> 
         if not isinstance(place, dict) or set(place) != {"card", "owner"}:
             raise RecordError(N_("{field} must be an object like {example}"), field="setup.place",
                               example='{"card": N, "owner": 0|1}')
-        place_card, owner = place["card"], place["owner"]
-        if not isinstance(place_card, int) or not 1 <= place_card <= NUM_SUPPORTS or owner not in (0, 1):
-            raise RecordError(N_("{field}: bad card or owner in {value!r}"), field="setup.place", value=place)
+        place_card = place["card"]
+        if type(place_card) is not int or not 1 <= place_card <= NUM_SUPPORTS:
+            raise RecordError(N_("{field}: {numbers} are 1..{last}, got {value!r}"), field="setup.place.card",
+                              numbers=_SUPPORT_NUMBERS, last=NUM_SUPPORTS, value=place_card)
+        owner = _seat(place["owner"], "setup.place.owner")
         if st.cards.support_kind[place_card] is not SupportKind.PLACE:  # only a place stays on the table (R8)
             raise RecordError(N_("{field}: {card} is not a place card"), field="setup.place", card=f"S{place_card}")
         st.place, st.place_owner = place_card, owner
@@ -180,6 +209,18 @@ def _apply_setup(st: DuelState, opts: DuelOptions, setup: Mapping[str, Any]) -> 
         if dup:
             raise RecordError(N_("{field}: support card(s) {cards} appear twice in player {player}'s deck"),
                               field="setup", cards=dup, player=i + 1)
+    if not st.shared:
+        for i, group in enumerate(groups):
+            if len(group) > MOST_SUPPORTS:  # R2: hand, pile, discards and an owned place are all of one deck
+                raise RecordError(N_("{field}: player {player}'s deck would hold {n} support cards, at most {most}"),
+                                  field="setup", player=i + 1, n=len(group), most=MOST_SUPPORTS)
+        _agree_with_decks(opts, who, groups)
+    # R4: nothing is drawn before the line-ups are done; then a round starts (see most_in_hand).
+    most = most_in_hand(st.cards) if lineups is not None else HAND_SIZE
+    for p, hand in enumerate(hands_given):
+        if len(hand) > most:
+            raise RecordError(N_("{field}: a hand holds at most {most} cards at this point of a match, got {n}"),
+                              field=f"setup.hands[{p}]", most=most, n=len(hand))
     st.piles = [list(reversed(p)) for p in piles]  # top first in the setup, top last in the engine
     st.discards = [list(d) for d in disc]
     st.hands = [list(h) for h in hands_given]
@@ -191,3 +232,20 @@ def _apply_setup(st: DuelState, opts: DuelOptions, setup: Mapping[str, Any]) -> 
                     st._draw(p)
         st._start_round()
     # otherwise the given hands are topped up to 3 cards once the line-ups are done (R4)
+
+
+def _agree_with_decks(opts: DuelOptions, who: list[list[int]] | None, groups: list[list[int]]) -> None:
+    """Own decks declared in the options (R2) must be the decks the setup deals out: the same 3 characters and
+    the same support cards (hand, pile, discards and an owned place together), or the record is refused."""
+    for p, deck in enumerate(opts.decks):
+        if deck is None:
+            continue
+        other = f"options.decks[{p}]"
+        if who is not None and sorted(who[p]) != sorted(deck.characters):
+            raise RecordError(N_("{field}: player {player}'s characters {given} are not those of {other} "
+                                 "({declared})"), field="setup", player=p + 1, given=sorted(who[p]), other=other,
+                              declared=sorted(deck.characters))
+        if sorted(groups[p]) != sorted(deck.supports):
+            raise RecordError(N_("{field}: player {player}'s support cards {given} are not those of {other} "
+                                 "({declared})"), field="setup", player=p + 1, given=sorted(groups[p]), other=other,
+                              declared=sorted(deck.supports))

@@ -90,7 +90,8 @@ class MatchService:
             try:
                 state.apply(game.action_from_text(text))
             except IllegalAction as exc:
-                raise RecordError(f"record action {i} ({text!r}) cannot be played: {exc}") from None
+                raise RecordError(N_("record action {index} ({action!r}) cannot be played: {error}"), index=i,
+                                  action=text, error=exc) from None
         return cls(game, state, record, keep=keep)
 
     # ------------------------------------------------------------------ what anyone may ask
