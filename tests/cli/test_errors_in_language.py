@@ -9,7 +9,7 @@ import pytest
 
 from tests.cli.conftest import BOTS, Cli
 
-BAD_CARD = '[set]\nid = "x"\nversion = 1\n[[character]]\nnumber = "a"\n'
+BAD_CARD = '[set]\nid = "x"\nversion = 1\nname = { en = "X", es = "X" }\n[[character]]\nnumber = "a"\n'
 
 
 @pytest.mark.parametrize(("lang", "detail"), [("es", "debe ser un número entero, no 'a'"),
