@@ -86,7 +86,7 @@ def test_wrong_stored_result(cli: Cli, record: Path) -> None:
     [
         (None, "no such file"),
         ("{not json", "not valid JSON"),
-        ("[1, 2]", "JSON object"),
+        ("[1, 2]", "must be an object, got a list"),
         ('{"format": "something else"}', "format"),
     ],
 )

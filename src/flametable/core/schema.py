@@ -123,6 +123,14 @@ class List:
 
 
 @dataclass(frozen=True)
+class Tuple:
+    """A list of exactly ``len(items)`` values, each with its own schema (``[seat, kind, card, round]``)."""
+
+    items: tuple[Schema, ...]
+    description: str = ""
+
+
+@dataclass(frozen=True)
 class Obj:
     """A table (JSON object) with ``required`` and ``optional`` fields and no others. ``cases`` picks the schema
     of a field by the value of another: ``(by, field, {value: schema})`` (a result line's summary by its game)."""
@@ -143,7 +151,7 @@ class Map:
     description: str = ""
 
 
-Schema = Int | Num | Str | Bool | Const | Text | Anything | Nullable | List | Obj | Map
+Schema = Int | Num | Str | Bool | Const | Text | Anything | Nullable | List | Tuple | Obj | Map
 
 
 # ------------------------------------------------------------------ validation
@@ -227,6 +235,15 @@ class _Check:
             self.list(value, schema, entry, where)
         elif isinstance(schema, Map):
             self.map(value, schema, entry, where)
+        elif isinstance(schema, Tuple):
+            if not isinstance(value, list):
+                self.fail(entry, where, N_("must be a list, got {value!r}"), value=shown(value))
+            if len(value) != len(schema.items):
+                self.fail(entry, where, N_("must hold exactly {n} items, got {count}"), n=len(schema.items),
+                          count=len(value))
+            name = where if where is not WHOLE_ENTRY else ""
+            for i, (item, sub) in enumerate(zip(value, schema.items, strict=True)):
+                self.value(item, sub, entry, f"{name}[{i}]")
         elif isinstance(schema, Text):
             self.text(value, entry, where)
         else:
@@ -447,6 +464,10 @@ def _json(schema: Schema) -> dict[str, Any]:
             out["maxItems"] = schema.max
         if schema.unique:
             out["uniqueItems"] = True
+    elif isinstance(schema, Tuple):
+        n = len(schema.items)
+        out = {"type": "array", "prefixItems": [_json(x) for x in schema.items], "items": False, "minItems": n,
+               "maxItems": n}
     elif isinstance(schema, Map):
         out = {"type": "object", "propertyNames": _json(schema.keys), "additionalProperties": _json(schema.values)}
     else:
