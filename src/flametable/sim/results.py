@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from flametable.core import registry
 from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
@@ -16,7 +17,6 @@ from flametable.core.jsonerr import json_problem
 from flametable.core.record import SCHEMA as RECORD_SCHEMA
 from flametable.core.record import SEED_MAX
 from flametable.core.schema import Anything, Int, List, Nullable, Num, Obj, Str, label, located, validate
-from flametable.sim import duals_summary, duel_summary
 from flametable.sim.stats import Interval, score_interval, wilson
 
 CSV_FIELDS = ("index", "seed", "game", "p1", "p2", "p1_seat", "winner", "winner_seat", "reason", "score1",
@@ -29,7 +29,14 @@ class ResultsError(FlametableError):
 
 _SEAT = Int(0, 1)
 _COUNT = Int(0, 10**9)
-LINE = Obj(
+def line_schema(entries: Iterable[registry.GameEntry]) -> Obj:
+    """The shape of a result line, its summary checked by the schema of the line's game among ``entries``."""
+    summaries = {e.name: e.piece("summary_schema") for e in entries if e.has("summary_schema")}
+    return Obj(required=_LINE.required, optional=_LINE.optional, cases=("game", "summary", summaries),
+               title=_LINE.title)
+
+
+_LINE = Obj(
     required={
         "game": Str(max_len=100),
         "seats": List(Str(max_len=200), min=2, max=2, description="the players' specs, by seat"),
@@ -48,10 +55,9 @@ LINE = Obj(
         "seconds": Num(0, 10**9),
         "record": RECORD_SCHEMA,
     },
-    cases=("game", "summary", {"duel": duel_summary.SUMMARY, "duals": duals_summary.SUMMARY}),
     title="flametable sim result line",
 )
-"""One line of a JSON-lines results file (``docs/formats.md``)."""
+"""One line of a JSON-lines results file (``docs/formats.md``), its summary any object."""
 
 _WHOLE = r"[0-9]{1,20}"
 _NUMBER = r"[0-9]{1,20}(\.[0-9]{1,20})?([eE][-+]?[0-9]{1,3})?"
@@ -140,6 +146,7 @@ def read_results(path: str | Path) -> list[dict[str, Any]]:
 
 
 def parse_jsonl(text: str, source: str) -> list[dict[str, Any]]:
+    schema = line_schema(registry.entries())
     out = []
     for n, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
@@ -149,12 +156,13 @@ def parse_jsonl(text: str, source: str) -> list[dict[str, Any]]:
         except json.JSONDecodeError as exc:
             raise ResultsError(N_("{source}: line {n}: not valid JSON: {problem} (column {column})"), source=source,
                                n=n, problem=json_problem(exc), column=exc.colno) from None
-        _check(line, source, n)
+        validate(line, schema, source, _line(n), error=located(ResultsError), json=True)
         out.append(line)
     return out
 
 
 def parse_csv(text: str, source: str) -> list[dict[str, Any]]:
+    schema = line_schema(registry.entries())
     out = []
     reader = csv.DictReader(io.StringIO(text))
     missing = [f for f in CSV_FIELDS if f not in (reader.fieldnames or [])]
@@ -178,18 +186,13 @@ def parse_csv(text: str, source: str) -> list[dict[str, Any]]:
             "p1_points": float(row["p1_points"]), "actions": int(row["actions"]),
             "seconds": float(row["seconds"]), "summary": summary,
         }
-        _check(line, source, n)
+        validate(line, schema, source, _line(n), error=located(ResultsError), json=True)
         out.append(line)
     return out
 
 
 def _line(n: int) -> FlametableError:
     return label(N_("line {n}"), n=n)
-
-
-def _check(line: Any, source: str, n: int) -> None:
-    """A result line's shape, the summary's by its game (:data:`LINE`)."""
-    validate(line, LINE, source, _line(n), error=located(ResultsError), json=True)
 
 
 class Tally:
