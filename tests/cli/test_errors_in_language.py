@@ -9,7 +9,7 @@ import pytest
 
 from tests.cli.conftest import BOTS, Cli
 
-BAD_CARD = '[set]\nid = "x"\nversion = 1\n[[character]]\nnumber = "a"\n'
+BAD_CARD = '[set]\nid = "x"\nversion = 1\nname = { en = "X", es = "X" }\n[[character]]\nnumber = "a"\n'
 
 
 @pytest.mark.parametrize(("lang", "detail"), [("es", "debe ser un número entero, no 'a'"),
@@ -30,6 +30,6 @@ def test_a_record_that_cannot_be_read_is_explained_in_spanish(cli: Cli, tmp_path
     record.write_text('{"game": "duel", "seed": "x"}', encoding="utf-8")
     result = cli("replay", str(record), "--lang", "es")
     assert result.exit_code == 1
-    assert "el formato debe ser 'flametable-record/1'" in result.output, result.output
+    assert "registro: format: falta" in result.output, result.output  # the record's field, named in Spanish
     missing = cli("replay", str(tmp_path / "nothere.json"), "--lang", "es")
     assert "no existe el archivo" in missing.output, missing.output

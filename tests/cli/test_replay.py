@@ -108,7 +108,7 @@ def test_verify_fails_on_a_record_without_a_result(cli: Cli, record: Path, how: 
     [
         (None, "no such file"),
         ("{not json", "not valid JSON"),
-        ("[1, 2]", "JSON object"),
+        ("[1, 2]", "must be an object, got a list"),
         ('{"format": "something else"}', "format"),
     ],
 )

@@ -139,7 +139,7 @@ def test_results_round_trip_through_files(tmp_path: Path, suffix: str) -> None:
 def test_bad_result_files_name_the_file_and_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text('{"game": "duel"}\nnot json\n', encoding="utf-8")
-    with pytest.raises(ResultsError, match=r"bad.jsonl: line 1: field 'seats' is missing"):
+    with pytest.raises(ResultsError, match=r"bad.jsonl: line 1: seats: missing"):
         read_results(path)
     with pytest.raises(ResultsError, match="no such file"):
         read_results(tmp_path / "missing.jsonl")

@@ -7,15 +7,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flametable.core.data import read_text_file, type_phrase
+from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError, IllegalAction, RecordError
 from flametable.core.i18n import N_
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Game, GameState
+from flametable.core.schema import RECORD, Anything, Const, Int, List, Nullable, Obj, Str, located, validate
 
 RECORD_FORMAT = "flametable-record/1"
-_FIELDS = {"format", "game", "rules_version", "content", "options", "seed", "setup", "players", "actions",
-           "result"}
+SEED_MAX = 2**64 - 1
+_NAME = Str(max_len=200)
+SCHEMA = Obj(
+    required={
+        "format": Const(RECORD_FORMAT),
+        "game": _NAME,
+        "rules_version": _NAME,
+        "content": Obj(optional={"id": Str(blank=True, max_len=200), "hash": Str(blank=True, max_len=200)},
+                       description="the card set or board data played with: its id and content hash"),
+        "options": Anything("object", "the game's options (checked by the game)"),
+        "seed": Int(0, SEED_MAX, "the match's seed"),
+        "players": List(Str(blank=True, max_len=200), max=16, description="the seats' players, as specs"),
+        "actions": List(Str(max_len=200), max=1_000_000, description="every decision, in the game's notation"),
+    },
+    optional={
+        "setup": Nullable(Anything("object", "an explicit setup instead of the seeded deal (checked by the game)")),
+        "result": Nullable(Anything("object", "the stored result; null for a match left unfinished")),
+    },
+    title="flametable match record",
+)
+"""The shape of a match record (``docs/formats.md``); the game checks its options, setup and actions."""
 
 
 @dataclass
@@ -58,47 +78,18 @@ class MatchRecord:
 
     @staticmethod
     def from_json(data: Any, source: str = "record") -> MatchRecord:
-        if not isinstance(data, dict):
-            raise RecordError(N_("{source}: a record is a JSON object"), source=source)
-        if data.get("format") != RECORD_FORMAT:
-            raise RecordError(N_("{source}: format must be {expected!r}, got {value!r}"), source=source,
-                              expected=RECORD_FORMAT, value=data.get("format"))
-        unknown = set(data) - _FIELDS
-        if unknown:
-            raise RecordError(N_("{source}: unknown field(s) {fields}"), source=source,
-                              fields=", ".join(sorted(unknown)))
-
-        def need(key: str, kind: type | tuple[type, ...]) -> Any:
-            if key not in data:
-                raise RecordError(N_("{source}: field {field!r} is missing"), source=source, field=key)
-            value = data[key]
-            if not isinstance(value, kind) or isinstance(value, bool):
-                raise RecordError(N_("{source}: field {field!r} has the wrong type ({kind})"), source=source, field=key,
-                                  kind=type_phrase(value))
-            return value
-
-        actions = need("actions", list)
-        for i, a in enumerate(actions):
-            if not isinstance(a, str):
-                raise RecordError(N_("{source}: actions[{i}] must be a string, got {value!r}"), source=source, i=i,
-                                  value=a)
-        content = need("content", dict)
-        setup = data.get("setup")
-        if setup is not None and not isinstance(setup, dict):
-            raise RecordError(N_("{source}: field {field!r} must be an object or null"), source=source, field="setup")
-        result = data.get("result")
-        if result is not None and not isinstance(result, dict):
-            raise RecordError(N_("{source}: field {field!r} must be an object or null"), source=source, field="result")
+        validate(data, SCHEMA, source, RECORD, error=located(RecordError), json=True)
+        content = data["content"]
         return MatchRecord(
-            game=need("game", str),
-            rules_version=need("rules_version", str),
-            content={"id": str(content.get("id", "")), "hash": str(content.get("hash", ""))},
-            options=need("options", dict),
-            seed=need("seed", int),
-            players=[str(p) for p in need("players", list)],
-            actions=list(actions),
-            setup=setup,
-            result=result,
+            game=data["game"],
+            rules_version=data["rules_version"],
+            content={"id": content.get("id", ""), "hash": content.get("hash", "")},
+            options=data["options"],
+            seed=data["seed"],
+            players=list(data["players"]),
+            actions=list(data["actions"]),
+            setup=data.get("setup"),
+            result=data.get("result"),
         )
 
     @staticmethod

@@ -89,6 +89,8 @@ class GameEntry:
     """Lab: ``(state, seat, action) -> info`` after each step, kept in the match's trace (None: nothing)."""
     summarize: Ref = None
     """Lab: ``(state, trace) -> dict``, the result line's ``summary`` (None: an empty summary)."""
+    summary_schema: Ref = None
+    """Lab: the declared shape of ``summary`` (:mod:`flametable.core.schema`; None: any object)."""
     report: Ref = None
     """Report: ``(lines, game, tr, lang) -> (html sections, figures)`` after the generic overview (None: none)."""
     play: Ref = None
@@ -281,6 +283,7 @@ BUILTINS = (
         bots="flametable.bots.registry:duel_knowledge",
         collect="flametable.sim.duel_summary:collect",
         summarize="flametable.sim.duel_summary:summarize",
+        summary_schema="flametable.sim.duel_summary:SUMMARY",
         report="flametable.sim.duel_summary:report_sections",
         play="flametable.cli.play:play_command",
         table="flametable.cli.duel_tui:DuelTable",
@@ -300,6 +303,7 @@ BUILTINS = (
         bots="flametable.bots.registry:duals_knowledge",
         collect="flametable.sim.duals_summary:collect",
         summarize="flametable.sim.duals_summary:summarize",
+        summary_schema="flametable.sim.duals_summary:SUMMARY",
         report="flametable.sim.duals_summary:report_sections",
         play="flametable.cli.duals_play:play_command",
         table="flametable.cli.duals_tui:DualsTable",

@@ -11,6 +11,7 @@ from typing import Any
 from flametable.core.data import FILE, WHOLE_ENTRY, Reader, content_hash, load_data, load_toml
 from flametable.core.errors import DataError
 from flametable.core.i18n import LANGUAGES, N_
+from flametable.core.schema import Int, List, Obj, Str, Text, validate
 
 NUM_CHARACTERS = 33
 NUM_SUPPORTS = 21
@@ -117,6 +118,56 @@ class CardSet:
         return self.supports[number - 1]
 
 
+# ------------------------------------------------------------------ the declared shape (docs/formats.md)
+
+EFFECT = Obj(
+    required={"kind": Str(choices=tuple(k.key for k in EffectKind))},
+    optional={"n": Int(1, 10, "draw, peek, boost and sap take n; the others take none")},
+    description="a table effect (R10)",
+)
+CHARACTER = Obj(
+    required={"number": Int(1, NUM_CHARACTERS), "name": Text(), "spark": Int(0, 999), "heat": Int(0, 999),
+              "charm": Int(0, 999), "ability": Text()},
+    optional={"effects": List(EFFECT, max=10)},
+    description="a character card (R1)",
+)
+SUPPORT = Obj(
+    required={"number": Int(1, NUM_SUPPORTS), "kind": Str(choices=tuple(k.key for k in SupportKind)),
+              "stat": Str(choices=tuple(s.key for s in Stat)), "bonus": Int(-999, 999), "name": Text(),
+              "text": Text()},
+    optional={
+        "effects": List(EFFECT, max=10),
+        "equips_to": List(Int(1, NUM_CHARACTERS), max=NUM_CHARACTERS, unique=True,
+                          description="the characters an item equips to; required for items, refused otherwise"),
+        "condition": Obj(optional={"printed_at_most": Int(0, 999), "printed_at_least": Int(0, 999)},
+                         description="an event's condition (R9): exactly one of the two"),
+    },
+    description="a support card (R1)",
+)
+CARD_SET = Obj(
+    required={
+        "set": Obj(required={"id": Str(max_len=100), "version": Int(0, 10**9), "name": Text()}),
+        "character": List(CHARACTER, max=NUM_CHARACTERS, label="number",
+                          description=f"the characters, numbers 1 to {NUM_CHARACTERS}, each once"),
+        "support": List(SUPPORT, max=NUM_SUPPORTS, label="number",
+                        description=f"the support cards, numbers 1 to {NUM_SUPPORTS}, each once"),
+    },
+    title="Flame Duel card set",
+)
+_TWICE_IN_A_DECK = N_("no card may appear twice within one deck: {value} is there twice")
+DECK = Obj(
+    required={
+        "characters": List(Int(1, NUM_CHARACTERS), min=3, max=3, unique=True,  # R2
+                           size_problem=N_("a deck has exactly {min} characters, got {count}"),
+                           unique_problem=_TWICE_IN_A_DECK, description="exactly 3 characters, none twice (R2)"),
+        "supports": List(Int(1, NUM_SUPPORTS), min=8, max=12, unique=True,  # R2
+                         size_problem=N_("a deck has {min} to {max} support cards, got {count}"),
+                         unique_problem=_TWICE_IN_A_DECK, description="8 to 12 support cards, none twice (R2)"),
+    },
+    title="Flame Duel deck",
+)
+
+
 def _effects(reader: Reader, fieldname: str) -> tuple[Effect, ...]:
     out: list[Effect] = []
     for i, _ in enumerate(reader.items(fieldname, default=[])):
@@ -209,6 +260,7 @@ def _numbered(source: str, what: str, items: list[Any], expected: int) -> None:
 
 def parse_card_set(data: Any, source: str) -> CardSet:
     """Validate parsed TOML content and build the card set. Raises :class:`DataError`."""
+    validate(data, CARD_SET, source, FILE)
     root = Reader(source, FILE, data)
     root.check_keys({"set", "character", "support"})
     meta = root.sub("set")
@@ -268,23 +320,9 @@ class Deck:
 
 
 def parse_deck(data: Any, source: str) -> Deck:
-    r = Reader(source, "deck", data)
-    r.check_keys({"characters", "supports"})
-    chars = r.items("characters")
-    sups = r.items("supports")
-    for field_name, values, hi in (("characters", chars, NUM_CHARACTERS), ("supports", sups, NUM_SUPPORTS)):
-        for v in values:
-            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= hi:
-                r.fail(field_name, N_("card numbers must be 1..{last}, got {value!r}"), last=hi, value=v)
-        twice = next((v for i, v in enumerate(values) if v in values[:i]), None)
-        if twice is not None:  # R2: no card twice within one deck
-            r.fail(field_name, N_("no card may appear twice within one deck: {card} is there twice"), card=twice)
-    if len(chars) != 3:
-        r.fail("characters", N_("a deck has exactly {need} characters, got {n}"), need=3, n=len(chars))  # R2
-    if not 8 <= len(sups) <= 12:
-        r.fail("supports", N_("a deck has {least} to {most} support cards, got {n}"), least=8, most=12,  # R2
-               n=len(sups))
-    return Deck(tuple(chars), tuple(sups))
+    """Validate a deck's parsed content (R2: 3 characters, 8 to 12 supports, none twice). Raises DataError."""
+    validate(data, DECK, source, "deck")
+    return Deck(tuple(data["characters"]), tuple(data["supports"]))
 
 
 def load_deck(path: Path | str) -> Deck:

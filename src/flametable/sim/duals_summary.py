@@ -7,6 +7,7 @@ from typing import Any
 
 from flametable.core.i18n import N_
 from flametable.core.protocol import Action, GameState
+from flametable.core.schema import Int, List, Map, Obj, Str
 from flametable.duals.actions import Kind
 from flametable.duals.rules import TYPE_KEYS
 from flametable.sim.charts import Bar, Translate, bar_chart, count_chart, english, score_of, section
@@ -21,6 +22,23 @@ def collect(state: GameState[Any, Any], seat: int, action: Action) -> Any:
         stack = st.stacks[a.a]
         return stack[-1] if stack else None
     return None
+
+_COUNT = Int(0, 10**6)
+_PAIR = List(_COUNT, min=2, max=2)
+_KIND = Str(pattern=r"[a-z]{1,20}(\+[a-z]{1,20})?", max_len=41)
+SUMMARY = Obj(
+    required={
+        "first": Int(0, 1, "the seat that took the first turn (D3)"),
+        "points": _PAIR,
+        "scored": List(List(Int(1, 999), max=999), min=2, max=2, description="each seat's scored shop cards"),
+        "placed": Map(_KIND, _COUNT, "tokens placed, by kind"),
+        "fired": Map(Str(choices=TYPE_KEYS), _COUNT, "FIRE UP abilities used, by type"),
+        "coins_spent": _PAIR,
+        "turns": _COUNT,
+    },
+    title="Flamecraft Duals match summary",
+)
+"""The ``summary`` of a Flamecraft Duals result line."""
 
 
 def summarize(state: GameState[Any, Any], trace: list[tuple[int, Action, Any]]) -> dict[str, Any]:

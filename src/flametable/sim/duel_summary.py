@@ -7,9 +7,29 @@ from typing import Any
 
 from flametable.core.i18n import N_, pick
 from flametable.core.protocol import Action, GameState
+from flametable.core.schema import Int, List, Nullable, Obj, Str, Tuple
 from flametable.duel.actions import Kind
+from flametable.duel.cards import NUM_CHARACTERS, NUM_SUPPORTS
 from flametable.sim.charts import Bar, Translate, bar_chart, english, score_of, section
 from flametable.sim.stats import score_interval
+
+_SEAT = Int(0, 1)
+_CHARACTER = Int(1, NUM_CHARACTERS)
+_TOTAL = Int(-10**6, 10**6)
+SUMMARY = Obj(
+    required={
+        "lineups": List(List(_CHARACTER, min=3, max=3), min=2, max=2, description="each seat's line-up (R2)"),
+        "first_chooser": Nullable(_SEAT, description="who chose the stat of round 1 (R5)"),
+        "rounds": List(Obj(required={"chooser": _SEAT, "stat": Int(0, 2), "characters": List(_CHARACTER, min=2, max=2),
+                                     "totals": List(_TOTAL, min=2, max=2),
+                                     "winner": Int(-1, 1, "the seat that won the round, -1 for a draw")}),
+                       max=4, description="the rounds played, the tie-break included (R14)"),
+        "plays": List(Tuple((_SEAT, Str(choices=("play", "ability")), Int(1, NUM_SUPPORTS), Int(0, 3))),
+                      max=10_000, description="[seat, play or ability, support card, round index]"),
+    },
+    title="Flame Duel match summary",
+)
+"""The ``summary`` of a Flame Duel result line."""
 
 
 def collect(state: GameState[Any, Any], seat: int, action: Action) -> Any:

@@ -9,10 +9,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from flametable.core import registry
 from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.core.jsonerr import json_problem
+from flametable.core.record import SCHEMA as RECORD_SCHEMA
+from flametable.core.record import SEED_MAX
+from flametable.core.schema import Anything, Int, List, Nullable, Num, Obj, Str, label, located, validate
 from flametable.sim.stats import Interval, score_interval, wilson
 
 CSV_FIELDS = ("index", "seed", "game", "p1", "p2", "p1_seat", "winner", "winner_seat", "reason", "score1",
@@ -21,6 +25,65 @@ CSV_FIELDS = ("index", "seed", "game", "p1", "p2", "p1_seat", "winner", "winner_
 
 class ResultsError(FlametableError):
     """A results file that cannot be read."""
+
+
+_SEAT = Int(0, 1)
+_COUNT = Int(0, 10**9)
+def line_schema(entries: Iterable[registry.GameEntry]) -> Obj:
+    """The shape of a result line, its summary checked by the schema of the line's game among ``entries``."""
+    summaries = {e.name: e.piece("summary_schema") for e in entries if e.has("summary_schema")}
+    return Obj(required=_LINE.required, optional=_LINE.optional, cases=("game", "summary", summaries),
+               title=_LINE.title)
+
+
+_LINE = Obj(
+    required={
+        "game": Str(max_len=100),
+        "seats": List(Str(max_len=200), min=2, max=2, description="the players' specs, by seat"),
+        "p1_seat": Int(0, 1, "the seat of the first player named on the command line"),
+        "winner": Nullable(Str(choices=("p1", "p2")), description="null for a draw"),
+        "winner_seat": Nullable(_SEAT, description="null for a draw"),
+        "p1_points": Num(0, 1, "the first player's points: 1, 0.5 for a draw, 0"),
+        "summary": Anything("object", "what the game keeps of the match (its own schema, by game)"),
+    },
+    optional={
+        "index": _COUNT,
+        "seed": Int(0, SEED_MAX),
+        "reason": Str(max_len=100),
+        "scores": List(Int(-10**9, 10**9), min=2, max=2),
+        "actions": _COUNT,
+        "seconds": Num(0, 10**9),
+        "record": RECORD_SCHEMA,
+    },
+    title="flametable sim result line",
+)
+"""One line of a JSON-lines results file (``docs/formats.md``), its summary any object."""
+
+_WHOLE = r"[0-9]{1,20}"
+_NUMBER = r"[0-9]{1,20}(\.[0-9]{1,20})?([eE][-+]?[0-9]{1,3})?"
+_IS_WHOLE = N_("must be a whole number, got {value!r}")
+_IS_NUMBER = N_("must be a number, got {value!r}")
+_CELL = Str(blank=True, max_len=1000)
+CSV_ROW = Obj(
+    required={
+        "index": Str(pattern=_WHOLE, pattern_problem=_IS_WHOLE),
+        "seed": Str(pattern=_WHOLE, pattern_problem=_IS_WHOLE),
+        "game": _CELL, "p1": _CELL, "p2": _CELL,
+        "p1_seat": Str(pattern="[01]", pattern_problem=N_("must be 0 or 1, got {value!r}")),
+        "winner": Str(choices=("p1", "p2", ""), blank=True),
+        "winner_seat": Str(pattern="[01]?", pattern_problem=N_("must be 0, 1 or empty, got {value!r}"), blank=True),
+        "reason": _CELL,
+        "score1": Str(pattern=f"-?{_WHOLE}", pattern_problem=_IS_WHOLE),
+        "score2": Str(pattern=f"-?{_WHOLE}", pattern_problem=_IS_WHOLE),
+        "p1_points": Str(pattern=_NUMBER, pattern_problem=_IS_NUMBER),
+        "actions": Str(pattern=_WHOLE, pattern_problem=_IS_WHOLE),
+        "seconds": Str(pattern=_NUMBER, pattern_problem=_IS_NUMBER),
+        "summary": Str(blank=True, max_len=100_000, description="the line's summary as JSON text"),
+    },
+    title="flametable sim result CSV row",
+    description="One row of a CSV results file, column by column as text; read into a result line.",
+)
+"""One row of a CSV results file, as the CSV reader gives it (every cell a string)."""
 
 
 def is_csv(path: str | Path) -> bool:
@@ -83,6 +146,7 @@ def read_results(path: str | Path) -> list[dict[str, Any]]:
 
 
 def parse_jsonl(text: str, source: str) -> list[dict[str, Any]]:
+    schema = line_schema(registry.entries())
     out = []
     for n, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
@@ -92,46 +156,43 @@ def parse_jsonl(text: str, source: str) -> list[dict[str, Any]]:
         except json.JSONDecodeError as exc:
             raise ResultsError(N_("{source}: line {n}: not valid JSON: {problem} (column {column})"), source=source,
                                n=n, problem=json_problem(exc), column=exc.colno) from None
-        _check(line, source, n)
+        validate(line, schema, source, _line(n), error=located(ResultsError), json=True)
         out.append(line)
     return out
 
 
 def parse_csv(text: str, source: str) -> list[dict[str, Any]]:
+    schema = line_schema(registry.entries())
     out = []
     reader = csv.DictReader(io.StringIO(text))
     missing = [f for f in CSV_FIELDS if f not in (reader.fieldnames or [])]
     if missing:
         raise ResultsError(N_("{source}: missing CSV column(s) {columns}"), source=source, columns=", ".join(missing))
     for n, row in enumerate(reader, 2):
+        cells = {k: v for k, v in row.items() if v is not None and k in CSV_FIELDS}  # a short row misses cells
+        validate(cells, CSV_ROW, source, _line(n), error=located(ResultsError))
+        p1_seat = int(row["p1_seat"])
+        seats = [row["p1"], row["p2"]] if p1_seat == 0 else [row["p2"], row["p1"]]
         try:
-            p1_seat = int(row["p1_seat"])
-            seats = [row["p1"], row["p2"]] if p1_seat == 0 else [row["p2"], row["p1"]]
-            line = {
-                "index": int(row["index"]), "seed": int(row["seed"]), "game": row["game"], "seats": seats,
-                "p1_seat": p1_seat, "winner": row["winner"] or None,
-                "winner_seat": int(row["winner_seat"]) if row["winner_seat"] else None,
-                "reason": row["reason"], "scores": [int(row["score1"]), int(row["score2"])],
-                "p1_points": float(row["p1_points"]), "actions": int(row["actions"]),
-                "seconds": float(row["seconds"]), "summary": json.loads(row["summary"] or "{}"),
-            }
+            summary = json.loads(row["summary"] or "{}")
         except json.JSONDecodeError as exc:
             raise ResultsError(N_("{source}: line {n}: the summary is not valid JSON: {problem} (column {column})"),
                                source=source, n=n, problem=json_problem(exc), column=exc.colno) from None
-        except (ValueError, KeyError):
-            raise ResultsError(N_("{source}: line {n}: a value that should be a number is not one"), source=source,
-                               n=n) from None
-        _check(line, source, n)
+        line = {
+            "index": int(row["index"]), "seed": int(row["seed"]), "game": row["game"], "seats": seats,
+            "p1_seat": p1_seat, "winner": row["winner"] or None,
+            "winner_seat": int(row["winner_seat"]) if row["winner_seat"] else None,
+            "reason": row["reason"], "scores": [int(row["score1"]), int(row["score2"])],
+            "p1_points": float(row["p1_points"]), "actions": int(row["actions"]),
+            "seconds": float(row["seconds"]), "summary": summary,
+        }
+        validate(line, schema, source, _line(n), error=located(ResultsError), json=True)
         out.append(line)
     return out
 
 
-def _check(line: Any, source: str, n: int) -> None:
-    if not isinstance(line, dict):
-        raise ResultsError(N_("{source}: line {n}: a result is a JSON object"), source=source, n=n)
-    for key in ("game", "seats", "p1_seat", "winner", "p1_points", "summary"):
-        if key not in line:
-            raise ResultsError(N_("{source}: line {n}: field {key!r} is missing"), source=source, n=n, key=key)
+def _line(n: int) -> FlametableError:
+    return label(N_("line {n}"), n=n)
 
 
 class Tally:
