@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import sys
 import time
@@ -25,7 +24,9 @@ from flametable.cli.i18n import _, explain, language, translate
 from flametable.cli.options import json_options
 from flametable.cli.seats import HUMAN, seat_message
 from flametable.core import registry
+from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError
+from flametable.core.limits import MAX_RECORD_BYTES, loads_json
 from flametable.core.record import RECORD_FORMAT
 from flametable.sim.progress import Pace, clock_text, time_left
 from flametable.sim.report import build_report
@@ -222,8 +223,8 @@ def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_f
 def _is_match_record(file: Path) -> bool:
     """Whether ``file`` holds a match record (one JSON object of the record format) rather than results."""
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        data = loads_json(read_text_file(file, ResultsError, MAX_RECORD_BYTES))
+    except (FlametableError, ValueError):
         return False
     return isinstance(data, dict) and data.get("format") == RECORD_FORMAT
 

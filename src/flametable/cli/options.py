@@ -13,8 +13,9 @@ import typer
 from flametable.cli import help
 from flametable.cli.console import fail
 from flametable.cli.help import H_
-from flametable.cli.i18n import _, set_language, translate
+from flametable.cli.i18n import _, explain, set_language, translate
 from flametable.core.jsonerr import json_problem
+from flametable.core.limits import LimitError, loads_json
 
 
 class Lang(StrEnum):
@@ -61,7 +62,9 @@ def json_options(text: str | None) -> dict[str, Any]:
     if not text:
         return {}
     try:
-        data = json.loads(text)
+        data = loads_json(text)
+    except LimitError as exc:
+        fail(_("--options: {problem}").format(problem=explain(exc)), 2)
     except json.JSONDecodeError as exc:
         problem = translate(json_problem(exc))
         fail(_("--options is not valid JSON: {problem} (column {column})").format(problem=problem, column=exc.colno), 2)

@@ -10,6 +10,7 @@ from typing import Any
 from flametable.core.data import read_text_file, type_phrase
 from flametable.core.errors import FlametableError, IllegalAction, RecordError
 from flametable.core.i18n import N_
+from flametable.core.limits import MAX_RECORD_BYTES, LimitError, loads_json
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Game, GameState
 
@@ -103,9 +104,11 @@ class MatchRecord:
 
     @staticmethod
     def load(path: Path | str) -> MatchRecord:
-        text = read_text_file(path, RecordError)
+        text = read_text_file(path, RecordError, MAX_RECORD_BYTES)
         try:
-            data = json.loads(text)
+            data = loads_json(text)
+        except LimitError as exc:
+            raise RecordError(N_("{source}: {problem}"), source=str(path), problem=exc) from None
         except json.JSONDecodeError as exc:
             raise RecordError(N_("{source}: not valid JSON (line {line}, column {column})"), source=str(path),
                               line=exc.lineno, column=exc.colno) from None

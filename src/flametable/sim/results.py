@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -13,6 +15,7 @@ from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.core.jsonerr import json_problem
+from flametable.core.limits import MAX_CSV_FIELD_CHARS, MAX_RESULTS_BYTES, LimitError, check_string, loads_json
 from flametable.sim.stats import Interval, score_interval, wilson
 
 CSV_FIELDS = ("index", "seed", "game", "p1", "p2", "p1_seat", "winner", "winner_seat", "reason", "score1",
@@ -78,7 +81,7 @@ def score_entry(line: dict[str, Any]) -> Entry:
 
 def read_results(path: str | Path) -> list[dict[str, Any]]:
     """Every result line of a JSON-lines or CSV file; errors name the file and the line."""
-    text = read_text_file(path, ResultsError)
+    text = read_text_file(path, ResultsError, MAX_RESULTS_BYTES)
     return parse_csv(text, str(path)) if is_csv(path) else parse_jsonl(text, str(path))
 
 
@@ -88,7 +91,9 @@ def parse_jsonl(text: str, source: str) -> list[dict[str, Any]]:
         if not raw.strip():
             continue
         try:
-            line = json.loads(raw)
+            line = loads_json(raw)
+        except LimitError as exc:
+            raise ResultsError(N_("{source}: line {n}: {problem}"), source=source, n=n, problem=exc) from None
         except json.JSONDecodeError as exc:
             raise ResultsError(N_("{source}: line {n}: not valid JSON: {problem} (column {column})"), source=source,
                                n=n, problem=json_problem(exc), column=exc.colno) from None
@@ -100,30 +105,76 @@ def parse_jsonl(text: str, source: str) -> list[dict[str, Any]]:
 def parse_csv(text: str, source: str) -> list[dict[str, Any]]:
     out = []
     reader = csv.DictReader(io.StringIO(text))
-    missing = [f for f in CSV_FIELDS if f not in (reader.fieldnames or [])]
-    if missing:
-        raise ResultsError(N_("{source}: missing CSV column(s) {columns}"), source=source, columns=", ".join(missing))
-    for n, row in enumerate(reader, 2):
-        try:
-            p1_seat = int(row["p1_seat"])
-            seats = [row["p1"], row["p2"]] if p1_seat == 0 else [row["p2"], row["p1"]]
-            line = {
-                "index": int(row["index"]), "seed": int(row["seed"]), "game": row["game"], "seats": seats,
-                "p1_seat": p1_seat, "winner": row["winner"] or None,
-                "winner_seat": int(row["winner_seat"]) if row["winner_seat"] else None,
-                "reason": row["reason"], "scores": [int(row["score1"]), int(row["score2"])],
-                "p1_points": float(row["p1_points"]), "actions": int(row["actions"]),
-                "seconds": float(row["seconds"]), "summary": json.loads(row["summary"] or "{}"),
-            }
-        except json.JSONDecodeError as exc:
-            raise ResultsError(N_("{source}: line {n}: the summary is not valid JSON: {problem} (column {column})"),
-                               source=source, n=n, problem=json_problem(exc), column=exc.colno) from None
-        except (ValueError, KeyError):
-            raise ResultsError(N_("{source}: line {n}: a value that should be a number is not one"), source=source,
-                               n=n) from None
-        _check(line, source, n)
-        out.append(line)
+    try:
+        missing = [f for f in CSV_FIELDS if f not in (reader.fieldnames or [])]
+        if missing:
+            raise ResultsError(N_("{source}: missing CSV column(s) {columns}"), source=source,
+                               columns=", ".join(missing))
+        for row in reader:
+            n = reader.line_num
+            count = _fields(row)
+            if count != len(reader.fieldnames or ()):
+                raise ResultsError(N_("{source}: line {n}: {count} fields, the header has {columns}"), source=source,
+                                   n=n, count=count, columns=len(reader.fieldnames or ()))
+            out.append(_csv_line(row, source, n))
+    except csv.Error as exc:
+        if "field larger than field limit" in str(exc):
+            raise ResultsError(N_("{source}: line {n}: a field of more than {limit} characters"), source=source,
+                               n=reader.line_num + 1, limit=MAX_CSV_FIELD_CHARS) from None
+        raise ResultsError(N_("{source}: line {n}: not valid CSV"), source=source, n=reader.line_num + 1) from None
     return out
+
+
+def _fields(row: dict[Any, Any]) -> int:
+    """How many fields a row of :class:`csv.DictReader` had: the ones beyond the header are a list under None, the
+    missing ones None."""
+    extra = row.get(None)
+    return sum(key is not None and value is not None for key, value in row.items()) + len(extra or ())
+
+
+_INT = re.compile(r"-?[0-9]{1,20}")
+_FLOAT = re.compile(r"-?[0-9]{1,20}(\.[0-9]{1,20})?([eE][-+]?[0-9]{1,3})?")
+
+
+def _int(text: str) -> int:
+    """A CSV integer: ASCII digits, at most 20 (else ValueError)."""
+    if not _INT.fullmatch(text):
+        raise ValueError(text)
+    return int(text)
+
+
+def _float(text: str) -> float:
+    """A CSV decimal number: ASCII digits, finite (else ValueError)."""
+    value = float(text) if _FLOAT.fullmatch(text) else math.nan
+    if not math.isfinite(value):
+        raise ValueError(text)
+    return value
+
+
+def _csv_line(row: dict[str, str], source: str, n: int) -> dict[str, Any]:
+    try:
+        for key in ("game", "p1", "p2", "winner", "reason"):
+            check_string(row[key], key)
+        p1_seat = _int(row["p1_seat"])
+        seats = [row["p1"], row["p2"]] if p1_seat == 0 else [row["p2"], row["p1"]]
+        line = {
+            "index": _int(row["index"]), "seed": _int(row["seed"]), "game": row["game"], "seats": seats,
+            "p1_seat": p1_seat, "winner": row["winner"] or None,
+            "winner_seat": _int(row["winner_seat"]) if row["winner_seat"] else None,
+            "reason": row["reason"], "scores": [_int(row["score1"]), _int(row["score2"])],
+            "p1_points": _float(row["p1_points"]), "actions": _int(row["actions"]),
+            "seconds": _float(row["seconds"]), "summary": loads_json(row["summary"] or "{}"),
+        }
+    except LimitError as exc:
+        raise ResultsError(N_("{source}: line {n}: {problem}"), source=source, n=n, problem=exc) from None
+    except json.JSONDecodeError as exc:
+        raise ResultsError(N_("{source}: line {n}: the summary is not valid JSON: {problem} (column {column})"),
+                           source=source, n=n, problem=json_problem(exc), column=exc.colno) from None
+    except (ValueError, KeyError):
+        raise ResultsError(N_("{source}: line {n}: a value that should be a number is not one"), source=source,
+                           n=n) from None
+    _check(line, source, n)
+    return line
 
 
 def _check(line: Any, source: str, n: int) -> None:

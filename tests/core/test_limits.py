@@ -1,0 +1,182 @@
+"""Limits at the door (issue 10, docs/limits.md): a file past a limit is refused with an error naming the file and
+what was wrong, in the reader's language, before the parser can end in a traceback (RecursionError about 500 deep,
+ValueError past Python's 4,300-digit integers) or a printer can (a lone surrogate cannot be encoded)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from flametable.core.data import load_toml
+from flametable.core.errors import DataError, FlametableError, RecordError
+from flametable.core.limits import MAX_DEPTH, MAX_RECORD_BYTES, MAX_STRING_CHARS, LimitError, loads_json, scan_text
+from flametable.core.record import MatchRecord
+from flametable.sim.results import CSV_FIELDS, ResultsError, csv_header, read_results
+from flametable.texts.translator import Translator
+
+ES = Translator.for_language("es")
+HUGE = "7" * 5000  # past Python's 4,300-digit limit of int()
+DEEP_TOML = "x = " + "[" * 600 + "]" * 600 + "\n"  # past tomllib's recursion
+DEEP_JSON = "[" * 600 + "]" * 600
+
+
+def refused(error: type[FlametableError], call: object) -> FlametableError:
+    with pytest.raises(error) as info:
+        call()  # type: ignore[operator]
+    return info.value
+
+
+def record_text(**changes: object) -> str:
+    data = {"format": "flametable-record/1", "game": "duel", "rules_version": "1", "content": {}, "options": {},
+            "seed": 1, "setup": None, "players": ["a", "b"], "actions": [], "result": None}
+    data.update(changes)
+    return json.dumps(data)
+
+
+# ---------------------------------------------------------------------------------------------------- TOML
+
+
+def test_a_toml_integer_of_5000_digits_is_refused_naming_file_and_line(tmp_path: Path) -> None:
+    """tomllib would raise ValueError (Python's 4,300-digit limit): the scan refuses the number first."""
+    path = tmp_path / "cards.toml"
+    path.write_text(f"[set]\nid = \"x\"\nversion = {HUGE}\n", encoding="utf-8")
+    exc = refused(DataError, lambda: load_toml(path))
+    assert str(exc) == f"{path}: file: limits: line 3: a number of more than 100 digits"
+    assert ES.error(exc) == f"{path}: archivo: límites: línea 3: un número de más de 100 cifras"
+
+
+def test_a_toml_integer_with_underscores_is_measured_as_written(tmp_path: Path) -> None:
+    path = tmp_path / "cards.toml"
+    path.write_text("n = " + "1_" * 3000 + "1\n", encoding="utf-8")
+    assert "a number of more than" in str(refused(DataError, lambda: load_toml(path)))
+
+
+def test_toml_integers_outside_64_bits_are_refused(tmp_path: Path) -> None:
+    """The TOML spec's integers are 64-bit signed; tomllib reads any size. A hex literal is no decimal string,
+    so Python reads it at any length: the value check refuses it."""
+    path = tmp_path / "cards.toml"
+    path.write_text("[set]\nversion = 0x" + "f" * 40 + "\n", encoding="utf-8")
+    exc = refused(DataError, lambda: load_toml(path))
+    assert str(exc) == f"{path}: file: limits: /set/version: the integer is outside {-(2**63)} to {2**63 - 1}"
+
+
+def test_toml_arrays_nested_600_deep_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "cards.toml"
+    path.write_text(DEEP_TOML, encoding="utf-8")
+    exc = refused(DataError, lambda: load_toml(path))
+    assert str(exc) == f"{path}: file: limits: lists and tables nested more than {MAX_DEPTH} deep"
+
+
+def test_nesting_up_to_the_limit_and_brackets_in_strings_and_comments_are_fine() -> None:
+    ok = "x = " + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "\n"
+    assert load_toml("ok.toml", text=ok)["x"]
+    quoted = 'a = "' + "[" * 600 + '"\nb = \'' + "{" * 600 + "'\n# " + "[" * 600 + "\nc = " + '"""' + "[" * 600 \
+        + '\n"""\nd = ' + "1" * 18 + "\n"
+    assert load_toml("ok.toml", text=quoted)["d"] == int("1" * 18)
+    assert load_toml("ok.toml", text='s = "' + HUGE[:MAX_STRING_CHARS] + '"\n')["s"]
+
+
+def test_a_toml_string_past_the_limit_is_refused() -> None:
+    exc = refused(DataError, lambda: load_toml("long.toml", text='[set]\nid = "' + "a" * 1001 + '"\n'))
+    assert str(exc) == "long.toml: file: limits: /set/id: a text of more than 1000 characters"
+
+
+def test_a_toml_file_past_its_size_is_refused_without_reading_it(tmp_path: Path) -> None:
+    path = tmp_path / "big.toml"
+    path.write_bytes(b"# " + b"x" * (1024 * 1024) + b"\n")
+    assert str(refused(DataError, lambda: load_toml(path))) == (
+        f"{path}: file: limits: the file is larger than 1048576 bytes")
+
+
+# ---------------------------------------------------------------------------------------------------- JSON
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    (HUGE, "a number of more than 100 digits"),
+    ("[\n1,\n" + HUGE + "]", "line 3: a number of more than 100 digits"),
+    (DEEP_JSON, f"lists and tables nested more than {MAX_DEPTH} deep"),
+    ('["play S3\\ud800"]', "/0: a text holds a lone surrogate (\\ud800), which is no character"),
+    ('{"k": NaN}', "NaN is not a JSON number"),
+    ('[1e999]', "/0: not a finite number"),
+    (str(2**64), f"/: the integer is outside {1 - 2**64} to {2**64 - 1}"),
+])
+def test_json_past_a_limit_is_refused(text: str, problem: str) -> None:
+    assert str(refused(LimitError, lambda: loads_json(text))) == problem
+
+
+def test_json_within_the_limits_reads_as_json_does() -> None:
+    text = json.dumps({"a": [[["[{"]]], "seed": 2**64 - 1, "n": -3, "x": 0.5, "t": "ñ 😀"})
+    assert loads_json(text) == json.loads(text)
+    scan_text('"\\"[[[["')  # an escaped quote does not end the string
+
+
+def test_a_record_with_a_lone_surrogate_in_an_action_is_refused(tmp_path: Path) -> None:
+    """The action 'play S3\\ud800' was echoed back and crashed the text and the --json output."""
+    path = tmp_path / "r.json"
+    path.write_text(record_text(actions=["play S3\ud800"]), encoding="utf-8")  # json.dumps escapes it: \ud800
+    exc = refused(RecordError, lambda: MatchRecord.load(path))
+    assert str(exc) == f"{path}: /actions/0: a text holds a lone surrogate (\\ud800), which is no character"
+    assert ES.error(exc).startswith(f"{path}: /actions/0: un texto contiene")
+    ES.error(exc).encode("utf-8")
+
+
+@pytest.mark.parametrize("body", [record_text()[:-1] + f', "x": {HUGE}}}', DEEP_JSON])
+def test_records_with_huge_numbers_or_deep_nesting_are_refused(tmp_path: Path, body: str) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(body, encoding="utf-8")
+    assert str(refused(RecordError, lambda: MatchRecord.load(path))).startswith(f"{path}: ")
+
+
+def test_a_record_past_its_size_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(record_text(players=["a" * 1000] * (MAX_RECORD_BYTES // 1000)), encoding="utf-8")
+    assert str(refused(RecordError, lambda: MatchRecord.load(path))) == (
+        f"{path}: the file is larger than {MAX_RECORD_BYTES} bytes")
+
+
+# ---------------------------------------------------------------------------------------------------- results
+
+
+def csv_row(**changes: str) -> str:
+    row = {"index": "0", "seed": "1", "game": "duel", "p1": "bot:random", "p2": "bot:easy", "p1_seat": "0",
+           "winner": "p1", "winner_seat": "0", "reason": "points", "score1": "2", "score2": "1", "p1_points": "1.0",
+           "actions": "30", "seconds": "0.01", "summary": "{}"}
+    row.update(changes)
+    return ",".join(row[f] for f in CSV_FIELDS) + "\n"
+
+
+def test_a_good_csv_row_reads() -> None:
+    """The rows the refusals below start from are good ones."""
+    from flametable.sim.results import parse_csv
+
+    assert parse_csv(csv_header() + csv_row(), "r.csv")[0]["seed"] == 1
+
+
+@pytest.mark.parametrize(("row", "problem"), [
+    ("0,1,duel\n", "line 2: 3 fields, the header has 15"),
+    (csv_row().rstrip("\n") + ",extra\n", "line 2: 16 fields, the header has 15"),
+    (csv_row(summary='"' + "x" * 140_000 + '"'), "line 2: a field of more than 131072 characters"),
+    (csv_row(summary='"' + "[" * 600 + "]" * 600 + '"'), f"line 2: lists and tables nested more than {MAX_DEPTH} deep"),
+    (csv_row(seed=HUGE), "line 2: a value that should be a number is not one"),
+    (csv_row(seed="١٢"), "line 2: a value that should be a number is not one"),
+    (csv_row(p1_points="inf"), "line 2: a value that should be a number is not one"),
+])
+def test_bad_csv_rows_are_refused_naming_the_line(tmp_path: Path, row: str, problem: str) -> None:
+    path = tmp_path / "r.csv"
+    path.write_text(csv_header() + row, encoding="utf-8")
+    assert str(refused(ResultsError, lambda: read_results(path))) == f"{path}: {problem}"
+
+
+@pytest.mark.parametrize(("line", "problem"), [
+    (HUGE, "line 1: a number of more than 100 digits"),
+    (DEEP_JSON, f"line 1: lists and tables nested more than {MAX_DEPTH} deep"),
+    ('{"game": "duel\\udfff"}', "line 1: /game: a text holds a lone surrogate (\\udfff), which is no character"),
+])
+def test_bad_json_result_lines_are_refused_naming_the_line(tmp_path: Path, line: str, problem: str) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_text(line + "\n", encoding="utf-8")
+    exc = refused(ResultsError, lambda: read_results(path))
+    assert str(exc) == f"{path}: {problem}"
+    ES.error(exc).encode("utf-8")
