@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 
 from flametable.core.data import load_toml
-from flametable.core.errors import DataError, FlametableError, RecordError
+from flametable.core.errors import DataError, FlametableError, IllegalAction, RecordError
 from flametable.core.limits import MAX_DEPTH, MAX_RECORD_BYTES, MAX_STRING_CHARS, LimitError, loads_json, scan_text
 from flametable.core.record import MatchRecord
+from flametable.core.rng import SeedError, check_seed
+from flametable.duals.game import DualsGame
+from flametable.duel.actions import DuelAction
 from flametable.sim.results import CSV_FIELDS, ResultsError, csv_header, read_results
 from flametable.texts.translator import Translator
 
@@ -180,3 +183,41 @@ def test_bad_json_result_lines_are_refused_naming_the_line(tmp_path: Path, line:
     exc = refused(ResultsError, lambda: read_results(path))
     assert str(exc) == f"{path}: {problem}"
     ES.error(exc).encode("utf-8")
+
+
+# ---------------------------------------------------------------------------------------------------- notation
+
+
+@pytest.mark.parametrize("text", ["play S" + "1" * 5000, "pick C" + "2" * 5000, "play S²", "play S٣", "play S𝟐"])
+def test_flame_duel_card_numbers_are_few_ascii_digits(text: str) -> None:
+    """A 5,000-digit card number raised ValueError in int(); other digits than 0-9 are no card number."""
+    with pytest.raises(IllegalAction, match="needs a card"):
+        DuelAction.from_text(text)
+
+
+@pytest.mark.parametrize("text", ["bottom K²", "score K𝟐𝟓", "score K٢", "score ٢٥", "bottom K" + "1" * 5000])
+def test_duals_card_numbers_are_few_ascii_digits(text: str) -> None:
+    """'bottom K²' passed isdigit() and failed in int(); 'K𝟐𝟓' and Arabic-Indic digits read as card numbers
+    where Flame Duel refuses them."""
+    space = DualsGame().actions
+    with pytest.raises(IllegalAction, match="needs a card K1 to K43"):
+        space.from_text(text)
+    assert space.from_text("score K25").text() == "score K25"
+
+
+# ---------------------------------------------------------------------------------------------------- seeds
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 2**64 + 5, 10**30, True, 1.0, "5"])
+def test_seeds_outside_the_documented_range_are_refused_never_reduced(seed: object) -> None:
+    with pytest.raises(SeedError, match="a seed is an integer from 0 to 18446744073709551615"):
+        check_seed(seed)
+    assert check_seed(0) == 0
+    assert check_seed(2**64 - 1) == 2**64 - 1
+
+
+def test_a_record_with_seed_s_plus_2_64_is_refused() -> None:
+    data = json.loads(record_text(seed=5 + 2**64))
+    with pytest.raises(RecordError, match="field 'seed': a seed is an integer from 0 to"):
+        MatchRecord.from_json(data, "r.json")
+    assert MatchRecord.from_json(json.loads(record_text(seed=5)), "r.json").seed == 5

@@ -16,6 +16,7 @@ from flametable.cli.help import H_
 from flametable.cli.i18n import _, explain, set_language, translate
 from flametable.core.jsonerr import json_problem
 from flametable.core.limits import LimitError, loads_json
+from flametable.core.rng import SeedError, check_seed
 
 
 class Lang(StrEnum):
@@ -55,6 +56,15 @@ def use_language(lang: Lang | None) -> None:
     """Print in ``lang`` from now on (None: the ``--lang`` given elsewhere on the command line, else the language
     of the environment)."""
     set_language(str(lang) if lang is not None else help.requested)
+
+
+def checked_seed(seed: int) -> int:
+    """The seed typed, when it is in the documented range (0 to 2**64 - 1); else exit 2 saying so (a seed is never
+    reduced: 2**64 + 1 would play the match of 1)."""
+    try:
+        return check_seed(seed)
+    except SeedError as exc:
+        fail(_("--seed: {problem}").format(problem=explain(exc)), 2)
 
 
 def json_options(text: str | None) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from flametable.core.i18n import N_
 from flametable.core.limits import MAX_RECORD_BYTES, LimitError, loads_json
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Game, GameState
+from flametable.core.rng import SeedError, check_seed
 
 RECORD_FORMAT = "flametable-record/1"
 _FIELDS = {"format", "game", "rules_version", "content", "options", "seed", "setup", "players", "actions",
@@ -90,12 +91,17 @@ class MatchRecord:
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError(N_("{source}: field {field!r} must be an object or null"), source=source, field="result")
+        try:
+            seed = check_seed(need("seed", int))
+        except SeedError as exc:
+            raise RecordError(N_("{source}: field {field!r}: {problem}"), source=source, field="seed",
+                              problem=exc) from None
         return MatchRecord(
             game=need("game", str),
             rules_version=need("rules_version", str),
             content={"id": str(content.get("id", "")), "hash": str(content.get("hash", ""))},
             options=need("options", dict),
-            seed=need("seed", int),
+            seed=seed,
             players=[str(p) for p in need("players", list)],
             actions=list(actions),
             setup=setup,
