@@ -5,6 +5,7 @@ ValueError past Python's 4,300-digit integers) or a printer can (a lone surrogat
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from flametable.core.errors import DataError, FlametableError, IllegalAction, Re
 from flametable.core.limits import MAX_DEPTH, MAX_RECORD_BYTES, MAX_STRING_CHARS, LimitError, loads_json, scan_text
 from flametable.core.record import MatchRecord
 from flametable.core.rng import SeedError, check_seed
+from flametable.duals.data import parse_duals_data
 from flametable.duals.game import DualsGame
 from flametable.duel.actions import DuelAction
 from flametable.sim.results import CSV_FIELDS, ResultsError, csv_header, read_results
@@ -221,3 +223,50 @@ def test_a_record_with_seed_s_plus_2_64_is_refused() -> None:
     with pytest.raises(RecordError, match="field 'seed': a seed is an integer from 0 to"):
         MatchRecord.from_json(data, "r.json")
     assert MatchRecord.from_json(json.loads(record_text(seed=5)), "r.json").seed == 5
+
+
+# ---------------------------------------------------------------------------------------------------- Duals boards
+
+
+def duals_toml(board: str, cards: str = "") -> str:
+    """The built-in Duals data with another board (and cards added to the shop deck)."""
+    text = resources.files("flametable.data").joinpath("duals.toml").read_text("utf-8")
+    start, end = text.index("[board]"), text.index("[tokens]")
+    return text[:start] + board + "\n" + text[end:] + cards
+
+
+def hex_board(radius: int) -> str:
+    spaces = [(q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1) if abs(q + r) <= radius]
+    names = {c: f"s{i}" for i, c in enumerate(spaces)}
+    inner = ", ".join(f'"{names[c]}"' for c in [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)])
+    return f"[board]\ninner = [{inner}]\n" + "".join(
+        f'[[board.spaces]]\nname = "{names[(q, r)]}"\nq = {q}\nr = {r}\n' for q, r in spaces)
+
+
+def test_a_duals_board_of_radius_4_loads_and_one_of_radius_5_is_refused_quickly() -> None:
+    """The format allowed q and r from -99 to 99: 10,981 spaces took 40 s to check. A hexagon of radius 4 (61
+    spaces) is the largest board the format takes now."""
+    assert parse_duals_data(load_toml("b4.toml", text=duals_toml(hex_board(4))), "b4.toml").board.size == 61
+    exc = refused(DataError, lambda: parse_duals_data(load_toml("b5.toml", text=duals_toml(hex_board(5))), "b5.toml"))
+    assert str(exc) == "b5.toml: board: spaces: at most 61 spaces, got 91"
+    assert ES.error(exc) == "b5.toml: board: spaces: como máximo 61 espacios, no 91"
+
+
+def test_duals_coordinates_offsets_variables_and_cards_are_bounded() -> None:
+    far = duals_toml('[board]\ninner = ["a1", "a2", "a3", "a4", "a5", "a6"]\n' + "".join(
+        f'[[board.spaces]]\nname = "a{i}"\nq = {q}\nr = 0\n' for i, q in enumerate([0, 1, 2, 3, 4, 5, 6], 1)))
+    assert str(refused(DataError, lambda: parse_duals_data(load_toml("f.toml", text=far), "f.toml"))) == (
+        "f.toml: board: spaces[5]: q: must be at most 4, got 5")
+    offset = duals_toml(hex_board(2), '[[card]]\nnumber = 44\nvp = 1\ncells = [{ at = [1000000000000, 0], '
+                        'type = "bread" }]\n')
+    assert str(refused(DataError, lambda: parse_duals_data(load_toml("o.toml", text=offset), "o.toml"))) == (
+        "o.toml: card 44: cells[0]: at: each offset is from -8 to 8, got [1000000000000, 0]")
+    cells = ", ".join(f'{{ at = [{q}, {r}], var = "V{i}" }}'
+                      for i, (q, r) in enumerate([(0, 0), (1, 0), (0, 1), (-1, 0), (0, -1), (1, -1), (-1, 1)]))
+    seven = duals_toml(hex_board(2), f"[[card]]\nnumber = 44\nvp = 1\ncells = [{cells}]\n")
+    assert str(refused(DataError, lambda: parse_duals_data(load_toml("v.toml", text=seven), "v.toml"))) == (
+        "v.toml: card 44: cells: at most 6 variables (one per type), got 7")
+    many = duals_toml(hex_board(2), "".join(f'[[card]]\nnumber = {n}\nvp = 1\ncells = [{{ at = [0, 0], '
+                                            f'type = "bread" }}]\n' for n in range(44, 101)))
+    assert str(refused(DataError, lambda: parse_duals_data(load_toml("m.toml", text=many), "m.toml"))) == (
+        "m.toml: card: (count): at most 99 cards, got 100")
