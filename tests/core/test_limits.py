@@ -270,3 +270,23 @@ def test_duals_coordinates_offsets_variables_and_cards_are_bounded() -> None:
                                             f'type = "bread" }}]\n' for n in range(44, 101)))
     assert str(refused(DataError, lambda: parse_duals_data(load_toml("m.toml", text=many), "m.toml"))) == (
         "m.toml: card: (count): at most 99 cards, got 100")
+
+
+def test_docs_limits_states_the_limits_the_code_has() -> None:
+    """docs/limits.md lists every limit per format: its figures are the code's."""
+    from flametable.core import limits
+    from flametable.duals import data
+
+    text = (Path(__file__).parents[2] / "docs" / "limits.md").read_text(encoding="utf-8")
+    assert f"at most {limits.MAX_DEPTH} inside each other" in text
+    assert f"at most {limits.MAX_NUMBER_CHARS} digits" in text
+    assert f"at most {limits.MAX_STRING_CHARS:,} characters" in text
+    assert f"at most 1 MiB ({limits.MAX_DATA_BYTES:,} bytes)" in text
+    assert f"record file size | at most {limits.MAX_RECORD_BYTES // limits.MIB} MiB" in text
+    assert f"file size | at most {limits.MAX_RESULTS_BYTES // limits.MIB} MiB" in text
+    assert f"at most {limits.MAX_CSV_FIELD_CHARS:,} characters" in text
+    assert f"`q` and `r` from −{data.MAX_COORD} to {data.MAX_COORD} and at most {data.MAX_SPACES} spaces" in text
+    assert f"from −{data.MAX_OFFSET} to {data.MAX_OFFSET}; at most {data.MAX_VARIABLES} variables" in text
+    assert f"at most {data.MAX_CARDS} shop cards" in text
+    assert "**0 to 2⁶⁴ − 1**" in text
+    assert check_seed(2**64 - 1) == 2**64 - 1
