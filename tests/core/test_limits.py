@@ -254,13 +254,13 @@ def test_a_duals_board_of_radius_4_loads_and_one_of_radius_5_is_refused_quickly(
 
 def test_duals_coordinates_offsets_variables_and_cards_are_bounded() -> None:
     far = duals_toml('[board]\ninner = ["a1", "a2", "a3", "a4", "a5", "a6"]\n' + "".join(
-        f'[[board.spaces]]\nname = "a{i}"\nq = {q}\nr = 0\n' for i, q in enumerate([0, 1, 2, 3, 4, 5, 6], 1)))
+        f'[[board.spaces]]\nname = "a{i}"\nq = {q}\nr = 0\n' for i, q in enumerate([0, 1, 2, 3, 4, 5, 9], 1)))
     assert str(refused(DataError, lambda: parse_duals_data(load_toml("f.toml", text=far), "f.toml"))) == (
-        "f.toml: board: spaces[5]: q: must be at most 4, got 5")
+        "f.toml: board: spaces[6]: q: must be at most 8, got 9")
     offset = duals_toml(hex_board(2), '[[card]]\nnumber = 44\nvp = 1\ncells = [{ at = [1000000000000, 0], '
                         'type = "bread" }]\n')
     assert str(refused(DataError, lambda: parse_duals_data(load_toml("o.toml", text=offset), "o.toml"))) == (
-        "o.toml: card 44: cells[0]: at: each offset is from -8 to 8, got [1000000000000, 0]")
+        "o.toml: card 44: cells[0]: at: each offset is from -16 to 16, got [1000000000000, 0]")
     cells = ", ".join(f'{{ at = [{q}, {r}], var = "V{i}" }}'
                       for i, (q, r) in enumerate([(0, 0), (1, 0), (0, 1), (-1, 0), (0, -1), (1, -1), (-1, 1)]))
     seven = duals_toml(hex_board(2), f"[[card]]\nnumber = 44\nvp = 1\ncells = [{cells}]\n")

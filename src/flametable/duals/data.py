@@ -43,12 +43,12 @@ from flametable.duals.rules import ALL_TYPES_MASK, NUM_TYPES, STACK_LIMIT, TYPE_
 
 BUILTIN_DATA = "duals.toml"
 # What the game can mean (docs/limits.md): D1's board is 19 spaces within 2 steps of the centre; a data file
-# may make it larger, up to a hexagon of radius 4 (61 spaces), with up to 99 cards: loading, checking and playing
-# stay within a few seconds at worst (10,981 spaces took 40 s to check and 1,951 took 25 s to play: moves and
-# swaps grow with the square of the spaces, a pattern's placements with spaces x cards).
-MAX_COORD = 4  # -4 <= q, r <= 4
+# may make it larger, up to 61 spaces (a hexagon of radius 4) within 8 steps, with up to 99 cards: loading,
+# checking and playing stay within a few seconds at worst (10,981 spaces took 40 s to check and 1,951 took 25 s
+# to play: moves and swaps grow with the square of the spaces, a pattern's placements with spaces x cards).
+MAX_COORD = 8  # -8 <= q, r <= 8 (a line of 7 spaces, as a test board has, fits)
 MAX_SPACES = 61
-MAX_OFFSET = 2 * MAX_COORD  # a pattern's cell offsets: -8 <= dq, dr <= 8 (farther fits on no board)
+MAX_OFFSET = 2 * MAX_COORD  # cell offsets: -16 <= dq, dr <= 16 (farther fits on no board)
 MAX_VARIABLES = NUM_TYPES  # different variables show different types: more than 6 can never be met
 MAX_CARDS = 99  # D4 has 43; loading grows with cards x spaces (999 cards took 21 s to check)
 _SPACE_NAME = re.compile(r"^[a-z]+[0-9]+$")
