@@ -176,7 +176,7 @@ def test_file_errors_read_fully_in_spanish(tmp_path: Path) -> None:
     bad.write_text("[set]\nid = \n", encoding="utf-8")
     assert check(raised(DataError, lambda: load_toml(bad))) == (
         f"{bad}: archivo: sintaxis: no es TOML válido (línea 2, columna 6)")
-    assert check(raised(RecordError, lambda: read_text_file(tmp_path / "nothing.json", RecordError))) == (
+    assert check(raised(RecordError, lambda: read_text_file(tmp_path / "nothing.json", RecordError, 100))) == (
         f"{tmp_path / 'nothing.json'}: no existe el archivo")
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import sys
 import time
@@ -22,10 +21,12 @@ from flametable.cli.console import err, fail, out, print_json
 from flametable.cli.games import lookup
 from flametable.cli.generic import make_game_or_fail
 from flametable.cli.i18n import _, explain, language, translate
-from flametable.cli.options import json_options
+from flametable.cli.options import checked_seed, json_options
 from flametable.cli.seats import HUMAN, seat_message
 from flametable.core import registry
+from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError
+from flametable.core.limits import MAX_RECORD_BYTES, loads_json
 from flametable.core.record import RECORD_FORMAT
 from flametable.sim.progress import Pace, clock_text, time_left
 from flametable.sim.report import build_report
@@ -159,7 +160,7 @@ def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_f
         fail(_("--games must be at least 1."), 2)
     if jobs < 1:
         fail(_("--jobs must be at least 1."), 2)
-    spec = SimSpec(game, p1, p2, games, seed, json_options(options), str(data) if data else None, records)
+    spec = SimSpec(game, p1, p2, games, checked_seed(seed), json_options(options), str(data) if data else None, records)
     try:
         make_game_or_fail(known, data).new_match(spec.options or {}, 0)
     except (FlametableError, ValueError, TypeError) as exc:  # a bad option value: the game names it
@@ -222,8 +223,8 @@ def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_f
 def _is_match_record(file: Path) -> bool:
     """Whether ``file`` holds a match record (one JSON object of the record format) rather than results."""
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        data = loads_json(read_text_file(file, ResultsError, MAX_RECORD_BYTES))
+    except (FlametableError, ValueError):
         return False
     return isinstance(data, dict) and data.get("format") == RECORD_FORMAT
 
@@ -257,6 +258,7 @@ def run_ladder(game: str, bots: list[str], games: int, jobs: int, seed: int, as_
     _check_bots(_entry(game), bots)
     if len(bots) < 2:
         fail(_("A ladder needs at least two bots."), 2)
+    checked_seed(seed)
     if games < 1:
         fail(_("--games must be at least 1."), 2)
     pairs: list[tuple[int, int, list[float]]] = []

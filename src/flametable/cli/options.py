@@ -13,8 +13,10 @@ import typer
 from flametable.cli import help
 from flametable.cli.console import fail
 from flametable.cli.help import H_
-from flametable.cli.i18n import _, set_language, translate
+from flametable.cli.i18n import _, explain, set_language, translate
 from flametable.core.jsonerr import json_problem
+from flametable.core.limits import LimitError, loads_json
+from flametable.core.rng import SeedError, check_seed
 
 
 class Lang(StrEnum):
@@ -56,12 +58,23 @@ def use_language(lang: Lang | None) -> None:
     set_language(str(lang) if lang is not None else help.requested)
 
 
+def checked_seed(seed: int) -> int:
+    """The seed typed, when it is in the documented range (0 to 2**64 - 1); else exit 2 saying so (a seed is never
+    reduced: 2**64 + 1 would play the match of 1)."""
+    try:
+        return check_seed(seed)
+    except SeedError as exc:
+        fail(_("--seed: {problem}").format(problem=explain(exc)), 2)
+
+
 def json_options(text: str | None) -> dict[str, Any]:
     """The game options typed as a JSON object (none: ``{}``); exit 2 saying what is wrong with them."""
     if not text:
         return {}
     try:
-        data = json.loads(text)
+        data = loads_json(text)
+    except LimitError as exc:
+        fail(_("--options: {problem}").format(problem=explain(exc)), 2)
     except json.JSONDecodeError as exc:
         problem = translate(json_problem(exc))
         fail(_("--options is not valid JSON: {problem} (column {column})").format(problem=problem, column=exc.colno), 2)

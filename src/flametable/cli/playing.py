@@ -14,6 +14,7 @@ from rich.text import Text
 
 from flametable.cli.console import err, fail, out, print_json
 from flametable.cli.i18n import _, explain, illegal_text, ngettext
+from flametable.cli.options import checked_seed
 from flametable.cli.prompt import QuitMatch
 from flametable.cli.seats import HUMAN, bot_decider
 from flametable.cli.table import Table, TableNarrator
@@ -29,7 +30,7 @@ MakeNarrator = Callable[[Any, int | None, Any], TableNarrator[Any, Any, Any]]
 
 def match_seed(seed: int | None) -> int:
     """The seed typed, or a new random one (printed, so that the match can be played again)."""
-    return seed if seed is not None else secrets.randbelow(1 << 31)
+    return checked_seed(seed) if seed is not None else secrets.randbelow(1 << 31)
 
 
 def match_console(as_json: bool) -> Console:

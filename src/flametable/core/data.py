@@ -13,11 +13,23 @@ from typing import Any, NoReturn, TypeVar
 
 from flametable.core.errors import DataError, FlametableError
 from flametable.core.i18n import LANGUAGES, N_, Phrase
+from flametable.core.limits import (
+    MAX_DATA_BYTES,
+    MAX_DEPTH,
+    MAX_NUMBER_CHARS,
+    TOML_INT_MAX,
+    TOML_INT_MIN,
+    LimitError,
+    check_size,
+    check_values,
+    scan_text,
+)
 
 T = TypeVar("T")
 
 FILE = Phrase(N_("file"))  # the entry of a problem with the whole file
 PATH, ENCODING, SYNTAX = Phrase(N_("path")), Phrase(N_("encoding")), Phrase(N_("syntax"))
+LIMITS = Phrase(N_("limits"))  # the field of a file that goes past a limit of flametable.core.limits
 WHOLE_ENTRY, COUNT = Phrase(N_("(entry)")), Phrase(N_("(count)"))
 _ERRNO = {errno.ENOENT: Phrase(N_("no such file")), errno.EACCES: Phrase(N_("permission denied")),
           errno.EISDIR: Phrase(N_("it is a folder")), errno.ENOTDIR: Phrase(N_("a part of the path is no folder"))}
@@ -48,23 +60,33 @@ def type_phrase(value: object) -> Phrase:
 
 
 def load_toml(path: Path | str, *, text: str | None = None) -> dict[str, Any]:
-    """Parse a TOML file (or ``text`` under that name); any problem becomes a :class:`DataError`."""
+    """Parse a TOML file (or ``text`` under that name) within the limits of :mod:`flametable.core.limits`; any
+    problem becomes a :class:`DataError`."""
     source = str(path)
     try:
         if text is None:
-            text = Path(path).read_text(encoding="utf-8")
-        return tomllib.loads(text)
-    except UnicodeDecodeError as exc:
-        raise DataError(source, FILE, ENCODING, N_("not UTF-8 text (byte {position})"),
-                        position=exc.start + 1) from None
+            text = _read(path, MAX_DATA_BYTES)
+        scan_text(text)
+        try:
+            data = tomllib.loads(text)
+        except RecursionError:  # pragma: no cover - the scan refuses such nesting first
+            raise LimitError(N_("lists and tables nested more than {limit} deep"), limit=MAX_DEPTH) from None
+        except tomllib.TOMLDecodeError:
+            raise
+        except ValueError:  # pragma: no cover - Python's 4,300-digit limit; the scan refuses such numbers first
+            raise LimitError(N_("a number of more than {limit} digits"), limit=MAX_NUMBER_CHARS) from None
+        check_values(data, TOML_INT_MIN, TOML_INT_MAX)
+        return data
+    except _Unreadable as exc:
+        raise DataError(source, FILE, exc.field, exc.template, **exc.params) from None
+    except LimitError as exc:
+        raise DataError(source, FILE, LIMITS, "{problem}", problem=exc) from None
     except tomllib.TOMLDecodeError as exc:
         at = _TOML_AT.search(str(exc))
         if at is None:  # pragma: no cover - tomllib always says where
             raise DataError(source, FILE, SYNTAX, N_("not valid TOML")) from None
         raise DataError(source, FILE, SYNTAX, N_("not valid TOML (line {line}, column {column})"),
                         line=int(at.group(1)), column=int(at.group(2))) from None
-    except OSError as exc:
-        raise DataError(source, FILE, PATH, "{problem}", problem=os_problem(exc)) from None
 
 
 def load_data(path: Path | str | None, builtin: str, parse: Callable[[dict[str, Any], str], T]) -> T:
@@ -75,15 +97,38 @@ def load_data(path: Path | str | None, builtin: str, parse: Callable[[dict[str, 
     return parse(load_toml(path), str(path))
 
 
-def read_text_file(path: Path | str, error: type[FlametableError]) -> str:
-    """The UTF-8 text of ``path``; a missing or unreadable file raises ``error`` with a message naming it."""
+class _Unreadable(FlametableError):
+    """Why :func:`read_text_file` could not read a file, before it is wrapped in the caller's error."""
+
+    def __init__(self, field: Phrase, template: str, /, **params: Any) -> None:
+        self.field = field
+        super().__init__(template, **params)
+
+
+def _read(path: Path | str, limit: int) -> str:
+    """The UTF-8 text of ``path``, at most ``limit`` bytes (never read further); else :class:`_Unreadable`."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise error(N_("{path}: not UTF-8 text (byte {position})"), path=str(path),
-                    position=exc.start + 1) from None
+        with Path(path).open("rb") as stream:
+            raw = stream.read(limit + 1)
     except OSError as exc:
-        raise error(N_("{path}: {problem}"), path=str(path), problem=os_problem(exc)) from None
+        raise _Unreadable(PATH, "{problem}", problem=os_problem(exc)) from None
+    try:
+        check_size(len(raw), limit)
+    except LimitError as exc:
+        raise _Unreadable(LIMITS, "{problem}", problem=exc) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _Unreadable(ENCODING, N_("not UTF-8 text (byte {position})"), position=exc.start + 1) from None
+
+
+def read_text_file(path: Path | str, error: type[FlametableError], limit: int) -> str:
+    """The UTF-8 text of ``path``, at most ``limit`` bytes; a missing, unreadable or larger file raises
+    ``error`` with a message naming it."""
+    try:
+        return _read(path, limit)
+    except _Unreadable as exc:
+        raise error(N_("{path}: {problem}"), path=str(path), problem=exc) from None
 
 
 def content_hash(data: Any) -> str:

@@ -10,12 +10,13 @@ from typing import Any
 from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError, IllegalAction, RecordError
 from flametable.core.i18n import N_
+from flametable.core.limits import MAX_RECORD_BYTES, LimitError, loads_json
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Game, GameState
+from flametable.core.rng import SEED_MAX, SEED_MIN
 from flametable.core.schema import RECORD, Anything, Const, Int, List, Nullable, Obj, Str, located, validate
 
 RECORD_FORMAT = "flametable-record/1"
-SEED_MAX = 2**64 - 1
 _NAME = Str(max_len=200)
 SCHEMA = Obj(
     required={
@@ -25,7 +26,7 @@ SCHEMA = Obj(
         "content": Obj(optional={"id": Str(blank=True, max_len=200), "hash": Str(blank=True, max_len=200)},
                        description="the card set or board data played with: its id and content hash"),
         "options": Anything("object", "the game's options (checked by the game)"),
-        "seed": Int(0, SEED_MAX, "the match's seed"),
+        "seed": Int(SEED_MIN, SEED_MAX, "the match's seed"),
         "players": List(Str(blank=True, max_len=200), max=16, description="the seats' players, as specs"),
         "actions": List(Str(max_len=200), max=1_000_000, description="every decision, in the game's notation"),
     },
@@ -94,9 +95,11 @@ class MatchRecord:
 
     @staticmethod
     def load(path: Path | str) -> MatchRecord:
-        text = read_text_file(path, RecordError)
+        text = read_text_file(path, RecordError, MAX_RECORD_BYTES)
         try:
-            data = json.loads(text)
+            data = loads_json(text)
+        except LimitError as exc:
+            raise RecordError(N_("{source}: {problem}"), source=str(path), problem=exc) from None
         except json.JSONDecodeError as exc:
             raise RecordError(N_("{source}: not valid JSON (line {line}, column {column})"), source=str(path),
                               line=exc.lineno, column=exc.colno) from None

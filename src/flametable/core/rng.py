@@ -4,17 +4,40 @@ Engines never touch the global ``random`` module. Cloning a state copies one int
 simulations can branch a state cheaply. The generator is ours (not ``random.Random``) so that records
 replay identically on every Python version. Outputs are the high 32 bits of Knuth's MMIX LCG, mapped to
 ``[0, n)`` by multiply-and-shift: plenty for shuffling game pieces, and a few integer operations per draw.
+
+A match's seed is an integer from 0 to 2**64 - 1 (:data:`SEED_MIN`, :data:`SEED_MAX`): the generator keeps 64
+bits, so ``s`` and ``s + 2**64`` would play the same match. :func:`check_seed` refuses any other seed where one
+comes in (``--seed``, a record); nothing is reduced. ``Rng`` itself takes any int, for seeds derived inside.
 """
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from flametable.core.errors import FlametableError
+from flametable.core.i18n import N_
 
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _MUL = 6364136223846793005
 _INC = 1442695040888963407
+
+
+SEED_MIN, SEED_MAX = 0, 2**64 - 1
+
+
+class SeedError(FlametableError):
+    """A seed outside :data:`SEED_MIN` to :data:`SEED_MAX` (or no integer)."""
+
+
+def check_seed(seed: Any) -> int:
+    """``seed`` when it is an integer from :data:`SEED_MIN` to :data:`SEED_MAX`; else :class:`SeedError`."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or not SEED_MIN <= seed <= SEED_MAX:
+        shown = seed if not isinstance(seed, int) or abs(seed) < 10**100 else f"{str(seed)[:20]}…"
+        raise SeedError(N_("a seed is an integer from {lo} to {hi}, got {value!r}"), lo=SEED_MIN, hi=SEED_MAX,
+                        value=shown)
+    return seed
 
 
 def _mix(seed: int) -> int:

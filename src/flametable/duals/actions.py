@@ -28,6 +28,7 @@ the tables live in an :class:`ActionSpace` made from it; actions of two games on
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -35,6 +36,8 @@ from flametable.core.errors import IllegalAction
 from flametable.core.i18n import N_
 from flametable.duals.data import DualsData
 from flametable.duals.rules import NUM_TYPES, TYPE_KEYS
+
+_CARD_NUMBER = re.compile(r"[0-9]{1,4}")  # ASCII digits only (not K²: isdigit() yet no int(), nor K𝟐𝟓), and few
 
 
 class Kind(IntEnum):
@@ -189,7 +192,7 @@ class ActionSpace:
         arg = args[0]
         digits = arg[1:] if arg.startswith("k") else arg
         m = len(data.cards)
-        if not digits.isdigit() or not 1 <= int(digits) <= m:
+        if not _CARD_NUMBER.fullmatch(digits) or not 1 <= int(digits) <= m:
             raise IllegalAction(N_("{word!r} needs a card K1 to K{last}, got {arg!r}."), word=kind.word, last=m,
                                 arg=arg)
         return (self.SCORE if kind is Kind.SCORE else self.BOTTOM)[int(digits)]

@@ -42,6 +42,15 @@ from flametable.duals.pattern import Cell, Matcher
 from flametable.duals.rules import ALL_TYPES_MASK, NUM_TYPES, STACK_LIMIT, TYPE_KEYS
 
 BUILTIN_DATA = "duals.toml"
+# What the game can mean (docs/limits.md): D1's board is 19 spaces within 2 steps of the centre; a data file
+# may make it larger, up to 61 spaces (a hexagon of radius 4) within 8 steps, with up to 99 cards: loading,
+# checking and playing stay within a few seconds at worst (10,981 spaces took 40 s to check and 1,951 took 25 s
+# to play: moves and swaps grow with the square of the spaces, a pattern's placements with spaces x cards).
+MAX_COORD = 8  # -8 <= q, r <= 8 (a line of 7 spaces, as a test board has, fits)
+MAX_SPACES = 61
+MAX_OFFSET = 2 * MAX_COORD  # cell offsets: -16 <= dq, dr <= 16 (farther fits on no board)
+MAX_VARIABLES = NUM_TYPES  # different variables show different types: more than 6 can never be met
+MAX_CARDS = 99  # D4 has 43; loading grows with cards x spaces (999 cards took 21 s to check)
 _SPACE_NAME = re.compile(r"^[a-z]+[0-9]+$")
 _VAR_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 
@@ -123,6 +132,8 @@ def _board(root: Reader) -> Board:
     raw = r.items("spaces")
     if not raw:
         r.fail("spaces", N_("the board needs spaces"))
+    if len(raw) > MAX_SPACES:
+        r.fail("spaces", N_("at most {limit} spaces, got {n}"), limit=MAX_SPACES, n=len(raw))
     for i in range(len(raw)):
         sp = r.sub("spaces", i)
         sp.check_keys({"name", "q", "r"})
@@ -131,7 +142,7 @@ def _board(root: Reader) -> Board:
             sp.fail("name", N_("a space name is lowercase letters then digits (like c3), got {value!r}"), value=name)
         if name in names:
             sp.fail("name", N_("the space {space!r} is listed twice"), space=name)
-        q, rr = sp.integer("q", -99, 99), sp.integer("r", -99, 99)
+        q, rr = sp.integer("q", -MAX_COORD, MAX_COORD), sp.integer("r", -MAX_COORD, MAX_COORD)
         if (q, rr) in coords:
             sp.fail("q", N_("two spaces at q={q}, r={r}"), q=q, r=rr)
         names.append(name)
@@ -181,7 +192,7 @@ def _tokens(root: Reader) -> tuple[tuple[int, ...], int, tuple[tuple[int, int], 
 
 def _card(source: str, index: int, data: Any) -> ShopCard:
     r = Reader(source, f"card[{index}]", data)
-    number = r.integer("number", 1, 999)
+    number = r.integer("number", 1, MAX_CARDS)
     r = Reader(source, f"card {number}", data)
     r.check_keys({"number", "vp", "cells", "starburst", "name"})
     vp = r.integer("vp", 0, 99)
@@ -192,6 +203,8 @@ def _card(source: str, index: int, data: Any) -> ShopCard:
     raw = r.items("cells")
     if not raw:
         r.fail("cells", N_("a pattern needs at least one cell"))
+    if len(raw) > MAX_SPACES:
+        r.fail("cells", N_("at most {limit} cells, got {n}"), limit=MAX_SPACES, n=len(raw))
     cells: list[Cell] = []
     for i in range(len(raw)):
         c = r.sub("cells", i)
@@ -199,6 +212,9 @@ def _card(source: str, index: int, data: Any) -> ShopCard:
         at = c.items("at")
         if len(at) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in at):
             c.fail("at", N_("must be two integers [dq, dr], got {value!r}"), value=at)
+        if not all(-MAX_OFFSET <= v <= MAX_OFFSET for v in at):
+            c.fail("at", N_("each offset is from {lo} to {hi}, got {value!r}"), lo=-MAX_OFFSET, hi=MAX_OFFSET,
+                   value=at)
         if any(cell.dq == at[0] and cell.dr == at[1] for cell in cells):
             c.fail("at", N_("two cells at {value!r}"), value=at)
         if c.has("type") == c.has("var"):
@@ -210,6 +226,10 @@ def _card(source: str, index: int, data: Any) -> ShopCard:
             if not _VAR_NAME.match(var):
                 c.fail("var", N_("a variable is a name like A or X1, got {value!r}"), value=var)
             cells.append(Cell(at[0], at[1], -1, var))
+    variables = {cell.var for cell in cells if cell.var}
+    if len(variables) > MAX_VARIABLES:
+        r.fail("cells", N_("at most {limit} variables (one per type), got {n}"), limit=MAX_VARIABLES,
+               n=len(variables))
     return ShopCard(number, vp, tuple(cells), starburst, name)
 
 
@@ -228,7 +248,11 @@ def parse_duals_data(data: Any, source: str) -> DualsData:
     set_name = meta.text("name")
     board = _board(root)
     order, per_type, duals, buddy = _tokens(root)
-    cards = [_card(source, i, d) for i, d in enumerate(root.items("card"))]
+    raw_cards = root.items("card")
+    if len(raw_cards) > MAX_CARDS:
+        raise DataError(source, "card", COUNT, N_("at most {limit} cards, got {n}"), limit=MAX_CARDS,
+                        n=len(raw_cards))
+    cards = [_card(source, i, d) for i, d in enumerate(raw_cards)]
     if not cards:
         raise DataError(source, "card", COUNT, N_("the shop deck needs cards"))
     numbers = [c.number for c in cards]

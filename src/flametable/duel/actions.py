@@ -18,6 +18,7 @@ Ids are laid out kind by kind in the order above: 0 is ``pass``, then 21 ``play`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -53,6 +54,7 @@ _SIZES = {
     Kind.TAKE: NUM_SUPPORTS,
     Kind.SWAP: NUM_SUPPORTS,
 }
+_CARD_NUMBER = re.compile(r"[0-9]{1,4}")  # ASCII digits only, and few: int() of 5,000 digits raises ValueError
 _SUPPORT_KINDS = {Kind.PLAY, Kind.ABILITY, Kind.TAKE, Kind.SWAP}
 _OFFSET: dict[Kind, int] = {}
 _total = 0
@@ -112,7 +114,7 @@ class DuelAction:
         prefix = "s" if kind in _SUPPORT_KINDS else "c"
         limit = NUM_SUPPORTS if kind in _SUPPORT_KINDS else NUM_CHARACTERS
         digits = arg[1:] if arg.startswith(prefix) else arg
-        if not (digits.isascii() and digits.isdigit()) or not 1 <= int(digits) <= limit:
+        if not _CARD_NUMBER.fullmatch(digits) or not 1 <= int(digits) <= limit:
             raise IllegalAction(
                 N_("{word!r} needs a card {prefix}1 to {prefix}{limit}, got {arg!r}."),
                 word=word, prefix=prefix.upper(), limit=limit, arg=arg,

@@ -14,8 +14,9 @@ from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.core.jsonerr import json_problem
+from flametable.core.limits import MAX_CSV_FIELD_CHARS, MAX_RESULTS_BYTES, LimitError, loads_json
 from flametable.core.record import SCHEMA as RECORD_SCHEMA
-from flametable.core.record import SEED_MAX
+from flametable.core.rng import SEED_MAX
 from flametable.core.schema import Anything, Int, List, Nullable, Num, Obj, Str, label, located, validate
 from flametable.sim.stats import Interval, score_interval, wilson
 
@@ -141,7 +142,7 @@ def score_entry(line: dict[str, Any]) -> Entry:
 
 def read_results(path: str | Path) -> list[dict[str, Any]]:
     """Every result line of a JSON-lines or CSV file; errors name the file and the line."""
-    text = read_text_file(path, ResultsError)
+    text = read_text_file(path, ResultsError, MAX_RESULTS_BYTES)
     return parse_csv(text, str(path)) if is_csv(path) else parse_jsonl(text, str(path))
 
 
@@ -152,7 +153,9 @@ def parse_jsonl(text: str, source: str) -> list[dict[str, Any]]:
         if not raw.strip():
             continue
         try:
-            line = json.loads(raw)
+            line = loads_json(raw)
+        except LimitError as exc:
+            raise ResultsError(N_("{source}: line {n}: {problem}"), source=source, n=n, problem=exc) from None
         except json.JSONDecodeError as exc:
             raise ResultsError(N_("{source}: line {n}: not valid JSON: {problem} (column {column})"), source=source,
                                n=n, problem=json_problem(exc), column=exc.colno) from None
@@ -165,30 +168,57 @@ def parse_csv(text: str, source: str) -> list[dict[str, Any]]:
     schema = line_schema(registry.entries())
     out = []
     reader = csv.DictReader(io.StringIO(text))
-    missing = [f for f in CSV_FIELDS if f not in (reader.fieldnames or [])]
-    if missing:
-        raise ResultsError(N_("{source}: missing CSV column(s) {columns}"), source=source, columns=", ".join(missing))
-    for n, row in enumerate(reader, 2):
-        cells = {k: v for k, v in row.items() if v is not None and k in CSV_FIELDS}  # a short row misses cells
-        validate(cells, CSV_ROW, source, _line(n), error=located(ResultsError))
-        p1_seat = int(row["p1_seat"])
-        seats = [row["p1"], row["p2"]] if p1_seat == 0 else [row["p2"], row["p1"]]
-        try:
-            summary = json.loads(row["summary"] or "{}")
-        except json.JSONDecodeError as exc:
-            raise ResultsError(N_("{source}: line {n}: the summary is not valid JSON: {problem} (column {column})"),
-                               source=source, n=n, problem=json_problem(exc), column=exc.colno) from None
-        line = {
-            "index": int(row["index"]), "seed": int(row["seed"]), "game": row["game"], "seats": seats,
-            "p1_seat": p1_seat, "winner": row["winner"] or None,
-            "winner_seat": int(row["winner_seat"]) if row["winner_seat"] else None,
-            "reason": row["reason"], "scores": [int(row["score1"]), int(row["score2"])],
-            "p1_points": float(row["p1_points"]), "actions": int(row["actions"]),
-            "seconds": float(row["seconds"]), "summary": summary,
-        }
-        validate(line, schema, source, _line(n), error=located(ResultsError), json=True)
-        out.append(line)
+    try:
+        missing = [f for f in CSV_FIELDS if f not in (reader.fieldnames or [])]
+        if missing:
+            raise ResultsError(N_("{source}: missing CSV column(s) {columns}"), source=source,
+                               columns=", ".join(missing))
+        for row in reader:
+            n = reader.line_num
+            count = _fields(row)
+            if count != len(reader.fieldnames or ()):
+                raise ResultsError(N_("{source}: line {n}: {count} fields, the header has {columns}"), source=source,
+                                   n=n, count=count, columns=len(reader.fieldnames or ()))
+            out.append(_csv_line(row, schema, source, n))
+    except csv.Error as exc:
+        if "field larger than field limit" in str(exc):
+            raise ResultsError(N_("{source}: line {n}: a field of more than {limit} characters"), source=source,
+                               n=reader.line_num + 1, limit=MAX_CSV_FIELD_CHARS) from None
+        raise ResultsError(N_("{source}: line {n}: not valid CSV"), source=source, n=reader.line_num + 1) from None
     return out
+
+
+def _fields(row: dict[Any, Any]) -> int:
+    """How many fields a row of :class:`csv.DictReader` had: the ones beyond the header are a list under None, the
+    missing ones None."""
+    extra = row.get(None)
+    return sum(key is not None and value is not None for key, value in row.items()) + len(extra or ())
+
+
+def _csv_line(row: dict[str, str], schema: Any, source: str, n: int) -> dict[str, Any]:
+    """One CSV row as a result line: its cells checked by :data:`CSV_ROW` (ASCII numbers, seats), then the line
+    by the same declaration as a JSON line's."""
+    cells = {k: v for k, v in row.items() if v is not None and k in CSV_FIELDS}
+    validate(cells, CSV_ROW, source, _line(n), error=located(ResultsError))
+    p1_seat = int(row["p1_seat"])
+    seats = [row["p1"], row["p2"]] if p1_seat == 0 else [row["p2"], row["p1"]]
+    try:
+        summary = loads_json(row["summary"] or "{}")
+    except LimitError as exc:
+        raise ResultsError(N_("{source}: line {n}: {problem}"), source=source, n=n, problem=exc) from None
+    except json.JSONDecodeError as exc:
+        raise ResultsError(N_("{source}: line {n}: the summary is not valid JSON: {problem} (column {column})"),
+                           source=source, n=n, problem=json_problem(exc), column=exc.colno) from None
+    line = {
+        "index": int(row["index"]), "seed": int(row["seed"]), "game": row["game"], "seats": seats,
+        "p1_seat": p1_seat, "winner": row["winner"] or None,
+        "winner_seat": int(row["winner_seat"]) if row["winner_seat"] else None,
+        "reason": row["reason"], "scores": [int(row["score1"]), int(row["score2"])],
+        "p1_points": float(row["p1_points"]), "actions": int(row["actions"]),
+        "seconds": float(row["seconds"]), "summary": summary,
+    }
+    validate(line, schema, source, _line(n), error=located(ResultsError), json=True)
+    return line
 
 
 def _line(n: int) -> FlametableError:

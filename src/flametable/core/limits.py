@@ -1,0 +1,126 @@
+"""Limits at the door: what any file flametable reads may hold, checked before and after the parser.
+
+The standard library's parsers have limits of their own that end in a traceback rather than an error:
+``tomllib`` and ``json`` recurse once per nested array or table (a ``RecursionError`` about 500 deep), and
+Python refuses to turn more than 4,300 decimal digits into an int (a ``ValueError`` inside the parser). So the
+text is scanned first (size, nesting depth, length of every number written), parsed, and the values walked
+(integer range, string length, lone surrogates that no output can print). Every limit is listed, per format,
+in ``docs/limits.md``; a problem raises :class:`LimitError`, whose message says what was wrong and where, and
+which each reader wraps in its own error naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from itertools import accumulate
+from typing import Any
+
+from flametable.core.errors import FlametableError
+from flametable.core.i18n import N_
+
+KIB = 1024
+MIB = 1024 * KIB
+
+MAX_DATA_BYTES = 1 * MIB  # a TOML card set, Duals data file or deck
+MAX_RECORD_BYTES = 4 * MIB  # a match record
+MAX_RESULTS_BYTES = 256 * MIB  # a sim results file (JSON lines or CSV)
+MAX_DEPTH = 32  # arrays and tables (objects) inside each other
+MAX_NUMBER_CHARS = 100  # digits (and TOML's underscores) of one number as written
+MAX_STRING_CHARS = 1000  # characters of one string (or key)
+TOML_INT_MIN, TOML_INT_MAX = -(2**63), 2**63 - 1  # TOML's integers are 64-bit signed (the TOML spec)
+JSON_INT_LIMIT = 2**64  # JSON integers: |n| < 2**64 (a seed, 0 to 2**64 - 1, fits)
+MAX_CSV_FIELD_CHARS = 131_072  # the csv module's own limit on one field
+
+# What the parsers do not read as code: strings (TOML: basic, literal, multi-line; JSON: basic) and comments.
+_INERT = re.compile(r'"""(?:[^\\]|\\[\s\S])*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
+_BRACKETS = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+class LimitError(FlametableError):
+    """A limit of :mod:`flametable.core.limits` that a text or a value goes past."""
+
+
+def _blank(match: re.Match[str]) -> str:
+    """A string or comment replaced by its line breaks only (so line numbers stay right)."""
+    return "\n" * match.group().count("\n")
+
+
+def check_size(size: int, limit: int) -> None:
+    """A file of ``size`` bytes is at most ``limit`` bytes."""
+    if size > limit:
+        raise LimitError(N_("the file is larger than {limit} bytes"), limit=limit)
+
+
+def scan_text(text: str) -> None:
+    """Before parsing: arrays and tables at most :data:`MAX_DEPTH` inside each other and no number longer than
+    :data:`MAX_NUMBER_CHARS` characters, outside strings and comments (TOML or JSON)."""
+    code = _INERT.sub(_blank, text)
+    long_number = re.search(rf"[0-9_]{{{MAX_NUMBER_CHARS + 1},}}", code)
+    if long_number is not None and "\n" not in text:
+        raise LimitError(N_("a number of more than {limit} digits"), limit=MAX_NUMBER_CHARS)
+    if long_number is not None:
+        raise LimitError(N_("line {line}: a number of more than {limit} digits"),
+                         line=code.count("\n", 0, long_number.start()) + 1, limit=MAX_NUMBER_CHARS)
+    brackets = _BRACKETS.sub("", code)
+    if len(brackets) > MAX_DEPTH and max(accumulate(map(_STEP.__getitem__, brackets))) > MAX_DEPTH:
+        raise LimitError(N_("lists and tables nested more than {limit} deep"), limit=MAX_DEPTH)
+
+
+def check_values(data: Any, int_min: int, int_max: int) -> None:
+    """After parsing: every integer within ``[int_min, int_max]``, every string (and key) at most
+    :data:`MAX_STRING_CHARS` characters and free of lone surrogates. Raises :class:`LimitError` naming where."""
+    _walk(data, "", int_min, int_max, 0)
+
+
+def _walk(value: Any, where: str, int_min: int, int_max: int, depth: int) -> None:
+    if depth > MAX_DEPTH:  # pragma: no cover - the scan refuses deeper texts; values built in code may not be
+        raise LimitError(N_("lists and tables nested more than {limit} deep"), limit=MAX_DEPTH)
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if not int_min <= value <= int_max:
+            raise LimitError(N_("{where}: the integer is outside {lo} to {hi}"), where=where or "/", lo=int_min,
+                             hi=int_max)
+    elif isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise LimitError(N_("{where}: not a finite number"), where=where or "/")
+    elif isinstance(value, str):
+        check_string(value, where)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            check_string(str(key), f"{where}/{key}" if len(str(key)) <= MAX_STRING_CHARS else where)
+            _walk(item, f"{where}/{key}", int_min, int_max, depth + 1)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _walk(item, f"{where}/{i}", int_min, int_max, depth + 1)
+
+
+def check_string(text: str, where: str) -> None:
+    """``text`` is at most :data:`MAX_STRING_CHARS` characters and holds no lone surrogate."""
+    if len(text) > MAX_STRING_CHARS:
+        raise LimitError(N_("{where}: a text of more than {limit} characters"), where=where or "/",
+                         limit=MAX_STRING_CHARS)
+    bad = _SURROGATE.search(text)
+    if bad is not None:
+        raise LimitError(N_("{where}: a text holds a lone surrogate (\\u{code:04x}), which is no character"),
+                         where=where or "/", code=ord(bad.group()))
+
+
+def _no_constant(name: str) -> Any:
+    raise LimitError(N_("{name} is not a JSON number"), name=name)
+
+
+def loads_json(text: str) -> Any:
+    """Parse JSON within the limits: raises :class:`LimitError` (a limit) or ``json.JSONDecodeError`` (syntax).
+    ``NaN`` and ``Infinity``, which Python's parser accepts but JSON has not, are refused."""
+    scan_text(text)
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:  # pragma: no cover - the scan refuses nesting long before the parser's stack ends
+        raise LimitError(N_("lists and tables nested more than {limit} deep"), limit=MAX_DEPTH) from None
+    check_values(data, 1 - JSON_INT_LIMIT, JSON_INT_LIMIT - 1)
+    return data
