@@ -6,14 +6,17 @@ command's ``--lang`` then chooses the language of what it prints.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from typer.core import TyperOption
 
+from flametable.cli import guard
 from flametable.cli.console import err, fail
+from flametable.cli.guard import EXPECTED, guarded, input_files, last_resort
 from flametable.cli.help import H_, LocalCommand, LocalGroup
 from flametable.cli.i18n import _, translate
 from flametable.cli.options import (
@@ -33,6 +36,30 @@ from flametable.core import registry
 LADDER_BOTS = ("bot:random", "bot:easy", "bot:medium", "bot:hard")
 
 
+class Command(LocalCommand):
+    """Every command of the program: an unexpected exception in its work ends in one translated line naming
+    its input files, never a traceback (:mod:`flametable.cli.guard`)."""
+
+    def invoke(self, ctx: Any) -> Any:
+        with guarded(input_files(ctx.params)):
+            return super().invoke(ctx)
+
+
+class ProgramGroup(LocalGroup):
+    """The program's group: what escapes even the commands' guard (a group's own callback) ends the same way,
+    naming the command line."""
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        guard.command_line[:] = argv
+        try:
+            return super().main(argv, *rest, **kwargs)
+        except Exception as exc:  # the last line of defence: see flametable.cli.guard
+            if isinstance(exc, EXPECTED):
+                raise
+            last_resort(exc, argv)
+
+
 class GameGroup(LocalGroup):
     """A command group with one subcommand per game (``play NAME``): an unknown name gets a translated error
     listing the games."""
@@ -46,7 +73,7 @@ class GameGroup(LocalGroup):
         return super().resolve_command(ctx, args)
 
 
-app = typer.Typer(cls=LocalGroup, help=H_("Flame Duel and Flamecraft Duals at your terminal."),
+app = typer.Typer(cls=ProgramGroup, help=H_("Flame Duel and Flamecraft Duals at your terminal."),
                   no_args_is_help=True, add_completion=False, pretty_exceptions_show_locals=False)
 play_app = typer.Typer(cls=GameGroup, help=H_("Play a match."), no_args_is_help=True)
 cards_app = typer.Typer(cls=GameGroup, help=H_("Show a game's cards or check a card file."), no_args_is_help=True)
@@ -172,16 +199,16 @@ def _add_game_commands() -> None:
                 raise
             registry.GAMES.skip(entry.name, exc)  # reported with the plug-ins that could not be loaded
             continue
-        play_app.command(entry.name, cls=LocalCommand, help=_help(entry, "play", H_("Play a match.")))(play)
-        bench_app.command(entry.name, cls=LocalCommand,
+        play_app.command(entry.name, cls=Command, help=_help(entry, "play", H_("Play a match.")))(play)
+        bench_app.command(entry.name, cls=Command,
                           help=_help(entry, "bench", H_("Measure the speed of a rules engine.")))(_bench_command(entry))
         if entry.has("cards"):
-            cards_app.command(entry.name, cls=LocalCommand,
+            cards_app.command(entry.name, cls=Command,
                               help=_help(entry, "cards", H_("Show a game's cards or check a card file.")))(
                 _cards_command(entry))
 
 
-@app.command("replay", cls=LocalCommand, help=H_("Replay a match record, checking every action."))
+@app.command("replay", cls=Command, help=H_("Replay a match record, checking every action."))
 def replay_cmd(
     file: Annotated[Path, typer.Argument(metavar="FILE", help=H_("The match record (JSON)."), show_default=False)],
     verify: Annotated[bool, typer.Option("--verify", help=H_("Also check the stored result."))] = False,
@@ -195,7 +222,7 @@ def replay_cmd(
     run_replay(file, verify, as_json, cards)
 
 
-@cards_app.command("check", cls=LocalCommand,
+@cards_app.command("check", cls=Command,
                    help=H_("Check a card file or a Flame Duel deck: every problem names the file, the entry and the "
                            "field."))
 def cards_check(
@@ -215,7 +242,7 @@ GAME_ARG = typer.Argument(metavar="GAME", help=H_("The game: {games}.", games=",
                           show_default=False)
 
 
-@app.command("sim", cls=LocalCommand,
+@app.command("sim", cls=Command,
              help=H_("Simulate seeded matches between two bots, in parallel; win/draw/loss with 95% intervals."))
 def sim_cmd(
     game: Annotated[str, GAME_ARG],
@@ -239,7 +266,7 @@ def sim_cmd(
     run_sim(game, p1, p2, games, jobs, seed, out_file, options, data, records, as_json)
 
 
-@app.command("report", cls=LocalCommand,
+@app.command("report", cls=Command,
              help=H_("Turn sim results into a self-contained HTML balance report with plots."))
 def report_cmd(
     file: Annotated[Path, typer.Argument(metavar="FILE", help=H_("Results of flametable sim --out."),
@@ -254,7 +281,7 @@ def report_cmd(
     run_report(file, html_out, cards)
 
 
-@app.command("ladder", cls=LocalCommand,
+@app.command("ladder", cls=Command,
              help=H_("Play the bots round-robin and print Elo ratings with 95% intervals."))
 def ladder_cmd(
     game: Annotated[str, GAME_ARG],
