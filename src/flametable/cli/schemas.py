@@ -15,6 +15,7 @@ from typing import Any
 from flametable.core.record import SCHEMA as RECORD
 from flametable.core.registry import BUILTINS
 from flametable.core.schema import json_schema
+from flametable.duals.data import DUALS_DATA
 from flametable.duel.cards import CARD_SET, DECK
 from flametable.sim.results import CSV_ROW, line_schema
 
@@ -29,6 +30,9 @@ def documents() -> dict[str, dict[str, Any]]:
                      "A Flame Duel card set file (TOML, read as this JSON data): the set, 33 characters and 21 "
                      "support cards (R1). Rules between fields are in docs/formats.md."),
         "deck": (DECK, "Flame Duel deck", "An own deck (TOML): 3 characters and 8 to 12 support cards (R2)."),
+        "duals-data": (DUALS_DATA, "Flamecraft Duals data",
+                       "A Flamecraft Duals data file (TOML, read as this JSON data): the set, the board (D1), the "
+                       "tokens (D2, D3) and the shop deck (D4). Rules between fields are in docs/formats.md."),
         "record": (RECORD, "flametable match record",
                    "A match record (JSON): everything needed to replay a match exactly."),
         "result-line": (line_schema(BUILTINS), "flametable sim result line",
