@@ -17,6 +17,7 @@ from flametable.core.registry import BUILTINS
 from flametable.core.schema import json_schema
 from flametable.duals.data import DUALS_DATA
 from flametable.duel.cards import CARD_SET, DECK
+from flametable.duel.view import VIEW_SCHEMA as DUEL_VIEW
 from flametable.sim.results import CSV_ROW, line_schema
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "schemas"
@@ -33,6 +34,12 @@ def documents() -> dict[str, dict[str, Any]]:
         "duals-data": (DUALS_DATA, "Flamecraft Duals data",
                        "A Flamecraft Duals data file (TOML, read as this JSON data): the set, the board (D1), the "
                        "tokens (D2, D3) and the shop deck (D4). Rules between fields are in docs/formats.md."),
+        "duel-view": (DUEL_VIEW, "Flame Duel view",
+                      "What one seat (or a spectator, seat null) may see of a Flame Duel match (R15): the JSON form of "
+                      "flametable.duel.view.DuelView (DuelView.to_json / DuelView.from_json). Ids and notation, no "
+                      "language: cards by number, actions in the game's notation, enums by value. Private fields "
+                      "(hand, lineup, my_characters, known_top, my_pile, champion, legal) are empty in a spectator's "
+                      "view."),
         "record": (RECORD, "flametable match record",
                    "A match record (JSON): everything needed to replay a match exactly."),
         "result-line": (line_schema(BUILTINS), "flametable sim result line",
