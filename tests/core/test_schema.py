@@ -190,3 +190,33 @@ def test_a_record_error_is_a_record_error_naming_the_field() -> None:
     assert str(info.value) == "m.json: record: seed: must be an integer, got 'one'"
     assert ES.error(info.value) == "m.json: registro: seed: debe ser un número entero, no 'one'"
     assert isinstance(info.value, FlametableError)
+
+
+def test_views_of_both_games_pass_their_declarations_and_the_generated_documents() -> None:
+    """The views' documents are generated from declarations beside to_json: views of a few random matches, of each
+    seat and a spectator, pass both the declaration (validate) and the document; a view with a seat 2 fails both."""
+    from flametable.core.rng import Rng
+    from flametable.duals.game import DualsGame
+    from flametable.duals.view import VIEW_SCHEMA as DUALS_VIEW
+    from flametable.duel.game import DuelGame
+    from flametable.duel.view import VIEW_SCHEMA as DUEL_VIEW
+
+    for game, declared, name in ((DuelGame(), DUEL_VIEW, "duel-view"), (DualsGame(), DUALS_VIEW, "duals-view")):
+        doc = _document(f"{name}.schema.json")
+        for seed in (1, 2):
+            state: Any = game.new_match({}, seed)
+            rng = Rng(seed)
+            for step in range(10_000):
+                if step % 7 == 0 or state.to_act is None:
+                    for seat in (0, 1, None):
+                        view = json.loads(json.dumps(state.view(seat).to_json()))
+                        validate(view, declared, "view.json", "view", json=True)
+                        assert not list(doc.iter_errors(view))
+                if state.to_act is None:
+                    break
+                legal = state.legal_actions()
+                state.apply(legal[rng.below(len(legal))])
+        view["seat"] = 2
+        with pytest.raises(DataError, match="seat: must be at most 1, got 2"):
+            validate(view, declared, "view.json", "view", json=True)
+        assert list(doc.iter_errors(view))

@@ -54,7 +54,7 @@ MAX_SPACES = 61
 MAX_OFFSET = 2 * MAX_COORD  # cell offsets: -16 <= dq, dr <= 16 (farther fits on no board)
 MAX_VARIABLES = NUM_TYPES  # different variables show different types: more than 6 can never be met
 MAX_CARDS = 99  # D4 has 43; loading grows with cards x spaces (999 cards took 21 s to check)
-_SPACE_NAME = "[a-z]+[0-9]+"
+SPACE_PATTERN = "[a-z]+[0-9]+"  # a space name: lowercase letters then digits (c3)
 _VAR_NAME = "[A-Za-z][A-Za-z0-9]*"
 
 
@@ -130,7 +130,7 @@ class DualsData:
 
 TYPE = Str(choices=TYPE_KEYS)
 _SPACE_TWICE = N_("the space {value!r} is listed twice")
-SPACE_NAME = Str(pattern=_SPACE_NAME, max_len=20,
+SPACE_NAME = Str(pattern=SPACE_PATTERN, max_len=20,
                  pattern_problem=N_("a space name is lowercase letters then digits (like c3), got {value!r}"))
 SPACE = Obj(required={"name": SPACE_NAME, "q": Int(-MAX_COORD, MAX_COORD), "r": Int(-MAX_COORD, MAX_COORD)},
             description="a space of the board, at axial coordinates (q, r) (D1)")
