@@ -254,8 +254,8 @@ def test_a_duals_board_of_radius_4_loads_and_one_of_radius_5_is_refused_quickly(
     spaces) is the largest board the format takes now."""
     assert parse_duals_data(load_toml("b4.toml", text=duals_toml(hex_board(4))), "b4.toml").board.size == 61
     exc = refused(DataError, lambda: parse_duals_data(load_toml("b5.toml", text=duals_toml(hex_board(5))), "b5.toml"))
-    assert str(exc) == "b5.toml: board: spaces: at most 61 spaces, got 91"
-    assert ES.error(exc) == "b5.toml: board: spaces: como máximo 61 espacios, no 91"
+    assert str(exc) == "b5.toml: board: spaces: a board has 1 to 61 spaces, got 91"
+    assert ES.error(exc) == "b5.toml: board: spaces: un tablero tiene de 1 a 61 espacios, no 91"
 
 
 def test_duals_coordinates_offsets_variables_and_cards_are_bounded() -> None:
@@ -266,7 +266,7 @@ def test_duals_coordinates_offsets_variables_and_cards_are_bounded() -> None:
     offset = duals_toml(hex_board(2), '[[card]]\nnumber = 44\nvp = 1\ncells = [{ at = [1000000000000, 0], '
                         'type = "bread" }]\n')
     assert str(refused(DataError, lambda: parse_duals_data(load_toml("o.toml", text=offset), "o.toml"))) == (
-        "o.toml: card 44: cells[0]: at: each offset is from -16 to 16, got [1000000000000, 0]")
+        "o.toml: card 44: cells[0]: at[0]: must be at most 16, got 1000000000000")
     cells = ", ".join(f'{{ at = [{q}, {r}], var = "V{i}" }}'
                       for i, (q, r) in enumerate([(0, 0), (1, 0), (0, 1), (-1, 0), (0, -1), (1, -1), (-1, 1)]))
     seven = duals_toml(hex_board(2), f"[[card]]\nnumber = 44\nvp = 1\ncells = [{cells}]\n")
@@ -275,7 +275,7 @@ def test_duals_coordinates_offsets_variables_and_cards_are_bounded() -> None:
     many = duals_toml(hex_board(2), "".join(f'[[card]]\nnumber = {n}\nvp = 1\ncells = [{{ at = [0, 0], '
                                             f'type = "bread" }}]\n' for n in range(44, 101)))
     assert str(refused(DataError, lambda: parse_duals_data(load_toml("m.toml", text=many), "m.toml"))) == (
-        "m.toml: card: (count): at most 99 cards, got 100")
+        "m.toml: file: card: the shop deck has 1 to 99 cards, got 100")
 
 
 def test_docs_limits_states_the_limits_the_code_has() -> None:

@@ -25,6 +25,7 @@ from flametable.core.i18n import Phrase
 from flametable.core.record import SCHEMA as RECORD
 from flametable.core.registry import BUILTINS
 from flametable.core.schema import Int, List, Obj, Str, Text, json_schema, label, located, validate
+from flametable.duals.data import DUALS_DATA
 from flametable.duel.cards import CARD_SET, DECK
 from flametable.sim.results import CSV_ROW, ResultsError, csv_header, encode_line, line_schema, parse_csv
 from flametable.sim.runner import SimSpec, run
@@ -32,6 +33,7 @@ from flametable.texts.translator import Translator
 
 ES = Translator.for_language("es")
 DUEL_TOML = tomllib.loads(resources.files("flametable.data").joinpath("duel_cards.toml").read_text("utf-8"))
+DUALS_TOML = tomllib.loads(resources.files("flametable.data").joinpath("duals.toml").read_text("utf-8"))
 DECK_SAMPLE = {"characters": [1, 2, 3], "supports": [1, 2, 3, 4, 5, 6, 7, 8]}
 
 
@@ -67,6 +69,26 @@ def test_the_builtin_card_set_and_a_deck_pass_the_declarations_and_the_documents
     validate(DECK_SAMPLE, DECK, "deck.toml", "deck")
     assert not list(_document("card-set.schema.json").iter_errors(DUEL_TOML))
     assert not list(_document("deck.schema.json").iter_errors(DECK_SAMPLE))
+
+
+def test_the_builtin_duals_data_passes_its_declaration_and_its_document() -> None:
+    """The Flamecraft Duals data file is declared like the card set: the built-in file passes both."""
+    validate(DUALS_TOML, DUALS_DATA, "duals.toml", Phrase("file"))
+    assert not list(_document("duals-data.schema.json").iter_errors(DUALS_TOML))
+
+
+def test_the_duals_data_document_states_the_limits_of_the_board_and_the_shop_deck() -> None:
+    """docs/limits.md's field ranges are in the document: q and r from -8 to 8, at most 61 spaces, at most 99
+    cards numbered 1 to 99, offsets from -16 to 16; a file past them fails the document too."""
+    doc = json.loads((schemas.DOCS / "duals-data.schema.json").read_text(encoding="utf-8"))
+    board = doc["properties"]["board"]["properties"]
+    space = board["spaces"]["items"]["properties"]
+    assert (space["q"]["minimum"], space["q"]["maximum"], board["spaces"]["maxItems"]) == (-8, 8, 61)
+    card = doc["properties"]["card"]
+    assert (card["maxItems"], card["items"]["properties"]["number"]["maximum"]) == (99, 99)
+    far = copy.deepcopy(DUALS_TOML)
+    far["card"][0]["cells"][0]["at"] = [17, 0]
+    assert list(_document("duals-data.schema.json").iter_errors(far))
 
 
 def test_sample_result_lines_records_and_csv_rows_pass_the_declarations_and_the_documents() -> None:
@@ -168,3 +190,33 @@ def test_a_record_error_is_a_record_error_naming_the_field() -> None:
     assert str(info.value) == "m.json: record: seed: must be an integer, got 'one'"
     assert ES.error(info.value) == "m.json: registro: seed: debe ser un número entero, no 'one'"
     assert isinstance(info.value, FlametableError)
+
+
+def test_views_of_both_games_pass_their_declarations_and_the_generated_documents() -> None:
+    """The views' documents are generated from declarations beside to_json: views of a few random matches, of each
+    seat and a spectator, pass both the declaration (validate) and the document; a view with a seat 2 fails both."""
+    from flametable.core.rng import Rng
+    from flametable.duals.game import DualsGame
+    from flametable.duals.view import VIEW_SCHEMA as DUALS_VIEW
+    from flametable.duel.game import DuelGame
+    from flametable.duel.view import VIEW_SCHEMA as DUEL_VIEW
+
+    for game, declared, name in ((DuelGame(), DUEL_VIEW, "duel-view"), (DualsGame(), DUALS_VIEW, "duals-view")):
+        doc = _document(f"{name}.schema.json")
+        for seed in (1, 2):
+            state: Any = game.new_match({}, seed)
+            rng = Rng(seed)
+            for step in range(10_000):
+                if step % 7 == 0 or state.to_act is None:
+                    for seat in (0, 1, None):
+                        view = json.loads(json.dumps(state.view(seat).to_json()))
+                        validate(view, declared, "view.json", "view", json=True)
+                        assert not list(doc.iter_errors(view))
+                if state.to_act is None:
+                    break
+                legal = state.legal_actions()
+                state.apply(legal[rng.below(len(legal))])
+        view["seat"] = 2
+        with pytest.raises(DataError, match="seat: must be at most 1, got 2"):
+            validate(view, declared, "view.json", "view", json=True)
+        assert list(doc.iter_errors(view))

@@ -119,7 +119,7 @@ CARD1 = 'cells = [{ at = [0, 0], type = "bread" }, { at = [1, 0], type = "bread"
          "inner"),
         ('fire_up_order = ["bread", "crystal", "meat", "iron", "potion", "plant"]',
          'fire_up_order = ["bread", "crystal", "meat", "iron", "potion", "bread"]', "tokens", "fire_up_order"),
-        ('fire_up_order = ["bread",', 'fire_up_order = ["toast",', "tokens", "fire_up_order"),
+        ('fire_up_order = ["bread",', 'fire_up_order = ["toast",', "tokens", "fire_up_order[0]"),
         ('duals = [["bread", "crystal"],', 'duals = [["bread", "bread"],', "tokens", "duals[0]"),
         ('duals = [["bread", "crystal"],', 'duals = [["crystal", "bread"], ["bread", "crystal"],', "tokens",
          "duals[1]"),

@@ -47,7 +47,7 @@ def _inline(node: Any, defs: dict[str, Any]) -> Any:
 
 jsonschema.Draft202012Validator.check_schema(SCHEMA)
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
-FAST_VALIDATOR = jsonschema.Draft202012Validator(_inline(SCHEMA, SCHEMA["$defs"]))
+FAST_VALIDATOR = jsonschema.Draft202012Validator(_inline(SCHEMA, SCHEMA.get("$defs", {})))
 CARD_IN_ACTION = re.compile(r"\bK(\d+)$")
 
 

@@ -1,7 +1,10 @@
 """Flamecraft Duals data (D1-D4): board, tokens and shop deck, shipped as TOML, validated on load.
 
 The built-in file is ``src/flametable/data/duals.toml``; :func:`load_duals_data` reads it or any other path.
-A bad file raises :class:`~flametable.core.errors.DataError` naming the file, the entry and the field.
+A bad file raises :class:`~flametable.core.errors.DataError` naming the file, the entry and the field: first
+against the declared shape :data:`DUALS_DATA` (``docs/schemas/duals-data.schema.json``), then the rules between
+fields in code (names and coordinates once, inner spaces on the board, dual pairs, numbers 1..N, variables, room
+for the tokens, every pattern fits).
 
 File layout::
 
@@ -28,15 +31,15 @@ the duals in file order, then Buddy.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flametable.core.data import COUNT, FILE, Reader, content_hash, load_data
+from flametable.core.data import COUNT, FILE, content_hash, load_data
 from flametable.core.errors import DataError
 from flametable.core.i18n import N_
+from flametable.core.schema import Bool, Int, List, Obj, Str, Text, Tuple, validate
 from flametable.duals.board import Board
 from flametable.duals.pattern import Cell, Matcher
 from flametable.duals.rules import ALL_TYPES_MASK, NUM_TYPES, STACK_LIMIT, TYPE_KEYS
@@ -51,8 +54,8 @@ MAX_SPACES = 61
 MAX_OFFSET = 2 * MAX_COORD  # cell offsets: -16 <= dq, dr <= 16 (farther fits on no board)
 MAX_VARIABLES = NUM_TYPES  # different variables show different types: more than 6 can never be met
 MAX_CARDS = 99  # D4 has 43; loading grows with cards x spaces (999 cards took 21 s to check)
-_SPACE_NAME = re.compile(r"^[a-z]+[0-9]+$")
-_VAR_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
+SPACE_PATTERN = "[a-z]+[0-9]+"  # a space name: lowercase letters then digits (c3)
+_VAR_NAME = "[A-Za-z][A-Za-z0-9]*"
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,138 +126,126 @@ class DualsData:
         return self.cards[number - 1]
 
 
-def _board(root: Reader) -> Board:
-    r = root.sub("board")
-    r.entry = "board"
-    r.check_keys({"spaces", "inner"})
+# ------------------------------------------------------------------ the declared shape (docs/formats.md)
+
+TYPE = Str(choices=TYPE_KEYS)
+_SPACE_TWICE = N_("the space {value!r} is listed twice")
+SPACE_NAME = Str(pattern=SPACE_PATTERN, max_len=20,
+                 pattern_problem=N_("a space name is lowercase letters then digits (like c3), got {value!r}"))
+SPACE = Obj(required={"name": SPACE_NAME, "q": Int(-MAX_COORD, MAX_COORD), "r": Int(-MAX_COORD, MAX_COORD)},
+            description="a space of the board, at axial coordinates (q, r) (D1)")
+OFFSET = Int(-MAX_OFFSET, MAX_OFFSET)
+CELL = Obj(
+    required={"at": Tuple((OFFSET, OFFSET), description="the cell's hex offset [dq, dr]")},
+    optional={"type": TYPE,
+              "var": Str(pattern=_VAR_NAME, max_len=20,
+                         pattern_problem=N_("a variable is a name like A or X1, got {value!r}"))},
+    description="a cell of a pattern: exactly one of type (a required type) or var (a variable)",
+)
+CARD = Obj(
+    required={"number": Int(1, MAX_CARDS), "vp": Int(0, 99),
+              "cells": List(CELL, min=1, max=MAX_SPACES,
+                            size_problem=N_("a pattern has {min} to {max} cells, got {count}"))},
+    optional={"starburst": Bool("its owner's unspent coins are worth 0 (D9)"), "name": Text()},
+    description="a shop card (D4): its pattern and its victory points",
+)
+DUALS_DATA = Obj(
+    required={
+        "set": Obj(required={"id": Str(max_len=100), "version": Int(0, 10**9), "name": Text()}),
+        "board": Obj(
+            required={
+                "spaces": List(SPACE, min=1, max=MAX_SPACES,
+                               size_problem=N_("a board has {min} to {max} spaces, got {count}")),
+                "inner": List(SPACE_NAME, min=NUM_TYPES, max=NUM_TYPES, unique=True,
+                              size_problem=N_("the inner ring holds one token of each type: {min} spaces, "
+                                              "got {count}"),
+                              unique_problem=_SPACE_TWICE,
+                              description="the starting spaces, one token of each type (D2)"),
+            },
+            description="the board (D1)",
+        ),
+        "tokens": Obj(
+            required={
+                "fire_up_order": List(TYPE, min=NUM_TYPES, max=NUM_TYPES, unique=True,
+                                      description="the six types, highest first (D3)"),
+                "artisans_per_type": Int(2, 99, "one goes to the inner ring, one to the reserve (D2)"),
+                "duals": List(Tuple((TYPE, TYPE)), max=NUM_TYPES * (NUM_TYPES - 1) // 2,
+                              description="one dual token per pair of two different types, each pair once (D2)"),
+                "buddy": Int(0, 1, "how many Buddy tokens exist (D11)"),
+            },
+        ),
+        "card": List(CARD, min=1, max=MAX_CARDS, label="number",
+                     size_problem=N_("the shop deck has {min} to {max} cards, got {count}"),
+                     description=f"the shop cards, numbers 1 to N (at most {MAX_CARDS}), each once"),
+    },
+    title="Flamecraft Duals data",
+)
+
+
+def _board(source: str, data: Any) -> Board:
     names: list[str] = []
     coords: list[tuple[int, int]] = []
-    raw = r.items("spaces")
-    if not raw:
-        r.fail("spaces", N_("the board needs spaces"))
-    if len(raw) > MAX_SPACES:
-        r.fail("spaces", N_("at most {limit} spaces, got {n}"), limit=MAX_SPACES, n=len(raw))
-    for i in range(len(raw)):
-        sp = r.sub("spaces", i)
-        sp.check_keys({"name", "q", "r"})
-        name = sp.string("name")
-        if not _SPACE_NAME.match(name):
-            sp.fail("name", N_("a space name is lowercase letters then digits (like c3), got {value!r}"), value=name)
+    for i, sp in enumerate(data["spaces"]):
+        name, q, r = sp["name"], sp["q"], sp["r"]
         if name in names:
-            sp.fail("name", N_("the space {space!r} is listed twice"), space=name)
-        q, rr = sp.integer("q", -MAX_COORD, MAX_COORD), sp.integer("r", -MAX_COORD, MAX_COORD)
-        if (q, rr) in coords:
-            sp.fail("q", N_("two spaces at q={q}, r={r}"), q=q, r=rr)
+            raise DataError(source, f"board: spaces[{i}]", "name", N_("the space {value!r} is listed twice"),
+                            value=name)
+        if (q, r) in coords:
+            raise DataError(source, f"board: spaces[{i}]", "q", N_("two spaces at q={q}, r={r}"), q=q, r=r)
         names.append(name)
-        coords.append((q, rr))
-    inner_names = r.items("inner")
-    inner: list[int] = []
-    for v in inner_names:
-        if not isinstance(v, str) or v not in names:
-            r.fail("inner", N_("{value!r} is not a space of the board"), value=v)
-        if names.index(v) in inner:
-            r.fail("inner", N_("the space {space!r} is listed twice"), space=v)
-        inner.append(names.index(v))
-    if len(inner) != NUM_TYPES:
-        r.fail("inner", N_("the inner ring holds one token of each type: {need} spaces, got {n}"), need=NUM_TYPES,
-               n=len(inner))
-    return Board.build(tuple(names), tuple(coords), tuple(inner))
+        coords.append((q, r))
+    for v in data["inner"]:
+        if v not in names:
+            raise DataError(source, "board", "inner", N_("{value!r} is not a space of the board"), value=v)
+    return Board.build(tuple(names), tuple(coords), tuple(names.index(v) for v in data["inner"]))
 
 
-def _type(r: Reader, fieldname: str, value: Any) -> int:
-    if not isinstance(value, str) or value not in TYPE_KEYS:
-        r.fail(fieldname, N_("must be one of {choices}, got {value!r}"), choices=", ".join(TYPE_KEYS), value=value)
-    return TYPE_KEYS.index(value)
-
-
-def _tokens(root: Reader) -> tuple[tuple[int, ...], int, tuple[tuple[int, int], ...], int]:
-    r = root.sub("tokens")
-    r.entry = "tokens"
-    r.check_keys({"fire_up_order", "artisans_per_type", "duals", "buddy"})
-    order = [_type(r, "fire_up_order", v) for v in r.items("fire_up_order")]
-    if sorted(order) != list(range(NUM_TYPES)):
-        r.fail("fire_up_order", N_("must list each of the {n} types once"), n=NUM_TYPES)
-    per_type = r.integer("artisans_per_type", 2, 99)  # one for the inner ring, one for the reserve
+def _duals(source: str, data: Any) -> tuple[tuple[int, int], ...]:
     duals: list[tuple[int, int]] = []
-    for i, pair in enumerate(r.items("duals")):
-        where = f"duals[{i}]"
-        if not isinstance(pair, list) or len(pair) != 2:
-            r.fail(where, N_("a dual is a pair of two types, got {value!r}"), value=pair)
-        a, b = _type(r, where, pair[0]), _type(r, where, pair[1])
+    for i, pair in enumerate(data):
+        a, b = TYPE_KEYS.index(pair[0]), TYPE_KEYS.index(pair[1])
         if a == b:
-            r.fail(where, N_("a dual has two different types"))
+            raise DataError(source, "tokens", f"duals[{i}]", N_("a dual has two different types"))
         if (a, b) in duals or (b, a) in duals:
-            r.fail(where, N_("the pair {pair} is listed twice"), pair=f"{pair[0]}+{pair[1]}")
+            raise DataError(source, "tokens", f"duals[{i}]", N_("the pair {pair} is listed twice"),
+                            pair=f"{pair[0]}+{pair[1]}")
         duals.append((a, b))
-    buddy = r.integer("buddy", 0, 1)
-    return tuple(order), per_type, tuple(duals), buddy
+    return tuple(duals)
 
 
-def _card(source: str, index: int, data: Any) -> ShopCard:
-    r = Reader(source, f"card[{index}]", data)
-    number = r.integer("number", 1, MAX_CARDS)
-    r = Reader(source, f"card {number}", data)
-    r.check_keys({"number", "vp", "cells", "starburst", "name"})
-    vp = r.integer("vp", 0, 99)
-    starburst = r.data.get("starburst", False)
-    if not isinstance(starburst, bool):
-        r.fail("starburst", N_("must be true or false, got {value!r}"), value=starburst)
-    name = r.text("name") if r.has("name") else None
-    raw = r.items("cells")
-    if not raw:
-        r.fail("cells", N_("a pattern needs at least one cell"))
-    if len(raw) > MAX_SPACES:
-        r.fail("cells", N_("at most {limit} cells, got {n}"), limit=MAX_SPACES, n=len(raw))
+def _card(source: str, data: Any) -> ShopCard:
+    entry = f"card {data['number']}"
     cells: list[Cell] = []
-    for i in range(len(raw)):
-        c = r.sub("cells", i)
-        c.check_keys({"at", "type", "var"})
-        at = c.items("at")
-        if len(at) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in at):
-            c.fail("at", N_("must be two integers [dq, dr], got {value!r}"), value=at)
-        if not all(-MAX_OFFSET <= v <= MAX_OFFSET for v in at):
-            c.fail("at", N_("each offset is from {lo} to {hi}, got {value!r}"), lo=-MAX_OFFSET, hi=MAX_OFFSET,
-                   value=at)
-        if any(cell.dq == at[0] and cell.dr == at[1] for cell in cells):
-            c.fail("at", N_("two cells at {value!r}"), value=at)
-        if c.has("type") == c.has("var"):
-            c.fail("type", N_("a cell has exactly one of type (a required type) or var (a variable)"))
-        if c.has("type"):
-            cells.append(Cell(at[0], at[1], _type(c, "type", c.data["type"])))
+    for i, cell in enumerate(data["cells"]):
+        dq, dr = cell["at"]
+        if any(c.dq == dq and c.dr == dr for c in cells):
+            raise DataError(source, f"{entry}: cells[{i}]", "at", N_("two cells at {value!r}"), value=cell["at"])
+        if ("type" in cell) == ("var" in cell):
+            raise DataError(source, f"{entry}: cells[{i}]", "type",
+                            N_("a cell has exactly one of type (a required type) or var (a variable)"))
+        if "type" in cell:
+            cells.append(Cell(dq, dr, TYPE_KEYS.index(cell["type"])))
         else:
-            var = c.string("var")
-            if not _VAR_NAME.match(var):
-                c.fail("var", N_("a variable is a name like A or X1, got {value!r}"), value=var)
-            cells.append(Cell(at[0], at[1], -1, var))
+            cells.append(Cell(dq, dr, -1, cell["var"]))
     variables = {cell.var for cell in cells if cell.var}
     if len(variables) > MAX_VARIABLES:
-        r.fail("cells", N_("at most {limit} variables (one per type), got {n}"), limit=MAX_VARIABLES,
-               n=len(variables))
-    return ShopCard(number, vp, tuple(cells), starburst, name)
+        raise DataError(source, entry, "cells", N_("at most {limit} variables (one per type), got {n}"),
+                        limit=MAX_VARIABLES, n=len(variables))
+    name = data.get("name")
+    return ShopCard(data["number"], data["vp"], tuple(cells), data.get("starburst", False),
+                    dict(name) if name is not None else None)
 
 
 def parse_duals_data(data: Any, source: str) -> DualsData:
-    """Validate parsed TOML content and build the data set. Raises :class:`DataError`."""
-    root = Reader(source, FILE, data)
-    root.check_keys({"set", "board", "tokens", "card"})
-    for section in ("set", "board", "tokens"):
-        if not root.has(section):
-            root.fail(section, N_("missing section"))
-    meta = root.sub("set")
-    meta.entry = "set"
-    meta.check_keys({"id", "version", "name"})
-    set_id = meta.string("id")
-    version = meta.integer("version", 0)
-    set_name = meta.text("name")
-    board = _board(root)
-    order, per_type, duals, buddy = _tokens(root)
-    raw_cards = root.items("card")
-    if len(raw_cards) > MAX_CARDS:
-        raise DataError(source, "card", COUNT, N_("at most {limit} cards, got {n}"), limit=MAX_CARDS,
-                        n=len(raw_cards))
-    cards = [_card(source, i, d) for i, d in enumerate(raw_cards)]
-    if not cards:
-        raise DataError(source, "card", COUNT, N_("the shop deck needs cards"))
+    """Validate parsed TOML content against :data:`DUALS_DATA`, then the rules between fields; build the data
+    set. Raises :class:`DataError`."""
+    validate(data, DUALS_DATA, source, FILE)
+    meta, tokens = data["set"], data["tokens"]
+    board = _board(source, data["board"])
+    order = tuple(TYPE_KEYS.index(t) for t in tokens["fire_up_order"])
+    per_type, buddy = tokens["artisans_per_type"], tokens["buddy"]
+    duals = _duals(source, tokens["duals"])
+    cards = [_card(source, d) for d in data["card"]]
     numbers = [c.number for c in cards]
     for n in sorted(set(numbers)):
         if numbers.count(n) > 1:
@@ -280,9 +271,9 @@ def parse_duals_data(data: Any, source: str) -> DualsData:
         if not pattern.placements:
             raise DataError(source, f"card {card.number}", "cells", N_("the pattern fits nowhere on the board"))
     return DualsData(
-        id=set_id,
-        version=version,
-        name=set_name,
+        id=meta["id"],
+        version=meta["version"],
+        name=dict(meta["name"]),
         board=board,
         fire_up_order=order,
         artisans_per_type=per_type,

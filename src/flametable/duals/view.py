@@ -42,9 +42,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flametable.core.outcome import Outcome
+from flametable.core.schema import Bool, Int, List, Map, Nullable, Obj, Str, Tuple
 from flametable.duals.actions import ActionSpace, DualsAction
-from flametable.duals.data import DualsData, builtin_duals_data
-from flametable.duals.rules import Reason, Step
+from flametable.duals.data import MAX_CARDS, DualsData, builtin_duals_data
+from flametable.duals.data import SPACE_PATTERN as _SPACE_PATTERN
+from flametable.duals.rules import STACK_LIMIT, TYPE_KEYS, Reason, Step
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,3 +282,67 @@ def _decode(obj: Any, data: DualsData) -> DualsView:
         buddy=_bool(obj["buddy"]),
         data=data,
     )
+
+
+# ------------------------------------------------------------------ the declared shape (docs/formats.md)
+# docs/schemas/duals-view.schema.json is generated from VIEW_SCHEMA (python -m flametable.cli.schemas).
+
+_SEAT = Int(0, 1)
+_TYPES = "|".join(TYPE_KEYS)
+_SPACE = Str(pattern=_SPACE_PATTERN, max_len=None, description="a space, by its board name")
+_SPACE_OR_NULL = Nullable(_SPACE)
+_TOKEN = Str(pattern=rf"({_TYPES})(\+({_TYPES}))?|buddy", max_len=None,
+             description="a token kind: a type, a dual as 'type+type', or 'buddy'")
+_CARD = Int(1, MAX_CARDS, "a shop card's number (D4)")
+_STEP = Str(choices=tuple(s.name.lower() for s in Step), max_len=None)
+_ACTION = Str(pattern=rf"done|skip|coin|(place|use) {_SPACE_PATTERN}|(move|swap) {_SPACE_PATTERN} {_SPACE_PATTERN}"
+                      rf"|fire ({_TYPES})|take ({_TYPES})(\+({_TYPES}))?|take buddy|(score|bottom) K[1-9][0-9]*",
+              max_len=None, description="an action in the game's notation (duals/actions.py)")
+VIEW_SCHEMA = Obj(required={
+    "seat": Nullable(_SEAT, "whose view this is; null: a spectator's"),
+    "to_act": Nullable(_SEAT, "the seat to act; null once the match is over"),
+    "turn": Int(0, 1, "whose turn it is"),
+    "turn_number": Int(0, description="1-based, the last chance included"),
+    "phase": Str(choices=_STEP.choices, max_len=None, description="the decision pending"),
+    "step": Str(choices=_STEP.choices, max_len=None, description="the turn's decision: the phase, or while the "
+                "coin's cards are put back ('bottom') the decision that resumes after"),
+    "last_chance": Bool("this turn is the opponent's last chance (D8)"),
+    "end_triggered": Bool("a draw emptied the bag or the deck (D8)"),
+    "board": Map(_SPACE, List(_TOKEN, min=1, max=STACK_LIMIT),
+                 "the spaces holding tokens: their tokens, bottom first (at most 3, D6); other spaces are empty"),
+    "bag": Map(_TOKEN, Int(1), "the bag's contents as a multiset (D10): each kind it holds and how many"),
+    "bag_size": Int(0),
+    "reserve": List(_TOKEN, description="sorted by kind"),
+    "held": Nullable(_TOKEN, "the token to place"),
+    "drawn": List(_TOKEN, max=3, description="crystal: the drawn tokens not kept, sorted by kind"),
+    "src": Nullable(_SPACE, "the space of the token firing"),
+    "fired": List(Tuple((_SPACE, Int(0, STACK_LIMIT - 1))),
+                  description="the tokens fired in this FIRE UP chain: [space, level from the bottom (0-2)], in board "
+                              "order"),
+    "iron_dest": Nullable(_SPACE, "where the iron's first move went"),
+    "fire_after": Bool("the token to place may FIRE UP (not the one crystal kept)"),
+    "fire_optional": Bool("'skip' is allowed (not when a plant uses the token)"),
+    "coin_used": Bool("the coin was spent this turn"),
+    "bottom_left": Int(0, 2, "the coin's cards still to put back"),
+    "deck_size": Int(0),
+    "first_player": _SEAT,
+    "first_draws": List(Tuple((_TOKEN, _TOKEN)),
+                        description="D3: the first-player draws, [seat 0's token, seat 1's token] each"),
+    "seats": List(Obj(required={
+        "coins": Int(0),
+        "hand_size": Int(0),
+        "pile": List(_CARD, description="scored cards, in the order scored"),
+        "points": Int(0, description="VP now (D9)"),
+    }), min=2, max=2),
+    "hand": List(_CARD, description="private: the seat's hand, sorted"),
+    "matching": List(_CARD, description="private: the hand's cards that match the board now (D5)"),
+    "bottom_known": List(Tuple((_CARD, Int(0))), description="private: the cards the seat put at the bottom of the "
+                         "deck, [card, position from the bottom]"),
+    "legal": List(_ACTION, description="private: the seat's legal actions when it is to act, in id order"),
+    "outcome": Nullable(Obj(required={
+        "winner": Nullable(_SEAT, "null: a shared victory"),
+        "reason": Str(choices=tuple(r.value for r in Reason), max_len=None),
+        "scores": List(Int(0), min=2, max=2),
+    })),
+    "buddy": Bool("the Buddy variant (D11)"),
+}, title="Flamecraft Duals view")

@@ -34,7 +34,9 @@ from typing import Any
 from flametable.core.errors import IllegalAction, RecordError
 from flametable.core.i18n import N_
 from flametable.core.outcome import Outcome
+from flametable.core.schema import Bool, Const, Int, List, Nullable, Obj, Str
 from flametable.duel.actions import DuelAction
+from flametable.duel.cards import NUM_CHARACTERS, NUM_SUPPORTS, EffectKind, Stat
 from flametable.duel.rules import Phase, Reason
 
 VIEW_FORMAT = "flametable-duel-view/1"
@@ -252,3 +254,84 @@ class DuelView:
 def _pair(values: Sequence[int]) -> tuple[int, int]:
     a, b = values
     return (a, b)
+
+
+# ------------------------------------------------------------------ the declared shape (docs/formats.md)
+# docs/schemas/duel-view.schema.json is generated from VIEW_SCHEMA (python -m flametable.cli.schemas).
+
+_SEAT = Int(0, 1)
+_SEAT_OR_NULL = Nullable(_SEAT)
+_SUPPORT = Int(1, NUM_SUPPORTS, "a support card's number (R1)")
+_CHARACTER = Int(1, NUM_CHARACTERS, "a character's number (R1)")
+_SUPPORTS = List(_SUPPORT)
+_ACTION = Str(pattern=r"pass|stat (spark|heat|charm)|(play|ability|take|swap) S([1-9]|1[0-9]|2[01])"
+                      r"|(pick|line|champion) C([1-9]|[12][0-9]|3[0-3])", max_len=None,
+              description="an action in the game's notation (duel/actions.py)")
+_ROUND_RESULT = Obj(required={
+    "number": Int(1, 4),
+    "chooser": _SEAT,
+    "stat": Int(0, len(Stat) - 1, "0 Spark, 1 Heat, 2 Charm"),
+    "characters": List(_CHARACTER, min=2, max=2),
+    "totals": List(Int(), min=2, max=2),
+    "winner": Int(DRAW, 1, "the seat that won the round, -1 for a draw (R12)"),
+    "by_charm": Bool("equal totals settled by printed Charm (R12)"),
+})
+_SEAT_INFO = Obj(required={
+    "flipped": List(_CHARACTER, max=4, description="characters flipped so far, in line-up order (R3)"),
+    "known_characters": List(_CHARACTER, max=3,
+                             description="this seat's characters whose identity the viewer knows, sorted"),
+    "character": Int(0, NUM_CHARACTERS, "this round's character, 0 outside a round"),
+    "hand_size": Int(0),
+    "revealed": List(_SUPPORT, description="cards publicly known to be in this hand (taken back from the discard "
+                                           "pile)"),
+    "pile_size": Int(0),
+    "discard": _SUPPORTS,
+    "items": List(_SUPPORT, description="items equipped this round (R7)"),
+    "plays": Int(0, 2),
+    "ability_used": Bool(),
+    "wins": Int(0, 3),
+    "modifier": Int(description="effect modifiers on this seat's total this round (boost, sap)"),
+    "total": Int(description="running total this round, 0 before the stat is chosen (R12)"),
+})
+VIEW_SCHEMA = Obj(required={
+    "format": Const(VIEW_FORMAT),
+    "seat": Nullable(_SEAT, "the viewer: 0, 1, or null for a spectator"),
+    "phase": Int(0, len(Phase) - 1, "0 draft, 1 line-up, 2 tie-break pick, 3 stat choice, 4 plays, 5 effect choice, "
+                                    "6 over"),
+    "to_act": Nullable(_SEAT, "the seat whose decision it is; null once the match is over"),
+    "shared_pile": Bool("true: one shared support deck (R2); false: own decks"),
+    "draft": Bool("characters drafted (R2); their identities are then public"),
+    "round_number": Int(1, 4, "1 to 3; 4 is the tie-break round (R14)"),
+    "chooser": Nullable(_SEAT, "who chooses (or chose) this round's stat (R5); null outside a round"),
+    "stat": Int(-1, len(Stat) - 1, "this round's stat, -1 before it is chosen (0 Spark, 1 Heat, 2 Charm)"),
+    "place": Int(0, NUM_SUPPORTS, "the place card on the table, 0 for none (R8)"),
+    "place_owner": _SEAT_OR_NULL,
+    "events": List(Obj(required={"seat": _SEAT, "card": _SUPPORT}),
+                   description="events played this round, in order (R9)"),
+    "log": List(Obj(required={"seat": _SEAT, "action": _ACTION, "auto": Bool(
+        "made by the engine for the player (a forced pass, R6; a choice with one option, R10)")}),
+                description="this round's plays, passes and choices, in order (R15)"),
+    "passes": Int(0, 2, "passes in a row (two end the round's play, R6)"),
+    "pending": List(Obj(required={
+        "seat": _SEAT,
+        "effect": Int(0, len(EffectKind) - 1, "0 draw, 1 look at the pile, 2 take back, 3 swap a place, 4 clear the "
+                                              "place, 5 boost, 6 sap (R10)"),
+        "n": Int(0)}), description="table effects of the last play still to do (R10)"),
+    "results": List(_ROUND_RESULT, max=4),
+    "seats": List(_SEAT_INFO, min=2, max=2),
+    "hand": List(_SUPPORT, description="private: the viewer's hand"),
+    "lineup": List(_CHARACTER, max=3, description="private: the viewer's line-up, first flipped first (R3)"),
+    "my_characters": List(_CHARACTER, max=3, description="private: the viewer's characters, sorted"),
+    "known_top": List(_SUPPORT, description="private: the top cards of the viewer's pile it looked at, top first "
+                                            "(R10)"),
+    "my_pile": List(_SUPPORT, description="private, own decks: the cards of the viewer's deck still in its pile, "
+                                          "sorted (never the order)"),
+    "champion": Int(0, NUM_CHARACTERS, "private: the viewer's tie-break pick while picks are made (R14), 0 for none"),
+    "legal": List(_ACTION, unique=True, description="private: the viewer's legal actions when it is to act"),
+    "draft_pool": List(_CHARACTER, description="characters still free to pick (draft, R2)"),
+    "outcome": Nullable(Obj(required={
+        "winner": Nullable(_SEAT, "null: a tied match"),
+        "reason": Str(choices=tuple(r.value for r in Reason), description="why the match ended (R14)"),
+        "scores": List(Int(0), min=2, max=2),
+    })),
+}, title="Flame Duel view")
