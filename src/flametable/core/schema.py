@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from flametable.core.data import WHOLE_ENTRY
+from flametable.core.data import WHOLE_ENTRY, type_phrase
 from flametable.core.errors import DataError, FlametableError
 from flametable.core.i18n import LANGUAGES, N_, Phrase
 
@@ -194,19 +194,9 @@ def kind_phrase(value: object, json: bool) -> Phrase:
     """What a value read from a file is, in words (``got a list``): TOML's words or JSON's."""
     if value is None:
         return Phrase(N_("null"))
-    if isinstance(value, bool):
-        return Phrase(N_("true or false"))
-    if isinstance(value, int):
-        return Phrase(N_("an integer"))
-    if isinstance(value, float):
-        return Phrase(N_("a decimal number"))
-    if isinstance(value, str):
-        return Phrase(N_("a string"))
-    if isinstance(value, list):
-        return Phrase(N_("a list"))
-    if isinstance(value, Mapping):
-        return Phrase(N_("an object")) if json else Phrase(N_("a table"))
-    return Phrase(N_("a date or time"))
+    if json and isinstance(value, Mapping):
+        return Phrase(N_("an object"))
+    return type_phrase(value)
 
 
 def is_int(value: object) -> bool:
