@@ -181,33 +181,27 @@ def _usage(text: str) -> str:
     return i18n.translator().translate("Usage:") + " " + text[len(english):] if text.startswith(english) else text
 
 
-class LocalCommand(TyperCommand):
+class _InLanguage:
+    """Help and usage lines in the terminal's language, for a command or a group (mixed in before Typer's class)."""
+
+    def get_usage(self, ctx: Any) -> str:
+        return _usage(super().get_usage(ctx))  # type: ignore[misc]
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return _pieces(super().collect_usage_pieces(ctx))  # type: ignore[misc]
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        with _help_in_language(self, ctx):
+            super().format_help(ctx, formatter)  # type: ignore[misc]
+
+
+class LocalCommand(_InLanguage, TyperCommand):
     """A command whose help is printed in the terminal's language."""
 
-    def get_usage(self, ctx: Any) -> str:
-        return _usage(super().get_usage(ctx))
 
-    def collect_usage_pieces(self, ctx: Any) -> list[str]:
-        return _pieces(super().collect_usage_pieces(ctx))
-
-    def format_help(self, ctx: Any, formatter: Any) -> None:
-        with _help_in_language(self, ctx):
-            super().format_help(ctx, formatter)
-
-
-class LocalGroup(TyperGroup):
+class LocalGroup(_InLanguage, TyperGroup):
     """A command group whose help is printed in the terminal's language; as the program's group, it reads
     ``--lang`` (or the locale) before parsing anything."""
-
-    def get_usage(self, ctx: Any) -> str:
-        return _usage(super().get_usage(ctx))
-
-    def collect_usage_pieces(self, ctx: Any) -> list[str]:
-        return _pieces(super().collect_usage_pieces(ctx))
-
-    def format_help(self, ctx: Any, formatter: Any) -> None:
-        with _help_in_language(self, ctx):
-            super().format_help(ctx, formatter)
 
     def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
         import sys
