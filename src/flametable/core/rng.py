@@ -7,7 +7,8 @@ replay identically on every Python version. Outputs are the high 32 bits of Knut
 
 A match's seed is an integer from 0 to 2**64 - 1 (:data:`SEED_MIN`, :data:`SEED_MAX`): the generator keeps 64
 bits, so ``s`` and ``s + 2**64`` would play the same match. :func:`check_seed` refuses any other seed where one
-comes in (``--seed``, a record); nothing is reduced. ``Rng`` itself takes any int, for seeds derived inside.
+comes in (``--seed``; a record's or a result line's seed by its schema, ``Int(SEED_MIN, SEED_MAX)``); nothing is
+reduced. ``Rng`` itself takes any int, for seeds derived inside.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from flametable.core.i18n import N_
 from flametable.core.jsonerr import json_problem
 from flametable.core.limits import MAX_CSV_FIELD_CHARS, MAX_RESULTS_BYTES, LimitError, loads_json
 from flametable.core.record import SCHEMA as RECORD_SCHEMA
-from flametable.core.rng import SEED_MAX
+from flametable.core.rng import SEED_MAX, SEED_MIN
 from flametable.core.schema import Anything, Int, List, Nullable, Num, Obj, Str, label, located, validate
 from flametable.sim.stats import Interval, score_interval, wilson
 
@@ -30,11 +30,6 @@ class ResultsError(FlametableError):
 
 _SEAT = Int(0, 1)
 _COUNT = Int(0, 10**9)
-def line_schema(entries: Iterable[registry.GameEntry]) -> Obj:
-    """The shape of a result line, its summary checked by the schema of the line's game among ``entries``."""
-    summaries = {e.name: e.piece("summary_schema") for e in entries if e.has("summary_schema")}
-    return Obj(required=_LINE.required, optional=_LINE.optional, cases=("game", "summary", summaries),
-               title=_LINE.title)
 
 
 _LINE = Obj(
@@ -49,7 +44,7 @@ _LINE = Obj(
     },
     optional={
         "index": _COUNT,
-        "seed": Int(0, SEED_MAX),
+        "seed": Int(SEED_MIN, SEED_MAX),
         "reason": Str(max_len=100),
         "scores": List(Int(-10**9, 10**9), min=2, max=2),
         "actions": _COUNT,
@@ -59,6 +54,14 @@ _LINE = Obj(
     title="flametable sim result line",
 )
 """One line of a JSON-lines results file (``docs/formats.md``), its summary any object."""
+
+
+def line_schema(entries: Iterable[registry.GameEntry]) -> Obj:
+    """The shape of a result line, its summary checked by the schema of the line's game among ``entries``."""
+    summaries = {e.name: e.piece("summary_schema") for e in entries if e.has("summary_schema")}
+    return Obj(required=_LINE.required, optional=_LINE.optional, cases=("game", "summary", summaries),
+               title=_LINE.title)
+
 
 _WHOLE = r"[0-9]{1,20}"
 _NUMBER = r"[0-9]{1,20}(\.[0-9]{1,20})?([eE][-+]?[0-9]{1,3})?"
