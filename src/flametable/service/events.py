@@ -116,9 +116,14 @@ class Applied:
         """The event of ``audience`` (a seat, or ``None`` for the spectators)."""
         if audience is None:
             return self.events[2]
-        if audience not in (0, 1):
-            raise ValueError(f"an audience is seat 0, seat 1 or None (spectators), got {audience!r}")
+        check_audience(audience)
         return self.events[audience]
+
+
+def check_audience(audience: Audience) -> None:
+    """A ``ValueError`` unless ``audience`` is seat 0, seat 1 or ``None`` (the spectators): a caller's bug."""
+    if audience is not None and audience != 0 and audience != 1:
+        raise ValueError(f"an audience is seat 0, seat 1 or None (spectators), got {audience!r}")
 
 
 def view_json(view: Any) -> Any:

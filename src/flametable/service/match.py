@@ -26,7 +26,7 @@ from flametable.core.outcome import Outcome
 from flametable.core.protocol import Action, Game, GameState
 from flametable.core.record import MatchRecord, start
 from flametable.service.errors import Illegal, MatchOver, NotYourTurn, StaleVersion, Unreadable
-from flametable.service.events import AUDIENCES, Applied, Audience, Event
+from flametable.service.events import AUDIENCES, Applied, Audience, Event, check_audience
 
 
 @runtime_checkable
@@ -119,7 +119,7 @@ class MatchService:
 
     def view(self, audience: Audience) -> Any:
         """The current view of ``audience`` (a seat, or ``None`` for the spectators)."""
-        _check_audience(audience)
+        check_audience(audience)
         with self._lock:
             return self._state.view(audience)
 
@@ -149,7 +149,7 @@ class MatchService:
 
     def sync(self, audience: Audience) -> Event:
         """A full resync of ``audience``: its view at the current version (no action)."""
-        _check_audience(audience)
+        check_audience(audience)
         with self._lock:
             return self._sync(audience)
 
@@ -161,7 +161,7 @@ class MatchService:
         """What ``audience`` missed after ``version``, in order: the events of every later version while the
         service still keeps them all, else one :meth:`sync` at the current version (also for a version this
         match never had). Empty when ``version`` is the current one."""
-        _check_audience(audience)
+        check_audience(audience)
         with self._lock:
             current = self._version
             if version == current and isinstance(version, int):
@@ -275,8 +275,3 @@ class MatchService:
     def _result(self) -> dict[str, Any] | None:
         outcome = self._state.outcome
         return outcome.to_json() if outcome is not None else None
-
-
-def _check_audience(audience: Audience) -> None:
-    if audience is not None and audience != 0 and audience != 1:
-        raise ValueError(f"an audience is seat 0, seat 1 or None (spectators), got {audience!r}")
