@@ -22,6 +22,7 @@ MODES: list[dict[str, Any]] = [{"mode": "shared"}, {"mode": "shared", "pick": "d
 
 
 def states(options: dict[str, Any], seeds: range) -> list[DuelState]:
+    """Every state of random matches (seeded by ``seeds``), each match's final state included."""
     out = []
     for seed in seeds:
         st = GAME.new_match(options, seed)

@@ -21,6 +21,7 @@ from flametable.duel.actions import DuelAction, Kind
 from flametable.duel.cards import EffectKind
 from flametable.duel.rules import Phase
 from flametable.duel.state import DuelState
+from tests.bots.test_duel_bots import states
 from tests.duel.scripted import CHARM, GAME, HEAT, SPARK, play, start
 
 MODES: list[dict[str, Any]] = [{"mode": "shared"}, {"mode": "shared", "pick": "draft"}, {"mode": "decks"}]
@@ -92,19 +93,6 @@ def test_hard_and_ismcts_use_the_playout_policy() -> None:
 # ---------------------------------------------------------------- the policy's pieces
 
 
-def states(options: dict[str, Any], seeds: range) -> list[DuelState]:
-    """Every state of random matches."""
-    out = []
-    for seed in seeds:
-        st = GAME.new_match(options, seed)
-        rng = Rng(seed)
-        while st.to_act is not None:
-            out.append(st.clone())
-            legal = st.legal_actions()
-            st.apply(legal[rng.below(len(legal))])
-    return out
-
-
 def lead_in_round(before: DuelState, after: DuelState, p: int) -> int:
     """``p``'s total minus the other's in ``before``'s round, read in ``after`` (also once that round is over)."""
     totals = after.results[len(before.results)].totals if len(after.results) > len(before.results) else after.totals()
@@ -118,7 +106,7 @@ def test_gain_is_what_a_play_changes_in_the_round_lead(options: dict[str, Any]) 
     engine's totals show after the play. Only putting back a place from the discard pile (a choice) counts 0."""
     checked = 0
     for st in states(options, range(40)):
-        if st.phase is not Phase.PLAY:
+        if st.to_act is None or st.phase is not Phase.PLAY:
             continue
         p = st.acting
         m = margin(st, p)[0]
