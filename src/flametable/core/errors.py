@@ -75,7 +75,7 @@ class DataError(FlametableError):
         super().__init__(problem, **params)
 
     def translated(self, translate: Callable[[str], str]) -> str:
-        entry, field = (translate(x) if isinstance(x, Phrase) else x for x in (self.entry, self.field))
+        entry, field = (_param(x, translate) for x in (self.entry, self.field))
         return f"{self.source}: {entry}: {field}: {_fill(self.problem, self.params, translate)}"
 
 
