@@ -226,8 +226,7 @@ class _Check:
         elif isinstance(schema, Map):
             self.map(value, schema, entry, where)
         elif isinstance(schema, Tuple):
-            if not isinstance(value, list):
-                self.fail(entry, where, N_("must be a list, got {value!r}"), value=shown(value))
+            self.is_list(value, entry, where)
             if len(value) != len(schema.items):
                 self.fail(entry, where, N_("must hold exactly {n} items, got {count}"), n=len(schema.items),
                           count=len(value))
@@ -238,6 +237,16 @@ class _Check:
             self.text(value, entry, where)
         else:
             self.scalar(value, schema, entry, where)
+
+    def table(self, value: Any, entry: Any, where: Any) -> None:
+        """A table (TOML) or an object (JSON), else fail naming what it is."""
+        if not isinstance(value, Mapping):
+            self.fail(entry, where, N_("must be an object, got {kind}") if self.json else
+                      N_("must be a table, got {kind}"), kind=kind_phrase(value, self.json))
+
+    def is_list(self, value: Any, entry: Any, where: Any) -> None:
+        if not isinstance(value, list):
+            self.fail(entry, where, N_("must be a list, got {value!r}"), value=shown(value))
 
     @staticmethod
     def enter(entry: Any, where: Any) -> tuple[Any, Any]:
@@ -257,9 +266,7 @@ class _Check:
         return f"{where}.{key}"
 
     def obj(self, value: Any, schema: Obj, entry: Any, where: Any) -> None:
-        if not isinstance(value, Mapping):
-            self.fail(entry, where, N_("must be an object, got {kind}") if self.json else
-                      N_("must be a table, got {kind}"), kind=kind_phrase(value, self.json))
+        self.table(value, entry, where)
         known = {**schema.required, **schema.optional}
         for key in value:
             if key not in known:
@@ -280,8 +287,7 @@ class _Check:
                 self.value(value[target], chosen, entry, self.inside(entry, where, target))
 
     def list(self, value: Any, schema: List, entry: Any, where: Any) -> None:
-        if not isinstance(value, list):
-            self.fail(entry, where, N_("must be a list, got {value!r}"), value=shown(value))
+        self.is_list(value, entry, where)
         n = len(value)
         if n < schema.min or (schema.max is not None and n > schema.max):
             if schema.size_problem is not None:
@@ -315,9 +321,7 @@ class _Check:
         return True
 
     def map(self, value: Any, schema: Map, entry: Any, where: Any) -> None:
-        if not isinstance(value, Mapping):
-            self.fail(entry, where, N_("must be an object, got {kind}") if self.json else
-                      N_("must be a table, got {kind}"), kind=kind_phrase(value, self.json))
+        self.table(value, entry, where)
         for key, item in value.items():
             self.scalar(key, schema.keys, entry, self.inside(entry, where, str(key)))
             self.value(item, schema.values, entry, self.inside(entry, where, str(key)))
