@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from flametable.core.errors import RecordError
 from flametable.core.i18n import N_, Phrase
 from flametable.core.rng import Rng
-from flametable.duals.actions import ActionSpace, DualsAction
+from flametable.duals.actions import ActionSpace, DualsAction, Kind
 from flametable.duals.data import DualsData, builtin_duals_data, load_duals_data
 from flametable.duals.rules import HAND_SIZE, NUM_TYPES, RULES_VERSION, STACK_LIMIT, START_COINS, DualsOptions
 from flametable.duals.state import DualsState
@@ -155,8 +155,6 @@ class DualsGame:
     def public_action(self, action: DualsAction) -> bool:
         """Whether the other player and spectators may know ``action`` once played (D10): every decision is
         public but which card of the hand goes to the bottom of the deck after the coin (``bottom``)."""
-        from flametable.duals.actions import Kind
-
         return action.kind != Kind.BOTTOM
 
 

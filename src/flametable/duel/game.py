@@ -8,7 +8,7 @@ from typing import Any
 from flametable.core.errors import RecordError
 from flametable.core.i18n import N_, Phrase
 from flametable.core.rng import Rng
-from flametable.duel.actions import NUM_ACTIONS, DuelAction
+from flametable.duel.actions import NUM_ACTIONS, DuelAction, Kind
 from flametable.duel.cards import (
     NUM_CHARACTERS,
     NUM_SUPPORTS,
@@ -89,8 +89,6 @@ class DuelGame:
         """Whether the other player and spectators may know ``action`` once played (R15): every decision is
         public but where a character goes in the secret line-up (R3) and the tie-break pick (R14), which the
         flip shows when the round starts."""
-        from flametable.duel.actions import Kind
-
         return action.kind != Kind.LINE and action.kind != Kind.CHAMPION
 
 
