@@ -39,6 +39,14 @@ SCHEMA = Obj(
 """The shape of a match record (``docs/formats.md``); the game checks its options, setup and actions."""
 
 
+def seat_value(value: Any, field: str) -> int:
+    """A seat in a setup (who picks or plays first, a card's owner): the integer 0 or 1, never ``1.0`` or ``true``
+    (it indexes per-seat lists); else a :class:`RecordError` naming ``field``."""
+    if type(value) is not int or value not in (0, 1):
+        raise RecordError(N_("{field} must be 0 or 1, got {value!r}"), field=field, value=value)
+    return value
+
+
 @dataclass
 class MatchRecord:
     """Everything needed to replay a match exactly: the seeded (or explicit) setup and every decision."""

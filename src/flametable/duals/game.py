@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from flametable.core.errors import RecordError
 from flametable.core.i18n import N_, Phrase
+from flametable.core.record import seat_value
 from flametable.core.rng import Rng
 from flametable.duals.actions import ActionSpace, DualsAction, Kind
 from flametable.duals.data import DualsData, builtin_duals_data, load_duals_data
@@ -243,7 +244,4 @@ def _apply_setup(st: DualsState, setup: Mapping[str, Any]) -> None:
             raise RecordError(N_("{field}: a player has at most {most} coins, got {n}"), field=f"setup.coins[{p}]",
                               most=START_COINS, n=c)
     st.coins = list(coins)
-    first = setup.get("first", 0)
-    if type(first) is not int or first not in (0, 1):  # a seat, used as a list index: never 1.0 or true
-        raise RecordError(N_("{field} must be 0 or 1, got {value!r}"), field="setup.first", value=first)
-    st.first = first
+    st.first = seat_value(setup.get("first", 0), "setup.first")

@@ -7,6 +7,7 @@ from typing import Any
 
 from flametable.core.errors import RecordError
 from flametable.core.i18n import N_, Phrase
+from flametable.core.record import seat_value
 from flametable.core.rng import Rng
 from flametable.duel.actions import NUM_ACTIONS, DuelAction, Kind
 from flametable.duel.cards import (
@@ -99,13 +100,6 @@ def random_deck(rng: Rng) -> Deck:
     return Deck(tuple(sorted(chars)), tuple(sorted(sups)))
 
 
-def _seat(value: Any, field: str) -> int:
-    """A seat or a card's owner: the integer 0 or 1, never ``1.0`` or ``true`` (it indexes per-seat lists)."""
-    if type(value) is not int or value not in (0, 1):
-        raise RecordError(N_("{field} must be 0 or 1, got {value!r}"), field=field, value=value)
-    return value
-
-
 def most_in_hand(cards: CardSet) -> int:
     """The most support cards a hand can hold when a round starts: 3 dealt (R4), one drawn at each of the three
     clean-ups before the tie-break round (R13), and what plays can add: a play spends a card (the support played,
@@ -158,7 +152,7 @@ def _apply_setup(st: DuelState, opts: DuelOptions, setup: Mapping[str, Any]) -> 
         raise RecordError(N_("{field}: give either {one} or {other}, not both"), field="setup", one="lineups",
                           other="characters")
     who = lineups or chars
-    first_picker = _seat(setup.get("first_picker", 0), "setup.first_picker")
+    first_picker = seat_value(setup.get("first_picker", 0), "setup.first_picker")
     st.first_picker = first_picker
     st.phase = Phase.LINEUP
     st.acting = 0
@@ -189,7 +183,7 @@ def _apply_setup(st: DuelState, opts: DuelOptions, setup: Mapping[str, Any]) -> 
         if type(place_card) is not int or not 1 <= place_card <= NUM_SUPPORTS:
             raise RecordError(N_("{field}: {numbers} are 1..{last}, got {value!r}"), field="setup.place.card",
                               numbers=_SUPPORT_NUMBERS, last=NUM_SUPPORTS, value=place_card)
-        owner = _seat(place["owner"], "setup.place.owner")
+        owner = seat_value(place["owner"], "setup.place.owner")
         if st.cards.support_kind[place_card] is not SupportKind.PLACE:  # only a place stays on the table (R8)
             raise RecordError(N_("{field}: {card} is not a place card"), field="setup.place", card=f"S{place_card}")
         st.place, st.place_owner = place_card, owner
