@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from flametable.cli.guard import INTERNAL_ERROR
 from flametable.cli.main import app
 from flametable.core.errors import FlametableError
-from tests.fuzz.mutate import KINDS, mutate, originals
+from tests.fuzz.mutate import KINDS, originals, write_variant
 from tests.fuzz.readers import READERS, RefusedByReport
 
 SECONDS = 5
@@ -65,8 +65,7 @@ def deadline() -> Iterator[Callable[[], object]]:
 def read_variant(kind: str, original: bytes, seed: int, directory: Path, arm: Callable[[], object]) -> None:
     """Write variant ``seed`` of ``kind`` and read it: a project error or an accepted value pass, anything else
     (or more than :data:`SECONDS`) fails, naming the kind and the seed to reproduce it."""
-    path = directory / f"{kind}-{seed}{KINDS[kind].suffix}"
-    path.write_bytes(mutate(kind, original, seed))
+    path = write_variant(directory, kind, original, seed)
     started = time.perf_counter()
     arm()
     try:
@@ -114,8 +113,7 @@ def test_no_mutated_file_shows_a_traceback_at_the_terminal(kind: str, valid: dic
     file, or at worst the one-line internal error (exit 70) asking to report the file."""
     runner = CliRunner()
     for seed in range(AT_THE_TERMINAL):
-        path = tmp_path / f"{kind}-{seed}{KINDS[kind].suffix}"
-        path.write_bytes(mutate(kind, valid[kind], seed))
+        path = write_variant(tmp_path, kind, valid[kind], seed)
         for command in COMMANDS[kind]:
             args = [a.format(file=path, html=tmp_path / "report.html") for a in command]
             result = runner.invoke(app, args, env={"FLAMETABLE_DEBUG": None})
