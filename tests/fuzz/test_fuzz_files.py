@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from flametable.cli.guard import INTERNAL_ERROR
 from flametable.cli.main import app
 from flametable.core.errors import FlametableError
-from tests.fuzz.mutate import KINDS, originals, write_variant
+from tests.fuzz.mutate import KINDS, mutate, originals, write_variant
 from tests.fuzz.readers import READERS, RefusedByReport
 
 SECONDS = 5
@@ -90,6 +90,24 @@ def test_a_mutated_file_is_refused_cleanly_or_accepted(kind: str, seed: int, val
     make a report; a record ``--verify`` accepts has the replayed result); never another exception, within
     5 s."""
     read_variant(kind, valid[kind], seed, tmp_path, deadline)
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_the_fuzz_tells_a_valid_file_from_a_mutated_one(kind: str, valid: dict[str, bytes], tmp_path: Path) -> None:
+    """The fuzz test above can fail: the reader of each kind accepts the valid original (a reader refusing
+    everything would pass it), and the variants are mutations, not copies: each of the first few differs from the
+    original and some are refused with a project error."""
+    original = tmp_path / f"original{KINDS[kind].suffix}"
+    original.write_bytes(valid[kind])
+    READERS[kind](original)
+    refused = 0
+    for seed in range(8):
+        assert mutate(kind, valid[kind], seed) != valid[kind], f"{kind} variant {seed} is the original"
+        try:
+            READERS[kind](write_variant(tmp_path, kind, valid[kind], seed))
+        except (FlametableError, RefusedByReport):
+            refused += 1
+    assert refused > 0, f"no variant of {kind} is refused: the mutations do not reach the reader"
 
 
 COMMANDS = {
