@@ -127,8 +127,9 @@ AT_THE_TERMINAL = 4
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_no_mutated_file_shows_a_traceback_at_the_terminal(kind: str, valid: dict[str, bytes],
                                                            tmp_path: Path) -> None:
-    """Whatever a file holds, the commands that read it never print a traceback: a clean error, an accepted
-    file, or at worst the one-line internal error (exit 70) asking to report the file."""
+    """Whatever a file holds, the commands that read it never print a traceback: a clean error or an accepted
+    file. The one-line internal error (exit 70) asking to report the file hides a traceback: a bug here, as the
+    long run counts it (its format is pinned in tests/cli/test_internal_error.py)."""
     runner = CliRunner()
     for seed in range(AT_THE_TERMINAL):
         path = write_variant(tmp_path, kind, valid[kind], seed)
@@ -137,6 +138,4 @@ def test_no_mutated_file_shows_a_traceback_at_the_terminal(kind: str, valid: dic
             result = runner.invoke(app, args, env={"FLAMETABLE_DEBUG": None})
             assert "Traceback" not in result.output, (args, result.output)
             assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
-            if result.exit_code == INTERNAL_ERROR:
-                assert len(result.stderr.splitlines()) == 1, result.stderr
-                assert str(path) in result.stderr
+            assert result.exit_code != INTERNAL_ERROR, (args, result.stderr)
