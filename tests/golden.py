@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,3 +33,12 @@ def replay_golden(game: Game[Any, Any], path: Path, content_hash: str, regen: st
     assert state.outcome is not None
     assert state.outcome.to_json() == record.result
     return state
+
+
+def check_played_today(fresh: MatchRecord, path: Path, render: Callable[[MatchRecord], str], regen: str) -> None:
+    """The golden record at ``path`` is ``fresh`` (the same seeds played again by the same bots): the same
+    decisions, the same record, the same bytes as ``render`` writes them."""
+    stored = MatchRecord.load(path)
+    assert fresh.actions == stored.actions, f"{path.name}: the match now plays differently; if deliberate, run {regen}"
+    assert fresh == stored
+    assert render(fresh) == path.read_text(encoding="utf-8")

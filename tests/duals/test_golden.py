@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 
-from flametable.core.record import MatchRecord
 from flametable.duals.game import DualsGame
 from tests.duals.golden import regen
-from tests.golden import replay_golden
+from tests.golden import check_played_today, replay_golden
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 REGEN = "tests/duals/golden/regen.py"
@@ -45,11 +44,7 @@ def test_golden_record_replays_to_its_stored_result(name: str) -> None:
 def test_golden_record_is_what_the_bots_play_today(name: str) -> None:
     """Same seeds, same bots, same decisions: catches changes in the deal or in the order of legal actions
     that a replay alone would not notice."""
-    fresh = regen.generate(GAME)[name]
-    stored = MatchRecord.load(GOLDEN_DIR / name)
-    assert fresh.actions == stored.actions, f"{name}: the match now plays differently; if deliberate, run {REGEN}"
-    assert fresh == stored
-    assert regen.render(fresh) == (GOLDEN_DIR / name).read_text(encoding="utf-8")
+    check_played_today(regen.generate(GAME)[name], GOLDEN_DIR / name, regen.render, REGEN)
 
 
 @pytest.mark.parametrize("entry", PERFT, ids=[entry["name"] for entry in PERFT])

@@ -125,6 +125,7 @@ def test_explicit_setup() -> None:
     first."""
     st = start({"c3": ["bread", "meat+bread"]}, ["iron", "potion"], reserve=["plant"], deck=[5, 6, 7],
                hands=[[1], [2, 3]], coins=(2, 1), first=1, scores=[[4], []])
+    assert st.first == 1  # D3 draws who starts; a setup names the seat instead
     assert st.turn == 1
     assert st.held == DATA.kind_of("iron")
     assert st.bag == [DATA.kind_of("potion")]
@@ -157,6 +158,7 @@ def test_explicit_setup() -> None:
         ({"coins": [-1, 3]}, "two non-negative integers"),
         ({"first": 2}, "must be 0 or 1"),
         ({"first": True}, "must be 0 or 1"),
+        # the integer seat: ``1.0`` once passed the check and was then used as a list index
         ({"first": 1.0}, r"setup\.first must be 0 or 1, got 1\.0"),
         ({"first": 0.0}, r"setup\.first must be 0 or 1"),
         ({"first": "1"}, r"setup\.first must be 0 or 1"),
@@ -203,11 +205,3 @@ def test_setup_step_2_a_player_has_at_most_3_coins(coins: list[int], ok: bool) -
         p = 0 if coins[0] > 3 else 1
         with pytest.raises(RecordError, match=rf"setup\.coins\[{p}\]: a player has at most 3 coins"):
             GAME.new_match({}, 0, setup=setup)
-
-
-def test_the_first_player_of_a_setup_is_a_seat() -> None:
-    """D3 draws who starts; a setup names it instead, as the seat 0 or 1 (the integer: ``1.0`` once passed the
-    check and was then used as a list index)."""
-    assert GAME.new_match({}, 0, setup={"first": 1, "deck": [20]}).first == 1
-    with pytest.raises(RecordError, match=r"setup\.first must be 0 or 1"):
-        GAME.new_match({}, 0, setup={"first": 1.0, "deck": [20]})

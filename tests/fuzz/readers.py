@@ -18,12 +18,12 @@ from flametable.sim.report import build_report
 from flametable.sim.results import read_results
 
 MAX_STEPS = 5000
-"""A random match played with accepted data stops after this many actions (a match of the built-in data
-takes about 100)."""
+"""A random match played with accepted data ends within this many actions (a match of the built-in data takes
+about 100)."""
 
 
 def play_one(game: Any, seed: int = 1) -> None:
-    """One match of random legal actions: accepted data must make a game that can be played."""
+    """One match of random legal actions: accepted data must make a game that can be played to its end."""
     state = game.new_match({}, seed)
     rng = Rng(seed)
     for _ in range(MAX_STEPS):
@@ -32,6 +32,7 @@ def play_one(game: Any, seed: int = 1) -> None:
         legal = state.legal_actions()
         assert legal, "a seat to act with no legal action"
         state.apply(legal[rng.below(len(legal))])
+    raise AssertionError(f"the match has not ended after {MAX_STEPS} actions")
 
 
 def printable(data: Any) -> None:

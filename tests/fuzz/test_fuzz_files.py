@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from flametable.cli.guard import INTERNAL_ERROR
 from flametable.cli.main import app
 from flametable.core.errors import FlametableError
-from tests.fuzz.mutate import KINDS, mutate, originals
+from tests.fuzz.mutate import KINDS, mutate, originals, write_variant
 from tests.fuzz.readers import READERS, RefusedByReport
 
 SECONDS = 5
@@ -65,8 +65,7 @@ def deadline() -> Iterator[Callable[[], object]]:
 def read_variant(kind: str, original: bytes, seed: int, directory: Path, arm: Callable[[], object]) -> None:
     """Write variant ``seed`` of ``kind`` and read it: a project error or an accepted value pass, anything else
     (or more than :data:`SECONDS`) fails, naming the kind and the seed to reproduce it."""
-    path = directory / f"{kind}-{seed}{KINDS[kind].suffix}"
-    path.write_bytes(mutate(kind, original, seed))
+    path = write_variant(directory, kind, original, seed)
     started = time.perf_counter()
     arm()
     try:
@@ -93,6 +92,24 @@ def test_a_mutated_file_is_refused_cleanly_or_accepted(kind: str, seed: int, val
     read_variant(kind, valid[kind], seed, tmp_path, deadline)
 
 
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_the_fuzz_tells_a_valid_file_from_a_mutated_one(kind: str, valid: dict[str, bytes], tmp_path: Path) -> None:
+    """The fuzz test above can fail: the reader of each kind accepts the valid original (a reader refusing
+    everything would pass it), and the variants are mutations, not copies: each of the first few differs from the
+    original and some are refused with a project error."""
+    original = tmp_path / f"original{KINDS[kind].suffix}"
+    original.write_bytes(valid[kind])
+    READERS[kind](original)
+    refused = 0
+    for seed in range(8):
+        assert mutate(kind, valid[kind], seed) != valid[kind], f"{kind} variant {seed} is the original"
+        try:
+            READERS[kind](write_variant(tmp_path, kind, valid[kind], seed))
+        except (FlametableError, RefusedByReport):
+            refused += 1
+    assert refused > 0, f"no variant of {kind} is refused: the mutations do not reach the reader"
+
+
 COMMANDS = {
     "cards": [["cards", "check", "{file}"], ["cards", "duel", "--cards", "{file}", "--json"]],
     "duals": [["cards", "check", "{file}"]],
@@ -110,17 +127,15 @@ AT_THE_TERMINAL = 4
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_no_mutated_file_shows_a_traceback_at_the_terminal(kind: str, valid: dict[str, bytes],
                                                            tmp_path: Path) -> None:
-    """Whatever a file holds, the commands that read it never print a traceback: a clean error, an accepted
-    file, or at worst the one-line internal error (exit 70) asking to report the file."""
+    """Whatever a file holds, the commands that read it never print a traceback: a clean error or an accepted
+    file. The one-line internal error (exit 70) asking to report the file hides a traceback: a bug here, as the
+    long run counts it (its format is pinned in tests/cli/test_internal_error.py)."""
     runner = CliRunner()
     for seed in range(AT_THE_TERMINAL):
-        path = tmp_path / f"{kind}-{seed}{KINDS[kind].suffix}"
-        path.write_bytes(mutate(kind, valid[kind], seed))
+        path = write_variant(tmp_path, kind, valid[kind], seed)
         for command in COMMANDS[kind]:
             args = [a.format(file=path, html=tmp_path / "report.html") for a in command]
             result = runner.invoke(app, args, env={"FLAMETABLE_DEBUG": None})
             assert "Traceback" not in result.output, (args, result.output)
             assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
-            if result.exit_code == INTERNAL_ERROR:
-                assert len(result.stderr.splitlines()) == 1, result.stderr
-                assert str(path) in result.stderr
+            assert result.exit_code != INTERNAL_ERROR, (args, result.stderr)
