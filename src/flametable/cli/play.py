@@ -98,16 +98,8 @@ def _options(req: DuelRequest) -> DuelOptions:
 
 
 def run_duel(req: DuelRequest) -> None:
-    from flametable.cli.playing import (
-        match_console,
-        match_seed,
-        only_resume,
-        play_at_table,
-        resume_or_fail,
-        resumed_note,
-    )
-    from flametable.cli.seats import check_seat, check_seats
-    from flametable.core.match import new_record
+    from flametable.cli.playing import match_console, match_seed, only_resume, open_match, play_at_table
+    from flametable.cli.seats import check_seat
 
     if req.resume is not None:
         only_resume(req.setup_options())
@@ -118,21 +110,18 @@ def run_duel(req: DuelRequest) -> None:
         game = entry.make(req.cards)
     except DataError as exc:
         fail(_("Bad card file: {error}").format(error=explain(exc)))
-    save_to = req.record
-    if req.resume is not None:
-        record, state = resume_or_fail(game, req.resume)
-        options = DuelOptions.from_json(record.options)  # start() has read them already
-        seats: tuple[str, str] = (record.players[0], record.players[1])
-        save_to = req.record or req.resume
-        notes = [resumed_note(req.resume, record, save_to)]
-    else:
-        seats = req.seats
-        notes = random_decks(options)
-    check_seats(seats, game, check_seat)
-    if req.resume is None:
+
+    def start_new() -> tuple[Any, Any, int]:
         seed = match_seed(req.seed)
-        state = game.new_match(options, seed)
-        record = new_record(game, options.to_json(), seed, seats)
+        return game.new_match(options, seed), options.to_json(), seed
+
+    record, state, save_to, notes = open_match(game, resume=req.resume, seats=req.seats, save_to=req.record,
+                                               check=check_seat, start_new=start_new)
+    if req.resume is not None:
+        options = DuelOptions.from_json(record.options)  # start() has read them already
+    else:
+        notes = random_decks(options)
+    seats = (record.players[0], record.players[1])
     table = entry.piece("table")(match_console(req.as_json), game, seats)
     title = _("Flame Duel: {first} against {second}. Seed {seed} (play it again with --seed {seed}).").format(
         first=table.names[0], second=table.names[1], seed=record.seed)

@@ -16,9 +16,10 @@ from flametable.cli.console import err, fail, out, print_json
 from flametable.cli.i18n import _, explain, illegal_text, ngettext
 from flametable.cli.options import checked_seed
 from flametable.cli.prompt import QuitMatch
-from flametable.cli.seats import HUMAN, bot_decider
+from flametable.cli.seats import HUMAN, bot_decider, check_seats
 from flametable.cli.table import Table, TableNarrator
 from flametable.core.errors import IllegalAction, RecordError
+from flametable.core.match import new_record
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import GameState
 from flametable.core.record import MatchRecord, start
@@ -113,6 +114,29 @@ class RecordKeeper:
 
     def on_action(self, seat: int, action: Any) -> None:
         self.save()
+
+
+def open_match(game: Any, *, resume: Path | None, seats: tuple[str, str], save_to: Path | None,
+               check: Callable[[str, Any], str | None],
+               start_new: Callable[[], tuple[GameState[Any, Any], Any, int]],
+               ) -> tuple[MatchRecord, GameState[Any, Any], Path | None, list[str]]:
+    """The record and state a match is played from, where its record goes and the notes told before it.
+
+    With ``resume``, the unfinished match of that record goes on (its seats, seed and options; its record goes
+    on in ``save_to`` or else in ``resume``); else ``start_new()`` gives the new match's state, its options as
+    JSON and its seed, once the seats (``check`` says what is wrong with one) are known to play the game.
+    """
+    notes: list[str] = []
+    if resume is not None:
+        record, state = resume_or_fail(game, resume)
+        seats = (record.players[0], record.players[1])
+        save_to = save_to or resume
+        notes.append(resumed_note(resume, record, save_to))
+    check_seats(seats, game, check)
+    if resume is None:
+        state, options, seed = start_new()
+        record = new_record(game, options, seed, seats)
+    return record, state, save_to, notes
 
 
 def resume_or_fail(game: Any, file: Path) -> tuple[MatchRecord, GameState[Any, Any]]:
