@@ -58,12 +58,6 @@ class DualsRequest:
     as_json: bool
     resume: Path | None = None
 
-    def setup_options(self) -> list[str]:
-        """The options typed that set up a new match (which ``--resume`` takes from its record)."""
-        typed = {"--p1": self.seats[0] != "human", "--p2": self.seats[1] != "bot:random",
-                 "--seed": self.seed is not None, "--buddy": self.buddy}
-        return [name for name, given in typed.items() if given]
-
 
 def check_duals_seat(spec: str, game: Any) -> str | None:
     """``None`` when ``spec`` names a seat that can play Flamecraft Duals, else a translated message."""
@@ -78,7 +72,7 @@ def run_duals(req: DualsRequest) -> None:
     from flametable.duals.rules import DualsOptions
 
     if req.resume is not None:
-        only_resume(req.setup_options())
+        only_resume(req.seats, req.seed, {"--buddy": req.buddy})
     entry = registry.get("duals")
     try:
         game = entry.make(req.data)

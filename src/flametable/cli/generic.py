@@ -157,9 +157,7 @@ def run_plain(entry: GameEntry, seats: tuple[str, str], seed: int | None, option
     ``resume``, go on with the unfinished match of that record."""
     game = make_game_or_fail(entry, data)
     if resume is not None:
-        only_resume([name for name, given in (("--p1", seats[0] != HUMAN), ("--p2", seats[1] != "bot:random"),
-                                               ("--seed", seed is not None), ("--options", bool(options_text)))
-                     if given])
+        only_resume(seats, seed, {"--options": bool(options_text)})
 
     def start_new() -> tuple[Any, Any, int]:
         options = json_options(options_text)

@@ -69,13 +69,11 @@ class DuelRequest:
     as_json: bool
     resume: Path | None = None
 
-    def setup_options(self) -> list[str]:
-        """The options typed that set up a new match (which ``--resume`` takes from its record)."""
-        typed = {"--p1": self.seats[0] != "human", "--p2": self.seats[1] != "bot:random",
-                 "--seed": self.seed is not None, "--mode": self.mode is not Mode.SHARED,
-                 "--pick": self.pick is not Pick.RANDOM, "--deck1": self.decks[0] is not None,
-                 "--deck2": self.decks[1] is not None}
-        return [name for name, given in typed.items() if given]
+    def setup_options(self) -> dict[str, bool]:
+        """Which of the duel's own options that set up a new match were typed (``--resume`` takes them from its
+        record)."""
+        return {"--mode": self.mode is not Mode.SHARED, "--pick": self.pick is not Pick.RANDOM,
+                "--deck1": self.decks[0] is not None, "--deck2": self.decks[1] is not None}
 
 
 def _options(req: DuelRequest) -> DuelOptions:
@@ -102,7 +100,7 @@ def run_duel(req: DuelRequest) -> None:
     from flametable.cli.seats import check_seat
 
     if req.resume is not None:
-        only_resume(req.setup_options())
+        only_resume(req.seats, req.seed, req.setup_options())
     else:
         options = _options(req)
     entry = registry.get("duel")

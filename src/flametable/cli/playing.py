@@ -4,7 +4,7 @@ the narration, leaving cleanly, keeping the record, and the result as text or JS
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -176,8 +176,12 @@ def resumed_note(file: Path, record: MatchRecord, save_to: Path) -> str:
         file=file, n=n, record=save_to)
 
 
-def only_resume(given: Sequence[str]) -> None:
-    """Exit (code 2) when options that set up a match were typed with ``--resume``: the record sets it up."""
+def only_resume(seats: tuple[str, str], seed: int | None, others: Mapping[str, bool]) -> None:
+    """Exit (code 2) when options that set up a match were typed with ``--resume``: the record sets it up. The
+    seats and seed are typed when they are not the defaults; ``others`` says which of the game's own options are
+    (``{"--buddy": True}``)."""
+    typed = {"--p1": seats[0] != HUMAN, "--p2": seats[1] != "bot:random", "--seed": seed is not None, **others}
+    given = [name for name, was_typed in typed.items() if was_typed]
     if given:
         fail(_("--resume goes on with the match as it was recorded (its seats, seed and options): leave out "
                "{options}.").format(options=", ".join(given)), 2)
