@@ -67,3 +67,29 @@ def test_every_board_renders_and_hides_what_it_must(lang: str, options: dict[str
     finally:
         set_language("en")
     assert {Phase.LINEUP, Phase.STAT, Phase.PLAY} <= phases
+
+
+def test_after_a_draft_the_line_up_board_names_the_other_players_characters() -> None:
+    """While line-ups are chosen after a draft, the board shows the seat's line-up so far and the characters the
+    other player drafted: by name on the full board, by number on the compact one."""
+    game = DuelGame()
+    tr = Translator.for_language("en")
+    words = CardWords(tr, game.cards)
+    names = seat_names(["human", "human"], None)
+    state = game.new_match({"mode": "shared", "pick": "draft"}, 3)
+    rng = Rng(3)
+    while state.to_act is not None and not (state.view(state.to_act).phase is Phase.LINEUP
+                                            and state.view(state.to_act).lineup):
+        view = state.view(state.to_act)
+        state.apply(view.legal[rng.below(len(view.legal))])
+    view = state.view(state.to_act)
+    assert view.seat is not None
+    other = view.seats[1 - view.seat].known_characters
+    assert other
+    full = _render(duel_render.board(view, words, names))
+    compact = _render(duel_render.compact_board(view, words, names))
+    mine = ", ".join(words.character(c) for c in view.lineup)
+    assert f"Your line-up so far: {mine}" in full
+    assert f"Your line-up so far: {mine}" in compact
+    assert f"{names[1 - view.seat]} has: " + ", ".join(words.character(c) for c in other) in full
+    assert f"{names[1 - view.seat]} has: " + ", ".join(f"C{c}" for c in other) in compact

@@ -58,12 +58,6 @@ class DualsRequest:
     as_json: bool
     resume: Path | None = None
 
-    def setup_options(self) -> list[str]:
-        """The options typed that set up a new match (which ``--resume`` takes from its record)."""
-        typed = {"--p1": self.seats[0] != "human", "--p2": self.seats[1] != "bot:random",
-                 "--seed": self.seed is not None, "--buddy": self.buddy}
-        return [name for name, given in typed.items() if given]
-
 
 def check_duals_seat(spec: str, game: Any) -> str | None:
     """``None`` when ``spec`` names a seat that can play Flamecraft Duals, else a translated message."""
@@ -74,42 +68,31 @@ def check_duals_seat(spec: str, game: Any) -> str | None:
 
 
 def run_duals(req: DualsRequest) -> None:
-    from flametable.cli.playing import (
-        match_console,
-        match_seed,
-        only_resume,
-        play_at_table,
-        resume_or_fail,
-        resumed_note,
-    )
-    from flametable.cli.seats import check_seats
-    from flametable.core.match import new_record
+    from flametable.cli.playing import match_console, match_seed, only_resume, open_match, play_at_table
     from flametable.duals.rules import DualsOptions
 
     if req.resume is not None:
-        only_resume(req.setup_options())
+        only_resume(req.seats, req.seed, {"--buddy": req.buddy})
     entry = registry.get("duals")
     try:
         game = entry.make(req.data)
     except DataError as exc:
         fail(_("Bad data file: {error}").format(error=explain(exc)))
-    save_to, notes = req.record, []
-    if req.resume is not None:
-        record, state = resume_or_fail(game, req.resume)
-        options = DualsOptions.from_json(record.options)  # start() has read them already
-        seats: tuple[str, str] = (record.players[0], record.players[1])
-        save_to = req.record or req.resume
-        notes.append(resumed_note(req.resume, record, save_to))
-    else:
-        seats, options = req.seats, DualsOptions(buddy=req.buddy)
-    check_seats(seats, game, check_duals_seat)
-    if req.resume is None:
+    options = DualsOptions(buddy=req.buddy)
+
+    def start_new() -> tuple[Any, Any, int]:
         seed = match_seed(req.seed)
         try:
             state = game.new_match(options, seed)
         except FlametableError as exc:
             fail(explain(exc), 2)
-        record = new_record(game, options.to_json(), seed, seats)
+        return state, options.to_json(), seed
+
+    record, state, save_to, notes = open_match(game, resume=req.resume, seats=req.seats, save_to=req.record,
+                                               check=check_duals_seat, start_new=start_new)
+    if req.resume is not None:
+        options = DualsOptions.from_json(record.options)  # start() has read them already
+    seats = (record.players[0], record.players[1])
     table = entry.piece("table")(match_console(req.as_json), game, seats, options.buddy)
     title = _("Flamecraft Duals: {first} against {second}. Seed {seed} (play it again with --seed {seed}).")
     if options.buddy:

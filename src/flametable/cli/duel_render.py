@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.console import Group, RenderableType
 from rich.rule import Rule
@@ -185,13 +185,7 @@ def board(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableT
         parts += draft_parts(view, words, names)
     elif view.phase is Phase.LINEUP:
         parts.append(characters_table(_("Your characters"), view.my_characters, words))
-        if view.lineup:
-            parts.append(Text(_("Your line-up so far: {characters}").format(
-                characters=", ".join(words.character(c) for c in view.lineup))))
-        if view.draft and view.seat is not None:
-            other = view.seats[1 - view.seat].known_characters
-            parts.append(Text(_("{player} has: {characters}").format(
-                player=names[1 - view.seat], characters=", ".join(words.character(c) for c in other))))
+        parts += lineup_so_far(view, words, names, words.character)
     else:
         parts += [place_line(view, words, names), seats_table(view, words, names), abilities(view, words),
                   round_log(view, words, names)]
@@ -207,6 +201,22 @@ def board(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableT
                 character=words.character(view.champion))))
     parts.append(results_table(view, words, names))
     return Group(*parts)
+
+
+def lineup_so_far(view: DuelView, words: CardWords, names: Sequence[str],
+                  other_character: Callable[[int], str]) -> list[RenderableType]:
+    """While the line-ups are chosen: the seat's line-up so far and, after a draft, the characters the other
+    player has (each as ``other_character`` writes it: a name on the full board, a number on the compact one)."""
+    _ = words.tr.gettext
+    parts: list[RenderableType] = []
+    if view.lineup:
+        parts.append(Text(_("Your line-up so far: {characters}").format(
+            characters=", ".join(words.character(c) for c in view.lineup))))
+    if view.draft and view.seat is not None:
+        other = view.seats[1 - view.seat].known_characters
+        parts.append(Text(_("{player} has: {characters}").format(
+            player=names[1 - view.seat], characters=", ".join(other_character(c) for c in other))))
+    return parts
 
 
 def menu(tr: Translator, options: Sequence[str]) -> RenderableType:
@@ -230,14 +240,7 @@ def compact_board(view: DuelView, words: CardWords, names: Sequence[str]) -> Ren
         return compact_draft(view, words, names)
     if view.phase is Phase.LINEUP:  # three characters: they fit, with their abilities
         parts = [header(view, words, names), characters_table(None, view.my_characters, words)]
-        if view.lineup:
-            parts.append(Text(_("Your line-up so far: {characters}").format(
-                characters=", ".join(words.character(c) for c in view.lineup))))
-        if view.draft and view.seat is not None:
-            other = view.seats[1 - view.seat].known_characters
-            parts.append(Text(_("{player} has: {characters}").format(
-                player=names[1 - view.seat], characters=", ".join(f"C{c}" for c in other))))
-        return Group(*parts)
+        return Group(*parts, *lineup_so_far(view, words, names, lambda c: f"C{c}"))
     parts = [compact_header(view, words, names), compact_seats(view, words, names)]
     if view.seat is not None:
         if len(view.lineup) == 3:

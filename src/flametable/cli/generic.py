@@ -21,18 +21,10 @@ from flametable.bots.registry import bot_names
 from flametable.cli.console import fail
 from flametable.cli.i18n import _, explain, reason_text, translate
 from flametable.cli.options import json_options
-from flametable.cli.playing import (
-    match_console,
-    match_seed,
-    only_resume,
-    play_at_table,
-    resume_or_fail,
-    resumed_note,
-)
-from flametable.cli.seats import HUMAN, check_seats, seat_message
+from flametable.cli.playing import match_console, match_seed, only_resume, open_match, play_at_table
+from flametable.cli.seats import HUMAN, seat_message
 from flametable.cli.table import Table, TableNarrator, parse_notation, parse_number
 from flametable.core.errors import DataError, FlametableError
-from flametable.core.match import new_record
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Action
 from flametable.core.registry import GameEntry, NoDataFile
@@ -164,24 +156,21 @@ def run_plain(entry: GameEntry, seats: tuple[str, str], seed: int | None, option
     """Play a match of ``entry``'s game at the terminal with the plain (or the game's own) table; with
     ``resume``, go on with the unfinished match of that record."""
     game = make_game_or_fail(entry, data)
-    notes: list[str] = []
     if resume is not None:
-        only_resume([name for name, given in (("--p1", seats[0] != HUMAN), ("--p2", seats[1] != "bot:random"),
-                                               ("--seed", seed is not None), ("--options", bool(options_text)))
-                     if given])
-        record, state = resume_or_fail(game, resume)
-        seats, options, match = (record.players[0], record.players[1]), record.options, record.seed
-        record_to = record_to or resume
-        notes.append(resumed_note(resume, record, record_to))
-    check_seats(seats, game, check_seat)
-    if resume is None:
+        only_resume(seats, seed, {"--options": bool(options_text)})
+
+    def start_new() -> tuple[Any, Any, int]:
         options = json_options(options_text)
         match = match_seed(seed)
         try:
             state = game.new_match(options, match)
         except (FlametableError, ValueError, TypeError) as exc:  # a bad option value: the game names it
             fail(_("Bad options: {error}").format(error=explain(exc)), 2)
-        record = new_record(game, options, match, seats)
+        return state, options, match
+
+    record, state, record_to, notes = open_match(game, resume=resume, seats=seats, save_to=record_to,
+                                                 check=check_seat, start_new=start_new)
+    seats, options, match = (record.players[0], record.players[1]), record.options, record.seed
     table_class = entry.piece("table") or PlainTable
     narrator_class = entry.piece("narrator") or PlainNarrator
     table = table_class(match_console(as_json), game, seats)

@@ -69,13 +69,11 @@ class DuelRequest:
     as_json: bool
     resume: Path | None = None
 
-    def setup_options(self) -> list[str]:
-        """The options typed that set up a new match (which ``--resume`` takes from its record)."""
-        typed = {"--p1": self.seats[0] != "human", "--p2": self.seats[1] != "bot:random",
-                 "--seed": self.seed is not None, "--mode": self.mode is not Mode.SHARED,
-                 "--pick": self.pick is not Pick.RANDOM, "--deck1": self.decks[0] is not None,
-                 "--deck2": self.decks[1] is not None}
-        return [name for name, given in typed.items() if given]
+    def setup_options(self) -> dict[str, bool]:
+        """Which of the duel's own options that set up a new match were typed (``--resume`` takes them from its
+        record)."""
+        return {"--mode": self.mode is not Mode.SHARED, "--pick": self.pick is not Pick.RANDOM,
+                "--deck1": self.decks[0] is not None, "--deck2": self.decks[1] is not None}
 
 
 def _options(req: DuelRequest) -> DuelOptions:
@@ -98,19 +96,11 @@ def _options(req: DuelRequest) -> DuelOptions:
 
 
 def run_duel(req: DuelRequest) -> None:
-    from flametable.cli.playing import (
-        match_console,
-        match_seed,
-        only_resume,
-        play_at_table,
-        resume_or_fail,
-        resumed_note,
-    )
-    from flametable.cli.seats import check_seat, check_seats
-    from flametable.core.match import new_record
+    from flametable.cli.playing import match_console, match_seed, only_resume, open_match, play_at_table
+    from flametable.cli.seats import check_seat
 
     if req.resume is not None:
-        only_resume(req.setup_options())
+        only_resume(req.seats, req.seed, req.setup_options())
     else:
         options = _options(req)
     entry = registry.get("duel")
@@ -118,21 +108,18 @@ def run_duel(req: DuelRequest) -> None:
         game = entry.make(req.cards)
     except DataError as exc:
         fail(_("Bad card file: {error}").format(error=explain(exc)))
-    save_to = req.record
-    if req.resume is not None:
-        record, state = resume_or_fail(game, req.resume)
-        options = DuelOptions.from_json(record.options)  # start() has read them already
-        seats: tuple[str, str] = (record.players[0], record.players[1])
-        save_to = req.record or req.resume
-        notes = [resumed_note(req.resume, record, save_to)]
-    else:
-        seats = req.seats
-        notes = random_decks(options)
-    check_seats(seats, game, check_seat)
-    if req.resume is None:
+
+    def start_new() -> tuple[Any, Any, int]:
         seed = match_seed(req.seed)
-        state = game.new_match(options, seed)
-        record = new_record(game, options.to_json(), seed, seats)
+        return game.new_match(options, seed), options.to_json(), seed
+
+    record, state, save_to, notes = open_match(game, resume=req.resume, seats=req.seats, save_to=req.record,
+                                               check=check_seat, start_new=start_new)
+    if req.resume is not None:
+        options = DuelOptions.from_json(record.options)  # start() has read them already
+    else:
+        notes = random_decks(options)
+    seats = (record.players[0], record.players[1])
     table = entry.piece("table")(match_console(req.as_json), game, seats)
     title = _("Flame Duel: {first} against {second}. Seed {seed} (play it again with --seed {seed}).").format(
         first=table.names[0], second=table.names[1], seed=record.seed)

@@ -4,7 +4,7 @@ the narration, leaving cleanly, keeping the record, and the result as text or JS
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +16,10 @@ from flametable.cli.console import err, fail, out, print_json
 from flametable.cli.i18n import _, explain, illegal_text, ngettext
 from flametable.cli.options import checked_seed
 from flametable.cli.prompt import QuitMatch
-from flametable.cli.seats import HUMAN, bot_decider
+from flametable.cli.seats import HUMAN, bot_decider, check_seats
 from flametable.cli.table import Table, TableNarrator
 from flametable.core.errors import IllegalAction, RecordError
+from flametable.core.match import new_record
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import GameState
 from flametable.core.record import MatchRecord, start
@@ -115,6 +116,29 @@ class RecordKeeper:
         self.save()
 
 
+def open_match(game: Any, *, resume: Path | None, seats: tuple[str, str], save_to: Path | None,
+               check: Callable[[str, Any], str | None],
+               start_new: Callable[[], tuple[GameState[Any, Any], Any, int]],
+               ) -> tuple[MatchRecord, GameState[Any, Any], Path | None, list[str]]:
+    """The record and state a match is played from, where its record goes and the notes told before it.
+
+    With ``resume``, the unfinished match of that record goes on (its seats, seed and options; its record goes
+    on in ``save_to`` or else in ``resume``); else ``start_new()`` gives the new match's state, its options as
+    JSON and its seed, once the seats (``check`` says what is wrong with one) are known to play the game.
+    """
+    notes: list[str] = []
+    if resume is not None:
+        record, state = resume_or_fail(game, resume)
+        seats = (record.players[0], record.players[1])
+        save_to = save_to or resume
+        notes.append(resumed_note(resume, record, save_to))
+    check_seats(seats, game, check)
+    if resume is None:
+        state, options, seed = start_new()
+        record = new_record(game, options, seed, seats)
+    return record, state, save_to, notes
+
+
 def resume_or_fail(game: Any, file: Path) -> tuple[MatchRecord, GameState[Any, Any]]:
     """The record of an unfinished match and its state after the record's actions (each checked, as
     ``replay`` does); exit 1 saying why the match cannot go on (not a record, another game or data, an action
@@ -152,8 +176,12 @@ def resumed_note(file: Path, record: MatchRecord, save_to: Path) -> str:
         file=file, n=n, record=save_to)
 
 
-def only_resume(given: Sequence[str]) -> None:
-    """Exit (code 2) when options that set up a match were typed with ``--resume``: the record sets it up."""
+def only_resume(seats: tuple[str, str], seed: int | None, others: Mapping[str, bool]) -> None:
+    """Exit (code 2) when options that set up a match were typed with ``--resume``: the record sets it up. The
+    seats and seed are typed when they are not the defaults; ``others`` says which of the game's own options are
+    (``{"--buddy": True}``)."""
+    typed = {"--p1": seats[0] != HUMAN, "--p2": seats[1] != "bot:random", "--seed": seed is not None, **others}
+    given = [name for name, was_typed in typed.items() if was_typed]
     if given:
         fail(_("--resume goes on with the match as it was recorded (its seats, seed and options): leave out "
                "{options}.").format(options=", ".join(given)), 2)

@@ -33,11 +33,6 @@ def seat_problem(spec: str, game: Any) -> ValueError | None:
     return None
 
 
-def can_sit(spec: str, game: Any) -> bool:
-    """Whether ``spec`` names a seat that can play ``game``: ``human``, or a bot the registry makes for it."""
-    return seat_problem(spec, game) is None
-
-
 def seat_message(spec: str, game: Any, unknown: str) -> str | None:
     """``None`` when ``spec`` can play ``game``; what is wrong with a bot it names wrongly (``bot:ismcts:0``:
     N must be at least 1), translated; else ``unknown`` (the seats that are known)."""
