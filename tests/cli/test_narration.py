@@ -262,9 +262,10 @@ def test_the_score_prompt_offers_a_coin_only_to_a_player_who_can_spend_one() -> 
 
 
 @pytest.mark.parametrize(("lang", "done"), [("en", "done"), ("es", "terminar")])
-def test_a_done_typed_after_a_turn_ended_by_itself_says_so(lang: str, done: str) -> None:
-    """The player who types ``done`` for a turn the engine already finished (nothing more to score, no coin)
-    reads why it is not an option: that turn is over and this one has just begun with a token to place."""
+def test_a_done_typed_at_the_start_of_a_turn_says_the_turn_has_just_begun(lang: str, done: str) -> None:
+    """The player who types ``done`` at the start of a turn (often meant for a turn the engine already finished:
+    nothing more to score, no coin) reads why it is not an option: this turn has just begun with a token to place.
+    It claims nothing about the last turn (here there was none)."""
     from flametable.cli.duals_tui import parse_choice
     from flametable.texts.commands import duals_commands
 
@@ -275,5 +276,6 @@ def test_a_done_typed_after_a_turn_ended_by_itself_says_so(lang: str, done: str)
     assert (view.phase, view.turn) == (Step.PLACE, 0)
     answer = parse_choice(done, view.legal, game, view, commands)
     assert isinstance(answer, str)
-    expected = {"en": "Your last turn had already ended by itself", "es": "Tu último turno ya había terminado solo"}
+    expected = {"en": "This turn has just begun: there is nothing to finish yet.",
+                "es": "Este turno acaba de empezar: todavía no hay nada que terminar."}
     assert answer.startswith(expected[lang])

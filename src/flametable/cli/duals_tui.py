@@ -71,9 +71,8 @@ def why_not(action: DualsAction, view: DualsView | None, commands: Commands) -> 
         return tr.gettext("That stack already holds {limit} tokens: {space} is full.").format(
             limit=STACK_LIMIT, space=view.data.board.names[target])
     if view is not None and action.kind is Kind.DONE and view.phase is Step.PLACE and view.turn == view.seat:
-        # the player's last turn ended by itself (nothing more to score, no coin): this "done" is for it
-        return tr.gettext("Your last turn had already ended by itself (nothing more to score, no coin to spend); "
-                          "this turn has just begun: place the token on a space.")
+        # typed for a turn that is over (often one the engine ended by itself: nothing more to score, no coin)
+        return tr.gettext("This turn has just begun: there is nothing to finish yet. Place the token on a space.")
     return tr.gettext("{action} is not one of your options now.").format(action=commands.spoken(action))
 
 
