@@ -1,0 +1,140 @@
+"""What clients send the server and what it sends them, each client message checked against a declared schema.
+
+A client speaks JSON objects over one WebSocket per room, each with a ``type``:
+
+=========== ==================================================================================================
+``hello``   the first message: ``token`` (the seat's secret, or null to watch), ``match`` and ``version`` last
+            seen (null: none, send a full sync), ``lang`` (``en`` or ``es``)
+``act``     play ``action`` (its notation or integer id) chosen at ``version``
+``undo``    take back to your previous decision (only against a bot), chosen at ``version``
+``resign``  give up the match
+``rematch`` offer a rematch once the match is over, or accept the other player's offer
+``log``     ask for the match log in your language
+``sync``    ask for a full resync of your view
+``lang``    change the language of what the server writes to you
+=========== ==================================================================================================
+
+The server answers with ``welcome``, ``event``, ``presence``, ``rematch``, ``ended``, ``log`` and ``error``
+messages (``docs/server.md``). Everything a player reads in them is already in the connection's language.
+Every check raises a :class:`MessageError` (code + translatable template); nothing in a message is trusted before
+:func:`read` has passed it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from flametable.core.errors import FlametableError
+from flametable.core.i18n import LANGUAGES, N_, Phrase
+from flametable.core.limits import LimitError, loads_json
+from flametable.core.schema import Anything, Const, Int, Nullable, Obj, Str, validate
+
+MAX_MESSAGE_BYTES = 4096
+"""The longest message a client may send (its UTF-8 bytes); longer ones are refused unread."""
+
+MAX_VERSION = 2**53  # a version or match number beyond any match's (and exact in every JSON reader)
+_TOKEN = Str(pattern=r"[A-Za-z0-9_-]{16,64}", pattern_problem=N_("is not a seat token"), max_len=64,
+             description="the seat's secret token, as the server gave it")
+_VERSION = Int(0, MAX_VERSION, "the match version the client saw")
+_LANG = Str(choices=LANGUAGES, description="the language of the server's texts for this client")
+
+CLIENT: dict[str, Obj] = {
+    "hello": Obj(required={"type": Const("hello")},
+                 optional={"token": Nullable(_TOKEN), "match": Nullable(Int(0, MAX_VERSION)),
+                           "version": Nullable(_VERSION), "lang": _LANG},
+                 title="hello", description="the first message of a connection: who it is and what it has seen"),
+    "act": Obj(required={"type": Const("act"),
+                         "action": Anything(None, "the action: its notation (text) or its id (a whole number)"),
+                         "version": _VERSION},
+               title="act", description="play an action chosen at a version of the match"),
+    "undo": Obj(required={"type": Const("undo"), "version": _VERSION}, title="undo",
+                description="take back to your previous decision (only against a bot)"),
+    "resign": Obj(required={"type": Const("resign")}, title="resign", description="give up the match"),
+    "rematch": Obj(required={"type": Const("rematch")}, title="rematch",
+                   description="offer a rematch once the match is over, or accept the offer"),
+    "log": Obj(required={"type": Const("log")}, title="log", description="ask for the match log"),
+    "sync": Obj(required={"type": Const("sync")}, title="sync", description="ask for a full resync of your view"),
+    "lang": Obj(required={"type": Const("lang"), "lang": _LANG}, title="lang",
+                description="change the language of the server's texts"),
+}
+"""The schema of each client message, by its ``type``."""
+
+_ACTION_ID = Int(0, MAX_VERSION)
+_NOTATION = Str(max_len=200)
+
+
+class MessageError(FlametableError):
+    """A message the server refuses: ``code`` says which check (``bad_json``, ``too_big``, ``unknown_type``,
+    ``bad_message``...), the template says what was wrong, in the reader's language once translated."""
+
+    def __init__(self, code: str, template: str, /, **params: Any) -> None:
+        self.code = code
+        super().__init__(template, **params)
+
+
+MESSAGE = Phrase(N_("message"))
+
+
+def _bad(source: str, entry: Any, fieldname: Any, problem: str, /, **params: Any) -> FlametableError:
+    """A schema problem as a :class:`MessageError` naming the field (the error factory of ``validate``)."""
+    return MessageError("bad_message", N_("The message's {field}: {problem}"), field=fieldname,
+                        problem=FlametableError(problem, **params))
+
+
+def request_error(source: str, entry: Any, fieldname: Any, problem: str, /, **params: Any) -> FlametableError:
+    """A schema problem of an HTTP request body, naming the field."""
+    return MessageError("bad_request", N_("The request's {field}: {problem}"), field=fieldname,
+                        problem=FlametableError(problem, **params))
+
+
+def read(text: str | bytes) -> dict[str, Any]:
+    """The client message of ``text``, checked; else :class:`MessageError` saying what is wrong."""
+    size = len(text.encode("utf-8", "surrogatepass")) if isinstance(text, str) else len(text)
+    if size > MAX_MESSAGE_BYTES:
+        raise MessageError("too_big", N_("A message may hold at most {limit} bytes; this one holds {size}."),
+                           limit=MAX_MESSAGE_BYTES, size=size)
+    try:
+        data = loads_json(text.decode("utf-8") if isinstance(text, bytes) else text)
+    except (LimitError, UnicodeDecodeError) as exc:
+        raise MessageError("bad_json", N_("The message is not valid JSON: {problem}"),
+                           problem=exc if isinstance(exc, LimitError) else str(exc)) from None
+    except json.JSONDecodeError as exc:
+        raise MessageError("bad_json", N_("The message is not valid JSON (column {column})."),
+                           column=exc.colno) from None
+    if not isinstance(data, Mapping):
+        raise MessageError("bad_message", N_("A message is a JSON object with a \"type\"."))
+    kind = data.get("type")
+    schema = CLIENT.get(kind) if isinstance(kind, str) else None
+    if schema is None:
+        raise MessageError("unknown_type", N_("Unknown message type {type!r}: send one of {types}."),
+                           type=kind if isinstance(kind, str) and len(kind) <= 40 else str(kind)[:40],
+                           types=", ".join(CLIENT))
+    validate(data, schema, "message", MESSAGE, error=_bad, json=True)
+    if kind == "act":
+        action = data["action"]
+        validate(action, _ACTION_ID if type(action) is int else _NOTATION, "message", MESSAGE,
+                 error=_bad_action, json=True)
+    return dict(data)
+
+
+def _bad_action(source: str, entry: Any, fieldname: Any, problem: str, /, **params: Any) -> FlametableError:
+    return _bad(source, entry, "action", problem, **params)
+
+
+# ------------------------------------------------------------------ what the server sends
+
+
+def error(code: str, text: str, detail: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """An error event: ``code`` names the check that refused (stable, for programs), ``message`` says it in the
+    connection's language, ``detail`` (optional) gives a rejection's data (``Rejected.to_json``)."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": text}
+    if detail is not None:
+        out["detail"] = dict(detail)
+    return out
+
+
+def dumps(message: Mapping[str, Any]) -> str:
+    """A server message as compact JSON text (UTF-8 as it is)."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))

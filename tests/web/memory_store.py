@@ -1,0 +1,78 @@
+"""A store in memory with the interface of :class:`flametable.web.store.Store`, for protocol tests that need no
+database (the store's own tests run it on SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from flametable.web.store import Conflict, MatchRow, RoomRow
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self.rooms: dict[str, RoomRow] = {}
+        self.matches: dict[int, MatchRow] = {}
+        self.commits = 0
+
+    @classmethod
+    async def open(cls, url: str, *, migrate: bool = True) -> MemoryStore:
+        return cls()
+
+    async def close(self) -> None:
+        pass
+
+    async def ping(self) -> bool:
+        return True
+
+    async def create_room(self, room: RoomRow) -> None:
+        room.match.id = len(self.matches) + 1
+        self.rooms[room.id] = copy.deepcopy(room)
+        self.matches[room.match.id] = self.rooms[room.id].match
+
+    async def load_room(self, room_id: str) -> RoomRow | None:
+        room = self.rooms.get(room_id)
+        return copy.deepcopy(room) if room is not None else None
+
+    async def claim_seat(self, room_id: str, player: int, token_hash: str) -> bool:
+        seat = self.rooms[room_id].seats[player]
+        if seat.token_hash is not None or seat.kind != "human":
+            return False
+        seat.token_hash = token_hash
+        return True
+
+    async def append_action(self, match_id: int, index: int, notation: str, seat: int, *,
+                            status: str = "playing", result: dict[str, Any] | None = None) -> None:
+        match = self.matches[match_id]
+        if index != len(match.actions):
+            raise Conflict(f"action {index} of match {match_id}")
+        match.actions.append(notation)
+        match.status, match.result = status, result
+        self.commits += 1
+
+    async def end_match(self, match_id: int, status: str, result: dict[str, Any]) -> None:
+        self.matches[match_id].status = status
+        self.matches[match_id].result = result
+
+    async def undo(self, match_id: int, keep: int, base: int) -> None:
+        del self.matches[match_id].actions[keep:]
+        self.matches[match_id].base = base
+
+    async def start_match(self, match: MatchRow) -> None:
+        match.id = len(self.matches) + 1
+        self.matches[match.id] = copy.deepcopy(match)
+        self.rooms[match.room_id].match = self.matches[match.id]
+
+    async def load_match(self, room_id: str, number: int) -> MatchRow | None:
+        for match in self.matches.values():
+            if match.room_id == room_id and match.number == number:
+                return copy.deepcopy(match)
+        return None
+
+    async def waiting_rooms(self, limit: int = 50) -> list[RoomRow]:
+        out = [copy.deepcopy(r) for r in self.rooms.values()
+               if r.match.status == "playing" and any(s.kind == "human" and s.token_hash is None for s in r.seats)]
+        return out[-limit:]
+
+    async def open_rooms_by(self, creator: str) -> int:
+        return sum(1 for r in self.rooms.values() if r.creator == creator and r.match.status == "playing")
