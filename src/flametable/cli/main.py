@@ -298,6 +298,24 @@ def ladder_cmd(
     run_ladder(game, [b.strip() for b in bots.split(",") if b.strip()], games, jobs, seed, as_json)
 
 
+@app.command("serve", cls=Command, help=H_("Serve both games online: rooms, seats, bots and spectators over HTTP "
+                                            "and WebSockets."))
+def serve_cmd(
+    host: Annotated[str, typer.Option("--host", help=H_("The address to listen on."))] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help=H_("The port to listen on."))] = 8000,
+    db: Annotated[str | None, typer.Option("--db", metavar="URL", help=H_(
+        "The database: a SQLAlchemy URL (postgresql+asyncpg://... or sqlite+aiosqlite:///file.db); default: a "
+        "SQLite file in your data directory."), show_default=False)] = None,
+    bot_workers: Annotated[int | None, typer.Option("--bot-workers", metavar="N", help=H_(
+        "Processes where bots think (default: one per core)."), show_default=False)] = None,
+    lang: LangOption = None,
+) -> None:
+    from flametable.cli.serve import run_serve
+
+    use_language(lang)
+    run_serve(host, port, db, lang, bot_workers)
+
+
 _add_game_commands()
 
 

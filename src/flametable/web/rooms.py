@@ -113,7 +113,8 @@ class Conn:
         if self._allowance < 0:
             self._allowance = float(limits.burst)
         else:
-            self._allowance = min(float(limits.burst), self._allowance + (now - self._stamp) * limits.actions_per_second)
+            earned = (now - self._stamp) * limits.actions_per_second
+            self._allowance = min(float(limits.burst), self._allowance + earned)
         self._stamp = now
         if self._allowance < 1.0:
             return False

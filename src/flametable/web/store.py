@@ -131,3 +131,20 @@ class Store:
     async def open_rooms_by(self, creator: str) -> int:
         """How many rooms made by ``creator`` have a match still playing."""
         raise NotImplementedError
+
+
+def database_url(text: str) -> str:
+    """A database URL as SQLAlchemy's async drivers take it (to be built)."""
+    raise NotImplementedError
+
+
+def default_url() -> str:
+    """The embedded SQLite database in the user's data directory (to be built)."""
+    raise NotImplementedError
+
+
+def shown_url(url: str) -> str:
+    """``url`` as it may be printed: its password hidden."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
