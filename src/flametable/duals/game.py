@@ -158,6 +158,10 @@ class DualsGame:
         public but which card of the hand goes to the bottom of the deck after the coin (``bottom``)."""
         return action.kind != Kind.BOTTOM
 
+    def public_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """What everyone may know of a match's options before it ends: all of them (the Buddy variant)."""
+        return DualsOptions.from_json(options).to_json()
+
 
 def _int_list(value: Any, what: str) -> list[int]:
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):

@@ -92,6 +92,17 @@ class DuelGame:
         flip shows when the round starts."""
         return action.kind != Kind.LINE and action.kind != Kind.CHAMPION
 
+    def public_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """What everyone may know of a match's options before it ends: the mode and how characters are picked.
+        Own decks stay secret (R2: each player builds theirs; the opponent learns it card by card)."""
+        opts = DuelOptions.from_json(options)
+        return {"mode": str(opts.mode), "pick": str(opts.pick)}
+
+    def swapped_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The options of a rematch where the players swap seats: each player keeps their own deck."""
+        opts = DuelOptions.from_json(options)
+        return DuelOptions(opts.mode, opts.pick, (opts.decks[1], opts.decks[0])).to_json()
+
 
 def random_deck(rng: Rng) -> Deck:
     """A random valid own deck (R2): 3 characters, 8 to 12 supports."""

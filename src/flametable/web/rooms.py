@@ -358,9 +358,11 @@ class Room:
             first = old.first_player ^ 1
             kinds = [self.row.seats[seat ^ first].kind for seat in (0, 1)]
             cid, chash = self.game.content_id()
+            swap = getattr(self.game, "swapped_options", None)  # options by seat (own decks) follow their players
+            options = dict(swap(old.options)) if callable(swap) else dict(old.options)
             new = MatchRow(room_id=self.id, number=old.number + 1, game=old.game,
                            rules_version=self.game.rules_version, content_id=cid, content_hash=chash,
-                           options=dict(self.row.options), seed=self.hall.seeds(), players=kinds, first_player=first)
+                           options=options, seed=self.hall.seeds(), players=kinds, first_player=first)
             self.game.new_match(new.options, new.seed)  # the options were accepted at the start: a check
             try:
                 await self.hall.store.start_match(new)
