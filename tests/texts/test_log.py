@@ -267,8 +267,11 @@ def test_the_terminal_narrators_tell_what_the_log_tells(audience: Audience) -> N
         for event in played.events[audience]:
             narrator.hear(event)
         lines = played.log(EN, audience, names=table.names)
-        assert len(lines) > 20
-        assert in_order(lines, told(console)), game.name
+        narrated = [text.plain for text in table.log]  # what the narrator told, before the end
+        assert len(narrated) > 20
+        assert lines[:len(narrated)] == narrated, game.name
+        assert 1 <= len(lines) - len(narrated) <= 2  # the result, and a seat's own line
+        assert in_order(lines[len(narrated):], told(console)), game.name
 
 
 # ------------------------------------------------------------------ no more than the views show
