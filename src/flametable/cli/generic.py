@@ -19,7 +19,7 @@ from rich.text import Text
 
 from flametable.bots.registry import bot_names
 from flametable.cli.console import fail
-from flametable.cli.i18n import _, explain, reason_text, translate
+from flametable.cli.i18n import _, explain, translate, translator
 from flametable.cli.options import json_options
 from flametable.cli.playing import match_console, match_seed, only_resume, open_match, play_at_table
 from flametable.cli.seats import HUMAN, seat_message
@@ -30,6 +30,7 @@ from flametable.core.protocol import Action
 from flametable.core.registry import GameEntry, NoDataFile
 from flametable.service.driver import Decider
 from flametable.service.events import Event
+from flametable.texts.log import action_line, outcome_line, result_line
 
 
 def view_text(view: Any) -> str:
@@ -92,10 +93,8 @@ class PlainNarrator(TableNarrator[PlainTable, Any, Action]):
             self.table.tell(Text(view_text(self.prev), style="dim"))
 
     def narrate(self, prev: Any, view: Any, actor: int, action: Action | None) -> None:
-        if action is None:  # the game does not say this action is public
-            self.table.tell(Text(_("{player} makes a move you may not see.").format(player=self.table.names[actor])))
-        elif actor != self.observer:
-            self.table.tell(Text(f"{self.table.names[actor]}: {action.text()}"))
+        if action is None or actor != self.observer:  # None: the game does not say this action is public
+            self.table.tell(Text(action_line(translator(), self.table.names[actor], action)))
 
     def hear(self, event: Event) -> None:
         super().hear(event)
@@ -111,21 +110,13 @@ class PlainNarrator(TableNarrator[PlainTable, Any, Action]):
         console.print()
         console.print(Text(view_text(view)))
         winner = result["winner"]
-        who = _("a tie") if winner is None else self.table.names[winner]
-        console.print(Text(_("Result: {winner} ({reason}), score {score}.").format(
-            winner=who, reason=reason_text(result["reason"]), score="–".join(str(s) for s in result["scores"])),
-            style="bold"))
+        console.print(Text(result_line(translator(), winner, result["reason"], result["scores"], self.table.names),
+                           style="bold"))
         if final_line and self.observer is not None:
-            console.print(Text(self._line(winner, self.observer), style="bold"))
+            console.print(Text(outcome_line(translator(), winner, self.observer), style="bold"))
 
     def outcome_line(self, outcome: Outcome, seat: int) -> str:
-        return self._line(outcome.winner, seat)
-
-    @staticmethod
-    def _line(winner: int | None, seat: int) -> str:
-        if winner is None:
-            return _("Nobody wins this time.")
-        return _("You win!") if winner == seat else _("You lose.")
+        return outcome_line(translator(), outcome.winner, seat)
 
 
 def known_seats(game: Any) -> str:

@@ -25,10 +25,11 @@ from flametable.core.outcome import Outcome
 from flametable.core.protocol import Action, GameState
 from flametable.service import Decider, Event
 from flametable.texts.commands import Commands
+from flametable.texts.log import seat_name as texts_seat_name
 
 
 def seat_name(seat: int) -> str:
-    return _("Player {n}").format(n=seat + 1)
+    return texts_seat_name(translator(), seat)
 
 
 def seat_names(specs: Sequence[str], me: int | None) -> tuple[str, str]:

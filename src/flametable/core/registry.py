@@ -2,8 +2,8 @@
 
 Each game has one :class:`GameEntry`: its name, its title (marked for translation), and *lazy references*
 to each of its pieces, from every layer: how to make the game and read its data files, what the bots know
-of it, what the lab keeps of each match and the report's sections, its texts, its terminal table and its
-play command. A reference is a ``"module:attribute"`` string, imported on first use, or the object itself.
+of it, what the lab keeps of each match and the report's sections, its texts (the match log), its terminal table
+and its play command. A reference is a ``"module:attribute"`` string, imported on first use, or the object itself.
 So this module, at the bottom of the layers, imports nothing above it: a piece is loaded only when a
 command needs it.
 
@@ -99,6 +99,10 @@ class GameEntry:
     """The terminal table class (``flametable.cli.table.Table``): made from (console, game, seats)."""
     narrator: Ref = None
     """The narrator class (``flametable.cli.table.TableNarrator``): made from (table, observer, first view)."""
+    log: Ref = None
+    """``(game) -> flametable.texts.log.MatchLog``: the match log, what each audience is told of each step in its
+    language as plain lines (the game server's log). None: the generic log (each action's notation, a move the
+    audience may not know, the result)."""
     cards: Ref = None
     """``(file, as_json) -> None``: shows the game's data for ``cards NAME`` (None: no such command)."""
     help: Mapping[str, str] = field(default_factory=dict)
@@ -288,6 +292,7 @@ BUILTINS = (
         play="flametable.cli.play:play_command",
         table="flametable.cli.duel_tui:DuelTable",
         narrator="flametable.cli.duel_tui:Narrator",
+        log="flametable.texts.duel:DuelLog",
         cards="flametable.cli.cards:show_duel",
         help={"play": N_("Play Flame Duel: humans at this terminal (hot-seat for two) or bots."),
               "cards": N_("Show the Flame Duel cards."),
@@ -308,6 +313,7 @@ BUILTINS = (
         play="flametable.cli.duals_play:play_command",
         table="flametable.cli.duals_tui:DualsTable",
         narrator="flametable.cli.duals_tui:DualsNarrator",
+        log="flametable.texts.duals:DualsLog",
         cards="flametable.cli.duals_cards:show_duals",
         help={"play": N_("Play Flamecraft Duals: humans at this terminal (hot-seat for two) or bots."),
               "cards": N_("Show the Flamecraft Duals shop deck, tokens and board."),

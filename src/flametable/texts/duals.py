@@ -19,8 +19,10 @@ from flametable.core.i18n import N_
 from flametable.core.outcome import Outcome
 from flametable.duals.actions import DualsAction, Kind
 from flametable.duals.data import DualsData
+from flametable.duals.game import DualsGame
 from flametable.duals.rules import Reason, Step, TokenType
 from flametable.duals.view import DualsView
+from flametable.texts.log import Reader
 from flametable.texts.translator import Translator
 
 # One letter per type and one colour; Buddy is a star. The letters are English (``TYPE_LETTERS``, the JSON dump's);
@@ -419,3 +421,35 @@ def turn_start_lines(view: DualsView, words: DualsWords, names: Sequence[str]) -
     else:
         lines.append(Text(_("{player} has nothing left to draw: no token to place.").format(player=player)))
     return lines
+
+
+# ------------------------------------------------------------------ the match log
+
+
+class DualsLog:
+    """Flamecraft Duals' match log (:class:`~flametable.texts.log.MatchLog`): what the terminal's narrator tells,
+    as plain lines: the first-player draws and the first turn, each step (:func:`step_lines`) and the turn that
+    begins after it (:func:`turn_start_lines`), the result."""
+
+    def __init__(self, game: DualsGame) -> None:
+        self.data = game.data
+
+    def start(self, reader: Reader, view: DualsView) -> list[str]:
+        words = DualsWords(reader.tr, self.data)
+        lines = [first_player_text(view, words, reader.names)]
+        lines += turn_start_lines(view, words, reader.names)
+        return [line.plain for line in lines]
+
+    def step(self, reader: Reader, before: DualsView, after: DualsView, actor: int,
+             action: DualsAction | None) -> list[str]:
+        words = DualsWords(reader.tr, self.data)
+        lines = step_lines(before, after, actor, action, reader.audience, words, reader.names)
+        if after.outcome is None and after.turn_number != before.turn_number:
+            lines += turn_start_lines(after, words, reader.names)
+        return [line.plain for line in lines]
+
+    def end(self, reader: Reader, view: DualsView, outcome: Outcome) -> list[str]:
+        lines = [outcome_text(reader.tr, outcome, view, reader.names)]
+        if reader.audience is not None:
+            lines.append(outcome_for(reader.tr, outcome, reader.audience))
+        return lines

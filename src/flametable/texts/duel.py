@@ -12,8 +12,10 @@ from collections.abc import Sequence
 from flametable.core.outcome import Outcome
 from flametable.duel.actions import PASS, DuelAction, Kind
 from flametable.duel.cards import CardSet, Stat
+from flametable.duel.game import DuelGame
 from flametable.duel.rules import Phase
 from flametable.duel.view import DRAW, DuelView, RoundResult
+from flametable.texts.log import Reader
 from flametable.texts.translator import Translator
 from flametable.texts.words import kind_name, reason_text, stat_name
 
@@ -247,3 +249,33 @@ def round_start_text(view: DuelView, words: CardWords, names: Sequence[str]) -> 
     return _("{round}: {first} flips {c1}, {second} flips {c2}. {chooser} chooses the stat.").format(
         round=round_title(words.tr, view.round_number), first=names[0], c1=words.character(a), second=names[1],
         c2=words.character(b), chooser=chooser)
+
+
+# ------------------------------------------------------------------ the match log
+
+
+class DuelLog:
+    """Flame Duel's match log (:class:`~flametable.texts.log.MatchLog`): what the terminal's narrator tells, as
+    plain lines: the round that starts with its flipped characters, each step (:func:`step_lines`), the result."""
+
+    def __init__(self, game: DuelGame) -> None:
+        self.cards = game.cards
+
+    def start(self, reader: Reader, view: DuelView) -> list[str]:
+        if round_started(None, view):
+            return [round_start_text(view, CardWords(reader.tr, self.cards), reader.names)]
+        return []
+
+    def step(self, reader: Reader, before: DuelView, after: DuelView, actor: int,
+             action: DuelAction | None) -> list[str]:
+        words = CardWords(reader.tr, self.cards)
+        lines = step_lines(before, after, actor, action, reader.audience, words, reader.names)
+        if round_started(before, after):
+            lines.append(round_start_text(after, words, reader.names))
+        return lines
+
+    def end(self, reader: Reader, view: DuelView, outcome: Outcome) -> list[str]:
+        lines = [outcome_text(reader.tr, outcome, reader.names)]
+        if reader.audience is not None:
+            lines.append(outcome_for(reader.tr, outcome, reader.audience))
+        return lines
