@@ -34,9 +34,10 @@ from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.core.protocol import Action, Game
-from flametable.core.record import MatchRecord
+from flametable.core.record import MatchRecord, start
 from flametable.core.rng import SEED_MAX
 from flametable.service import Applied, Event, MatchService, Rejected, is_public
+from flametable.texts.log import LogStep, match_log
 from flametable.texts.translator import Translator
 from flametable.web import messages
 from flametable.web.store import MatchRow, RoomRow, SeatRow, Store, StoreError
@@ -589,19 +590,23 @@ class Hall:
         return room, chosen, token
 
     def log_lines(self, room: Room, conn: Conn) -> list[str]:
-        """The match so far as ``conn``'s audience may know it, in its language."""
-        tr = conn.tr
+        """The match so far as ``conn``'s audience may know it, in its language: made from that audience's views
+        and the actions it may know only, replayed from the start (the game's log, :mod:`flametable.texts.log`)."""
         audience = room.seat_of(conn.player)
-        lines = []
-        for seat, notation in zip(room.actors, room.match.actions, strict=True):
+        match = room.match
+        state = start(room.game, MatchRecord(
+            game=match.game, rules_version=match.rules_version,
+            content={"id": match.content_id, "hash": match.content_hash}, options=match.options, seed=match.seed,
+            players=list(match.players), setup=match.setup))
+        first = state.view(audience)
+        steps = []
+        for actor, notation in zip(room.actors, match.actions, strict=True):
             action = room.game.action_from_text(notation)
-            known = audience == seat or is_public(room.game, action)
-            player = tr.gettext("Player {n}").format(n=seat + 1)
-            if known:
-                lines.append(tr.gettext("{player}: {action}").format(player=player, action=notation))
-            else:
-                lines.append(tr.gettext("{player} played.").format(player=player))
-        return lines
+            before = state.view(audience)
+            state.apply(action)
+            known = audience == actor or is_public(room.game, action)
+            steps.append(LogStep(before, state.view(audience), actor, action if known else None))
+        return match_log(room.game, conn.tr, audience, steps, first=first, outcome=state.outcome)
 
     async def close(self) -> None:
         for room in list(self.rooms.values()):
