@@ -443,7 +443,10 @@ class Store:
     @staticmethod
     async def _insert_match(connection: AsyncConnection, match: MatchRow, room_id: str) -> int:
         result = await connection.execute(sa.insert(matches).values(**_match_values(match, room_id)))
-        return int(result.inserted_primary_key[0])
+        key = result.inserted_primary_key
+        if key is None:
+            raise StoreError(f"the database gave no id to match {match.number} of the room {room_id}")
+        return int(key[0])
 
     async def claim_seat(self, room_id: str, player: int, token_hash: str) -> bool:
         """Give the open person's seat ``player`` its token, atomically: ``False`` if it was taken meanwhile."""
