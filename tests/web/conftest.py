@@ -3,51 +3,20 @@ skipped when PostgreSQL does not answer: see :mod:`tests.services`), and a store
 
 from __future__ import annotations
 
-import asyncio
-import secrets
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from flametable.web.store import Store, database_url
-from tests.services import require_or_skip
-
-PG_HOST = "127.0.0.1"
-PG_PORT = 5432
-PG_USER = "postgres"
-PG_ADMIN_DATABASE = "postgres"
-
-
-async def _admin(sql: str) -> None:
-    """Run ``sql`` (outside a transaction) on PostgreSQL's own database."""
-    engine = create_async_engine(postgres_url(PG_ADMIN_DATABASE), isolation_level="AUTOCOMMIT",
-                                 connect_args={"timeout": 5})
-    try:
-        async with engine.connect() as connection:
-            await connection.execute(sa.text(sql))
-    finally:
-        await engine.dispose()
-
-
-def postgres_url(name: str) -> str:
-    return f"postgresql+asyncpg://{PG_USER}@{PG_HOST}:{PG_PORT}/{name}"
+from tests.services import fresh_postgresql_database, postgresql_url
 
 
 @pytest.fixture
 def postgresql_database() -> Iterator[str]:
     """The URL of a new, empty PostgreSQL database, dropped after the test."""
-    name = f"ft_{secrets.token_hex(6)}"
-    try:
-        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
-    except (OSError, TimeoutError, ImportError, sa.exc.SQLAlchemyError) as exc:
-        require_or_skip("PostgreSQL", f"cannot create a database as {PG_USER} on {PG_HOST}:{PG_PORT} ({exc})")
-    try:
-        yield postgres_url(name)
-    finally:
-        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    with fresh_postgresql_database() as name:
+        yield postgresql_url(name)
 
 
 @pytest.fixture

@@ -31,6 +31,7 @@ from flametable.web.store import (
     database_url,
     default_url,
     make_engine,
+    shown_url,
     upgrade,
 )
 
@@ -437,7 +438,7 @@ def test_urls_are_given_their_async_drivers(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("text", ["mysql://u@h/d", "postgresql+psycopg2://u@h/d", "http://example.com", "", "://"])
 def test_other_databases_are_refused_by_name(text: str) -> None:
-    with pytest.raises(UnsupportedDatabase, match="unsupported database") as caught:
+    with pytest.raises(UnsupportedDatabase, match="unsupported or malformed database URL") as caught:
         database_url(text)
     assert caught.value.url == text.strip()
 
@@ -511,3 +512,12 @@ async def test_every_action_whose_append_returned_survives_a_kill(db_url: str, t
     assert loaded.id == match_id
     assert set(printed) <= {int(n.split()[1]) for n in loaded.actions}
     assert loaded.actions == [f"action {i}" for i in range(len(loaded.actions))]  # no hole
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("postgresql+asyncpg://u:hunter2@h:5432/d", "postgresql+asyncpg://u:***@h:5432/d"),
+    ("postgresql://u:hunter2@h:port/d", "postgresql://u:***@h:port/d"),  # malformed: hidden all the same
+    ("sqlite+aiosqlite:////a/b.db", "sqlite+aiosqlite:////a/b.db"),
+])
+def test_a_url_is_shown_without_its_password(url: str, shown: str) -> None:
+    assert shown_url(url) == shown

@@ -78,6 +78,7 @@ app = typer.Typer(cls=ProgramGroup, help=H_("Flame Duel and Flamecraft Duals at 
 play_app = typer.Typer(cls=GameGroup, help=H_("Play a match."), no_args_is_help=True)
 cards_app = typer.Typer(cls=GameGroup, help=H_("Show a game's cards or check a card file."), no_args_is_help=True)
 bench_app = typer.Typer(cls=GameGroup, help=H_("Measure the speed of a rules engine."), no_args_is_help=True)
+db_app = typer.Typer(cls=LocalGroup, help=H_("Manage the game server's database."), no_args_is_help=True)
 
 
 def _group_language(lang: LangOption = None) -> None:
@@ -86,11 +87,12 @@ def _group_language(lang: LangOption = None) -> None:
         use_language(lang)
 
 
-for _group in (play_app, cards_app, bench_app):
+for _group in (play_app, cards_app, bench_app, db_app):
     _group.callback()(_group_language)
 app.add_typer(play_app, name="play")
 app.add_typer(cards_app, name="cards")
 app.add_typer(bench_app, name="bench")
+app.add_typer(db_app, name="db")
 
 _option_type = TyperOption.display_type_rich
 
@@ -296,6 +298,19 @@ def ladder_cmd(
 
     use_language(lang)
     run_ladder(game, [b.strip() for b in bots.split(",") if b.strip()], games, jobs, seed, as_json)
+
+
+@db_app.command("upgrade", cls=Command, help=H_("Bring the database to the latest version of its tables."))
+def db_upgrade_cmd(
+    db: Annotated[str | None, typer.Option("--db", metavar="URL", help=H_(
+        "The database: a file path, sqlite:///FILE or postgresql://USER@HOST/DATABASE (default: flametable.db in "
+        "your data directory)."), show_default=False)] = None,
+    lang: LangOption = None,
+) -> None:
+    from flametable.cli.db import run_upgrade
+
+    use_language(lang)
+    run_upgrade(db)
 
 
 _add_game_commands()

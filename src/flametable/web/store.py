@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -73,7 +74,7 @@ class UnsupportedDatabase(StoreError):
 
     def __init__(self, url: str) -> None:
         self.url = url
-        super().__init__(f"unsupported database {url!r}: give a file path, sqlite:///FILE or "
+        super().__init__(f"unsupported or malformed database URL {url!r}: give a file path, sqlite:///FILE or "
                          "postgresql://USER@HOST/DATABASE")
 
 
@@ -215,8 +216,8 @@ def shown_url(url: str) -> str:
     """``url`` as it may be shown or logged: its password hidden."""
     try:
         return make_url(url).render_as_string(hide_password=True)
-    except (sa_exc.ArgumentError, ValueError):
-        return url
+    except (sa_exc.ArgumentError, ValueError):  # malformed: hide what stands where a password would
+        return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
 
 
 def _sqlite_file(url: URL) -> Path | None:
@@ -243,7 +244,11 @@ def make_engine(url: str) -> AsyncEngine:
             file.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot make the directory of {file}: {exc}") from exc
-    engine = create_async_engine(parsed)
+    try:
+        engine = create_async_engine(parsed)
+    except ImportError as exc:  # asyncpg is the postgres extra
+        raise StoreError(f"the driver of {parsed.drivername} is not installed ({exc}): "
+                         "pip install 'flametable[postgres]'") from exc
     if parsed.get_backend_name() == "sqlite":
         sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
