@@ -53,7 +53,8 @@ class Client:
         return self.until("welcome")
 
     def event(self) -> dict[str, Any]:
-        return self.until("event")["event"]
+        event: dict[str, Any] = self.until("event")["event"]
+        return event
 
     def error(self) -> dict[str, Any]:
         return self.until("error")

@@ -29,11 +29,11 @@ def legal(event: dict[str, Any]) -> list[str]:
     return list(event["view"]["legal"])
 
 
-def play_to_end(seats: dict[int, Client], first: dict[str, Any], seed: int = 0) -> dict[str, Any]:
+def play_to_end(seats: dict[int, Client], firsts: dict[int, dict[str, Any]], seed: int = 0) -> dict[str, Any]:
     """Both seats play random legal actions from their own views until the match ends; the last event."""
     rng = random.Random(seed)
-    events = {seat: first for seat in seats}
-    last = first
+    events = dict(firsts)
+    last = firsts[0]
     while last["to_act"] is not None:
         seat = last["to_act"]
         seats[seat].send(type="act", action=rng.choice(legal(events[seat])), version=last["version"])
@@ -62,16 +62,19 @@ def test_the_games_are_the_registry_s_with_titles_in_the_reader_s_language(serve
 @pytest.mark.parametrize("game", GAMES)
 def test_a_room_gives_its_creator_one_secret_token_and_leaves_the_other_seat_open(server: Server, game: str) -> None:
     made = server.room(game, ["me", "open"])
-    assert made["player"] == 0 and len(made["token"]) >= 32
+    assert made["player"] == 0
+    assert len(made["token"]) >= 32
     room = server.http.get(f"/api/rooms/{made['room']}").json()
     assert [p["open"] for p in room["players"]] == [False, True]
     assert made["token"] not in json.dumps(room)
     assert made["room"] in [r["room"] for r in server.http.get("/api/rooms").json()["rooms"]]
     joined = server.join(made["room"])
-    assert joined["player"] == 1 and joined["token"] != made["token"]
+    assert joined["player"] == 1
+    assert joined["token"] != made["token"]
     assert made["room"] not in [r["room"] for r in server.http.get("/api/rooms").json()["rooms"]]
     full = server.http.post(f"/api/rooms/{made['room']}/join", json={})
-    assert full.status_code == 409 and full.json()["error"] == "room_full"
+    assert full.status_code == 409
+    assert full.json()["error"] == "room_full"
 
 
 @pytest.mark.parametrize(("body", "code", "words"), [
@@ -96,7 +99,8 @@ def test_http_errors_come_in_the_reader_s_language(server: Server) -> None:
     spanish = server.http.post("/api/rooms?lang=es", json={"game": "chess", "seats": ["me", "open"]}).json()
     by_header = server.http.post("/api/rooms", json={"game": "chess", "seats": ["me", "open"]},
                                  headers={"accept-language": "es-ES,es;q=0.9"}).json()
-    assert spanish["message"] != english and by_header["message"] == spanish["message"]
+    assert spanish["message"] != english
+    assert by_header["message"] == spanish["message"]
     assert server.http.get("/api/rooms/nope").status_code == 404
     assert server.http.post("/api/rooms", content=b"{").json()["error"] == "bad_json"
 
@@ -115,7 +119,8 @@ def test_each_seat_and_the_spectators_get_only_their_own_view(server: Server, ga
         engine = server.service(room).state
         for client, audience in ((a, 0), (b, 1), (watcher, None)):
             sync = client.event()
-            assert sync["actor"] is None and sync["audience"] == audience
+            assert sync["actor"] is None
+            assert sync["audience"] == audience
             assert sync["view"] == view_json(engine.view(audience))
 
 
@@ -151,7 +156,8 @@ def test_a_hidden_choice_is_not_named_to_the_other_seat_nor_the_spectators(serve
         assert legal(first)[0].startswith("line")
         a.send(type="act", action=legal(first)[0], version=0)
         assert a.event()["action"] == legal(first)[0]
-        assert b.event()["action"] is None and watcher.event()["action"] is None
+        assert b.event()["action"] is None
+        assert watcher.event()["action"] is None
 
 
 @pytest.mark.parametrize(("lang", "stale"), [("en", "version 0"), ("es", "versión 0")])
@@ -170,7 +176,9 @@ def test_a_refused_action_gets_a_translated_error_and_changes_nothing(server: Se
         assert other.error()["code"] == "not_your_turn"
         mover.send(type="act", action=legal(mine)[0], version=7)
         error = mover.error()
-        assert error["code"] == "stale" and "7" in error["message"] and stale in error["message"]
+        assert error["code"] == "stale"
+        assert "7" in error["message"]
+        assert stale in error["message"]
         mover.send(type="act", action="fly away", version=0)
         assert mover.error()["code"] == "unreadable"
         mover.send(type="act", action=10**6, version=0)
@@ -194,7 +202,8 @@ def test_an_illegal_action_says_why_in_the_player_s_language(server: Server) -> 
                        if game.action_from_id(x).text() not in legal(view))
         mover.send(type="act", action=illegal, version=0)
         error = mover.error()
-        assert error["code"] == "illegal" and error["message"]
+        assert error["code"] == "illegal"
+        assert error["message"]
         assert error["detail"]["rejected"] == "illegal"
 
 
@@ -226,21 +235,23 @@ def test_a_client_that_comes_back_gets_what_it_missed(server: Server, game: str)
         with server.connect(room) as b:
             b.hello(t1)
             current = {0: seen, 1: b.event()}
-            for _ in range(3):  # a few moves while both are here
+            moves = 0
+            while moves < 3 or current[0]["to_act"] != 0:  # a few moves while both are here, then seat 0 to act
+                moves += 1
                 seat = current[0]["to_act"]
                 (a if seat == 0 else b).send(type="act", action=rng.choice(legal(current[seat])),
                                              version=current[0]["version"])
                 current = {0: a.event(), 1: b.event()}
             b_saw = current[1]["version"]
         assert a.until("presence")["connected"] == [True, False]
-        for _ in range(3):  # seat 1 is away: only seat 0's moves can be made
+        for _ in range(3):  # seat 1 is away: seat 0 makes its moves (one at least)
             if current[0]["to_act"] != 0:
                 break
             a.send(type="act", action=rng.choice(legal(current[0])), version=current[0]["version"])
             current[0] = a.event()
         with server.connect(room) as b:
             b.hello(t1, match=0, version=b_saw)
-            missed = []
+            missed: list[dict[str, Any]] = []
             while not missed or missed[-1]["version"] < current[0]["version"]:
                 missed.append(b.event())
             assert [e["version"] for e in missed] == list(range(b_saw + 1, current[0]["version"] + 1))
@@ -249,7 +260,8 @@ def test_a_client_that_comes_back_gets_what_it_missed(server: Server, game: str)
         with server.connect(room) as b:
             b.hello(t1, match=0, version=10**9)  # a version the match never had: a full sync
             sync = b.event()
-            assert sync["actor"] is None and sync["version"] == current[0]["version"]
+            assert sync["actor"] is None
+            assert sync["version"] == current[0]["version"]
 
 
 def test_a_sync_request_is_answered_with_the_view_now(server: Server) -> None:
@@ -259,7 +271,8 @@ def test_a_sync_request_is_answered_with_the_view_now(server: Server) -> None:
         a.event()
         a.send(type="sync")
         sync = a.event()
-        assert sync["actor"] is None and sync["view"] == view_json(server.service(room).state.view(0))
+        assert sync["actor"] is None
+        assert sync["view"] == view_json(server.service(room).state.view(0))
 
 
 # ------------------------------------------------------------------ the end, the record, rematch, resign
@@ -271,11 +284,11 @@ def test_a_finished_match_s_record_replays_and_verifies(server: Server, game: st
     assert server.record(room).status_code == 409  # never while playing: the seed decides every shuffle
     with server.connect(room) as a, server.connect(room) as b:
         a.hello(t0), b.hello(t1)
-        first = a.event()
-        b.event()
-        last = play_to_end({0: a, 1: b}, first, seed=5)
+        firsts = {0: a.event(), 1: b.event()}
+        last = play_to_end({0: a, 1: b}, firsts, seed=5)
         ended = a.until("ended")
-        assert ended["status"] == "over" and ended["result"] == last["result"]
+        assert ended["status"] == "over"
+        assert ended["result"] == last["result"]
     record = server.record(room)
     assert record.status_code == 200
     path = tmp_path / "match.json"
@@ -293,13 +306,19 @@ def test_resigning_ends_the_match_for_the_other_player(server: Server, game: str
         a.send(type="resign")
         for client in (a, b):
             ended = client.until("ended")
-            assert ended["status"] == "resigned" and ended["result"]["winner"] == 1
+            assert ended["status"] == "resigned"
+            assert ended["result"]["winner"] == 1
         a.send(type="act", action=0, version=0)
         assert a.error()["code"] == "over"
     path = tmp_path / "resigned.json"
     path.write_bytes(server.record(room).content)
     out = CliRunner().invoke(cli, ["replay", str(path), "--verify"])
-    assert out.exit_code == 0, out.output  # a match stopped early replays as abandoned, every action legal
+    assert out.exit_code == 0, out.output
+    assert "Player 1 resigned after 0 actions" in out.output
+    report = json.loads(CliRunner().invoke(cli, ["replay", str(path), "--verify", "--json"]).output)
+    assert report["ok"] is True
+    assert report["resigned"] == 0
+    assert report["result"]["winner"] == 1
 
 
 def test_a_rematch_swaps_the_seats_and_deals_anew(server: Server) -> None:
@@ -358,14 +377,15 @@ def test_undo_against_a_bot_takes_back_to_the_human_s_previous_decision(server: 
             event = c.event()
         c.send(type="undo", version=event["version"])
         back = c.event()
-        assert back["actor"] is None and back["version"] > event["version"]
+        assert back["actor"] is None
+        assert back["version"] > event["version"]
         assert back["view"] == before["view"]
         c.send(type="act", action=legal(back)[0], version=before["version"])
         assert c.error()["code"] == "stale"  # a version from before the undo is never current again
 
 
 def test_undo_is_never_allowed_against_a_person(server: Server) -> None:
-    room, t0, t1 = server.pair("duel")
+    room, t0, _t1 = server.pair("duel")
     with server.connect(room, "es") as a:
         a.hello(t0)
         a.send(type="undo", version=0)
@@ -385,12 +405,14 @@ def test_the_log_tells_each_player_the_match_in_their_language(server: Server, g
         a.send(type="log")
         b.send(type="log")
         log_a, log_b = a.until("log"), b.until("log")
-        assert len(log_a["lines"]) >= 1 and len(log_b["lines"]) >= 1
-        assert "Jugador" in " ".join(log_a["lines"]) and "Player" in " ".join(log_b["lines"])
+        assert len(log_a["lines"]) >= 1
+        assert len(log_b["lines"]) >= 1
+        assert "Jugador" in " ".join(log_a["lines"])
+        assert "Player" in " ".join(log_b["lines"])
 
 
 def test_the_lang_message_changes_the_language_of_the_errors(server: Server) -> None:
-    room, t0, _t1 = server.pair("duel")
+    room, _t0, _t1 = server.pair("duel")
     with server.connect(room) as a:
         a.send(type="act", action=0, version=0)
         english = a.error()["message"]

@@ -78,6 +78,7 @@ app = typer.Typer(cls=ProgramGroup, help=H_("Flame Duel and Flamecraft Duals at 
 play_app = typer.Typer(cls=GameGroup, help=H_("Play a match."), no_args_is_help=True)
 cards_app = typer.Typer(cls=GameGroup, help=H_("Show a game's cards or check a card file."), no_args_is_help=True)
 bench_app = typer.Typer(cls=GameGroup, help=H_("Measure the speed of a rules engine."), no_args_is_help=True)
+db_app = typer.Typer(cls=LocalGroup, help=H_("Manage the game server's database."), no_args_is_help=True)
 
 
 def _group_language(lang: LangOption = None) -> None:
@@ -86,11 +87,12 @@ def _group_language(lang: LangOption = None) -> None:
         use_language(lang)
 
 
-for _group in (play_app, cards_app, bench_app):
+for _group in (play_app, cards_app, bench_app, db_app):
     _group.callback()(_group_language)
 app.add_typer(play_app, name="play")
 app.add_typer(cards_app, name="cards")
 app.add_typer(bench_app, name="bench")
+app.add_typer(db_app, name="db")
 
 _option_type = TyperOption.display_type_rich
 
@@ -298,14 +300,17 @@ def ladder_cmd(
     run_ladder(game, [b.strip() for b in bots.split(",") if b.strip()], games, jobs, seed, as_json)
 
 
+DbOption = Annotated[str | None, typer.Option("--db", metavar="URL", help=H_(
+    "The database: a file path, sqlite:///FILE or postgresql://USER@HOST/DATABASE (default: flametable.db in "
+    "your data directory)."), show_default=False)]
+
+
 @app.command("serve", cls=Command, help=H_("Serve both games online: rooms, seats, bots and spectators over HTTP "
                                             "and WebSockets."))
 def serve_cmd(
     host: Annotated[str, typer.Option("--host", help=H_("The address to listen on."))] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help=H_("The port to listen on."))] = 8000,
-    db: Annotated[str | None, typer.Option("--db", metavar="URL", help=H_(
-        "The database: a SQLAlchemy URL (postgresql+asyncpg://... or sqlite+aiosqlite:///file.db); default: a "
-        "SQLite file in your data directory."), show_default=False)] = None,
+    db: DbOption = None,
     bot_workers: Annotated[int | None, typer.Option("--bot-workers", metavar="N", help=H_(
         "Processes where bots think (default: one per core)."), show_default=False)] = None,
     lang: LangOption = None,
@@ -314,6 +319,17 @@ def serve_cmd(
 
     use_language(lang)
     run_serve(host, port, db, lang, bot_workers)
+
+
+@db_app.command("upgrade", cls=Command, help=H_("Bring the database to the latest version of its tables."))
+def db_upgrade_cmd(
+    db: DbOption = None,
+    lang: LangOption = None,
+) -> None:
+    from flametable.cli.db import run_upgrade
+
+    use_language(lang)
+    run_upgrade(db)
 
 
 _add_game_commands()

@@ -33,6 +33,9 @@ def run_replay(file: Path, verify: bool, as_json: bool, cards: Path | None) -> N
         fail(_("Cannot replay {file}: {error}").format(file=file, error=explain(exc)))
     if as_json:
         print_json({"game": record.game, "file": str(file), **report.to_json()})
+    elif report.resigned is not None:
+        out().print(Text(_("Player {loser} resigned after {n} actions, every one legal: Player {winner} wins.").format(
+            loser=report.resigned + 1, n=report.steps, winner=2 - report.resigned)), soft_wrap=True)
     elif report.abandoned:
         out().print(Text(_("Abandoned at action {n}: the match stops there, every action before it legal. Go on "
                            "with it: flametable play {game} --resume {file}").format(

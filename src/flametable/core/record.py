@@ -130,6 +130,7 @@ class ReplayReport:
     error: IllegalAction | None = None  # the engine's own reason, translatable
     abandoned: bool = False
     no_result: bool = False
+    resigned: int | None = None  # the seat that resigned, when the record says the match ended so
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ok": self.ok, "steps": self.steps,
@@ -140,6 +141,9 @@ class ReplayReport:
             out.update(abandoned=True)
         if self.no_result:
             out.update(no_result=True)
+        if self.resigned is not None:
+            out.update(resigned=self.resigned, result={"winner": 1 - self.resigned, "reason": RESIGNED,
+                                                       "scores": [0, 0]})
         return out
 
 
@@ -163,6 +167,19 @@ def start(game: Game[Any, Any], record: MatchRecord) -> GameState[Any, Any]:
     return state
 
 
+RESIGNED = "resigned"
+"""The ``reason`` of a result where a player gave up: ``{"winner": W, "reason": "resigned", "scores": [0, 0]}``
+(the online table's records); every action is legal and the match stops before the rules end it."""
+
+
+def resigner(result: Any) -> int | None:
+    """The seat that resigned, when ``result`` is a resignation's; else None."""
+    if isinstance(result, dict) and result.get("reason") == RESIGNED and result.get("winner") in (0, 1) and \
+            type(result.get("winner")) is int:
+        return 1 - int(result["winner"])
+    return None
+
+
 def replay(game: Game[Any, Any], record: MatchRecord, verify_result: bool = True) -> ReplayReport:
     """Replay every action, checking each is legal and (optionally) that the stored result matches: a record
     with no result (null or missing) then fails, since there is nothing to compare."""
@@ -178,6 +195,9 @@ def replay(game: Game[Any, Any], record: MatchRecord, verify_result: bool = True
     outcome = state.outcome
     n = len(record.actions)
     if outcome is None:
+        resigned = resigner(record.result)
+        if resigned is not None:
+            return ReplayReport(True, None, n, resigned=resigned)
         if record.result is None:
             return ReplayReport(False, None, n, n, None, f"the match was abandoned at action {n}", abandoned=True)
         return ReplayReport(False, None, n, n, None, "the record ends before the match does")

@@ -238,7 +238,7 @@ def create_app(settings: Settings) -> Starlette:
         rec = MatchRecord(game=match.game, rules_version=match.rules_version,
                           content={"id": match.content_id, "hash": match.content_hash}, options=match.options,
                           seed=match.seed, players=list(match.players), actions=list(match.actions),
-                          setup=match.setup, result=match.result if match.status == "over" else None)
+                          setup=match.setup, result=match.result)
         return Response(rec.dumps() + "\n", media_type="application/json", headers={
             "content-disposition": f'attachment; filename="{match.game}-{room.id}-{match.number}.json"'})
 

@@ -34,7 +34,7 @@ from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.core.protocol import Action, Game
-from flametable.core.record import MatchRecord, start
+from flametable.core.record import RESIGNED, MatchRecord, start
 from flametable.core.rng import SEED_MAX
 from flametable.service import Applied, Event, MatchService, Rejected, is_public
 from flametable.texts.log import LogStep, match_log
@@ -331,7 +331,7 @@ class Room:
     async def resign(self, conn: Conn) -> None:
         async with self.lock:
             seat = self._seat_for_move(conn)
-            result = {"winner": 1 - seat, "reason": "resigned", "scores": [0, 0]}
+            result = {"winner": 1 - seat, "reason": RESIGNED, "scores": [0, 0]}
             try:
                 await self.hall.store.end_match(self.match.id or 0, "resigned", result)
             except StoreError:
