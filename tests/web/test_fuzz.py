@@ -653,6 +653,14 @@ def test_hostile_http_bodies_get_a_json_4xx(server: Server, body: bytes, join: b
     assert {game: table.snapshot()["seats"] for game, table in server.tables.items()} == seats
 
 
+@pytest.mark.parametrize("seat", ["bot:ismcts:²", "bot:ismcts:0", "bot:", "bot:ismcts:-1", "bot:ismcts:1e3", "me "])
+def test_a_hostile_seat_is_refused_with_a_json_400(server: Server, seat: str) -> None:
+    """A seat that is no seat (a bot count no ASCII whole number: ``int`` refuses '²') is a 400 saying so."""
+    response = server.client.post("/api/rooms", json={"game": "duel", "seats": ["me", seat]})
+    assert response.status_code == 400, response.text
+    assert expect_http_error(response, seat)["error"] == "bad_seats"
+
+
 # ------------------------------------------------------------------------------------------ the limits
 
 
