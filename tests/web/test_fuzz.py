@@ -653,12 +653,24 @@ def test_hostile_http_bodies_get_a_json_4xx(server: Server, body: bytes, join: b
     assert {game: table.snapshot()["seats"] for game, table in server.tables.items()} == seats
 
 
-@pytest.mark.parametrize("seat", ["bot:ismcts:²", "bot:ismcts:0", "bot:", "bot:ismcts:-1", "bot:ismcts:1e3", "me "])
+@pytest.mark.parametrize("seat", ["bot:ismcts:²", "bot:ismcts:0", "bot:", "bot:ismcts:-1", "bot:ismcts:1e3", "me ",
+                                  "bot:ismcts:10001", "bot:ismcts:" + "9" * 80])
 def test_a_hostile_seat_is_refused_with_a_json_400(server: Server, seat: str) -> None:
-    """A seat that is no seat (a bot count no ASCII whole number: ``int`` refuses '²') is a 400 saying so."""
+    """A seat that is no seat (a bot count no ASCII whole number: ``int`` refuses '²') is a 400 saying so; so is
+    a bot that would search without end (its iterations have no time limit: a worker would be lost)."""
     response = server.client.post("/api/rooms", json={"game": "duel", "seats": ["me", seat]})
     assert response.status_code == 400, response.text
     assert expect_http_error(response, seat)["error"] == "bad_seats"
+
+
+def test_a_bot_may_search_up_to_the_limit(server: Server) -> None:
+    """``bot:ismcts:N`` up to the limit makes a room; one more iteration is refused, saying the limit."""
+    limit = Limits().bot_iterations
+    refused = server.client.post("/api/rooms", json={"game": "duals", "seats": ["me", f"bot:ismcts:{limit + 1}"]})
+    assert expect_http_error(refused, "over")["message"] == (
+        f"A bot searches at most {limit} iterations a move on this server, got 'bot:ismcts:{limit + 1}'.")
+    made = server.client.post("/api/rooms", json={"game": "duel", "seats": ["me", f"bot:ismcts:{limit}"]})
+    assert made.status_code == 201, made.text
 
 
 # ------------------------------------------------------------------------------------------ the limits
