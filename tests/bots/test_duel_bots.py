@@ -10,7 +10,7 @@ import pytest
 from flametable.bots.base import RandomBot
 from flametable.bots.greedy import GreedyBot
 from flametable.bots.ismcts import IsmctsBot
-from flametable.bots.registry import make_bot
+from flametable.bots.registry import BotSpecError, make_bot
 from flametable.core.rng import Rng
 from flametable.duel.determinize import Sampler, determinize
 from flametable.duel.game import DuelGame
@@ -139,6 +139,12 @@ def test_greedy_beats_random_clearly() -> None:
 @pytest.mark.parametrize("spec", ["bot:", "bot:nobody", "bot:ismcts:0", "bot:ismcts:x", "random"])
 def test_unknown_bots_are_named_in_the_error(spec: str) -> None:
     with pytest.raises(ValueError, match="bot"):
+        make_bot(spec, GAME, 0)
+
+
+@pytest.mark.parametrize("spec", ["bot:ismcts:²", "bot:ismcts:٣", "bot:ismcts:-3", "bot:ismcts: 5"])
+def test_a_bot_with_a_count_that_is_no_ascii_whole_number_is_a_spec_error(spec: str) -> None:
+    with pytest.raises(BotSpecError, match="N in bot:ismcts:N must be a whole number"):
         make_bot(spec, GAME, 0)
 
 

@@ -105,6 +105,7 @@ def test_a_toml_file_past_its_size_is_refused_without_reading_it(tmp_path: Path)
     ("[\n1,\n" + HUGE + "]", "line 3: a number of more than 100 digits"),
     (DEEP_JSON, f"lists and tables nested more than {MAX_DEPTH} deep"),
     ('["play S3\\ud800"]', "/0: a text holds a lone surrogate (\\ud800), which is no character"),
+    ('{"a": {"b\\udc80": 1}}', "/a: a text holds a lone surrogate (\\udc80), which is no character"),
     ('{"k": NaN}', "NaN is not a JSON number"),
     ('[1e999]', "/0: not a finite number"),
     (str(2**64), f"/: the integer is outside {1 - 2**64} to {2**64 - 1}"),

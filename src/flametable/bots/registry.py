@@ -114,7 +114,7 @@ def make_bot(spec: str, game: Any, seed: int, deterministic: bool = False) -> Bo
     params = dict(params)
     if kind.startswith("ismcts:"):
         count = kind.split(":", 1)[1]
-        if not count.isdigit() or int(count) < 1:
+        if not (count.isascii() and count.isdigit()) or int(count) < 1:  # (not '²', which int() refuses)
             raise BotSpecError(N_("{spec}: N in bot:ismcts:N must be a whole number of at least 1 (the number of "
                                   "iterations)"), spec=spec)
         kind, params = "ismcts", {"iterations": int(count)}

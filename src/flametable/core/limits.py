@@ -92,7 +92,7 @@ def _walk(value: Any, where: str, int_min: int, int_max: int, depth: int) -> Non
         check_string(value, where)
     elif isinstance(value, Mapping):
         for key, item in value.items():
-            check_string(str(key), f"{where}/{key}" if len(str(key)) <= MAX_STRING_CHARS else where)
+            check_string(str(key), where)  # a key's problem is named by where the key is: it may be unprintable
             _walk(item, f"{where}/{key}", int_min, int_max, depth + 1)
     elif isinstance(value, list):
         for i, item in enumerate(value):

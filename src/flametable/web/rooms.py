@@ -67,6 +67,7 @@ class Limits:
     burst: int = 30  # ...and at once
     keep_events: int = 16  # past events kept per match for a reconnecting client (older gaps: a full sync)
     send_timeout: float = 10.0  # a client that takes longer to receive one message is disconnected
+    bot_iterations: int = 10_000  # the most a seat's bot:ismcts:N may search a move with no time limit
 
 
 def token_hash(token: str) -> str:
@@ -533,7 +534,12 @@ class Hall:
             raise RoomError("bad_seats", N_("A room has two seats, got {count}."), count=len(specs))
         for spec in specs:
             if spec.startswith("bot:"):
-                make_bot(spec, game, 0)  # raises BotSpecError naming the spec
+                bot = make_bot(spec, game, 0)  # raises BotSpecError naming the spec
+                iterations = getattr(bot, "iterations", None)
+                if getattr(bot, "seconds", None) is None and (iterations or 0) > self.limits.bot_iterations:
+                    raise RoomError("bad_seats", N_("A bot searches at most {limit} iterations a move on this "
+                                                    "server, got {spec!r}."), limit=self.limits.bot_iterations,
+                                    spec=spec)
             elif spec not in ("me", OPEN):
                 raise RoomError("bad_seats", N_("A seat is \"me\", \"open\" or a bot (bot:easy ... bot:hard), got "
                                                 "{spec!r}."), spec=spec)
