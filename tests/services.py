@@ -38,16 +38,17 @@ def postgresql_url(database: str, password: str | None = None) -> str:
     return f"postgresql+asyncpg://{PG_USER}{secret}@{PG_HOST}:{PG_PORT}/{database}"
 
 
-async def _admin(sql: str) -> None:
-    """Run ``sql`` (outside a transaction) on PostgreSQL's own database."""
+async def _admin(*statements: str, database: str = PG_ADMIN_DATABASE) -> None:
+    """Run ``sql`` (outside a transaction) on PostgreSQL's own database (or ``database``)."""
     import sqlalchemy as sa
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    engine = create_async_engine(postgresql_url(PG_ADMIN_DATABASE), isolation_level="AUTOCOMMIT",
+    engine = create_async_engine(postgresql_url(database), isolation_level="AUTOCOMMIT",
                                  connect_args={"timeout": 5})
     try:
         async with engine.connect() as connection:
-            await connection.execute(sa.text(sql))
+            for sql in statements:
+                await connection.execute(sa.text(sql))
     finally:
         await engine.dispose()
 
@@ -67,3 +68,8 @@ def fresh_postgresql_database() -> Iterator[str]:
         yield name
     finally:
         asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def empty_postgresql_database(name: str) -> None:
+    """Empty the database ``name`` (a new public schema): much quicker than making a database per test."""
+    asyncio.run(_admin("DROP SCHEMA public CASCADE", "CREATE SCHEMA public", database=name))

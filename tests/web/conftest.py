@@ -9,14 +9,21 @@ from pathlib import Path
 import pytest
 
 from flametable.web.store import Store, database_url
-from tests.services import fresh_postgresql_database, postgresql_url
+from tests.services import empty_postgresql_database, fresh_postgresql_database, postgresql_url
+
+
+@pytest.fixture(scope="session")
+def _postgresql_session_database() -> Iterator[str]:
+    """One new PostgreSQL database for the session's tests, dropped at the end (skipped where there is none)."""
+    with fresh_postgresql_database() as name:
+        yield name
 
 
 @pytest.fixture
-def postgresql_database() -> Iterator[str]:
-    """The URL of a new, empty PostgreSQL database, dropped after the test."""
-    with fresh_postgresql_database() as name:
-        yield postgresql_url(name)
+def postgresql_database(_postgresql_session_database: str) -> str:
+    """The URL of an empty PostgreSQL database (the session's, emptied before the test)."""
+    empty_postgresql_database(_postgresql_session_database)
+    return postgresql_url(_postgresql_session_database)
 
 
 @pytest.fixture

@@ -14,14 +14,22 @@ from typer.testing import CliRunner
 from flametable.cli.main import app as cli
 from flametable.core.registry import make_game
 from flametable.service import view_json
+from flametable.web.store import Store
 from tests.web.client import Client, Server
 
 GAMES = ("duel", "duals")
 
 
 @pytest.fixture
-def server() -> Any:
-    with Server() as s:
+def server(sqlite_database: str) -> Any:
+    """The server on a real store (an SQLite file; the store's own tests and the crash test also use PostgreSQL)."""
+    with Server(db_url=sqlite_database, open_store=Store.open) as s:
+        yield s
+
+
+@pytest.fixture
+def pg_server(postgresql_database: str) -> Any:
+    with Server(db_url=postgresql_database, open_store=Store.open) as s:
         yield s
 
 
@@ -279,7 +287,10 @@ def test_a_sync_request_is_answered_with_the_view_now(server: Server) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_finished_match_s_record_replays_and_verifies(server: Server, game: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["server", "pg_server"])
+def test_a_finished_match_s_record_replays_and_verifies(where: str, game: str, tmp_path: Path,
+                                                       request: pytest.FixtureRequest) -> None:
+    server: Server = request.getfixturevalue(where)
     room, t0, t1 = server.pair(game)
     assert server.record(room).status_code == 409  # never while playing: the seed decides every shuffle
     with server.connect(room) as a, server.connect(room) as b:
