@@ -84,8 +84,9 @@ class UnsupportedDatabase(StoreError):
 
 @dataclass
 class SeatRow:
-    """One of the room's two players. ``kind``: :data:`HUMAN` (``"human"``, as the record names a person's seat) or a bot spec (``"bot:hard"``); ``token_hash``:
-    the SHA-256 hex digest of the seat's secret token, ``None`` while a person's seat is open (bots have none)."""
+    """One of the room's two players. ``kind``: :data:`HUMAN` (``"human"``, as records name a person's seat) or
+    a bot spec (``"bot:hard"``); ``token_hash``: the SHA-256 hex digest of the seat's secret token, ``None`` while
+    a person's seat is open (bots have none)."""
 
     player: int  # 0 or 1: the room's player, not the seat in the current match (see MatchRow.first_player)
     kind: str
