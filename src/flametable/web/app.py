@@ -319,7 +319,7 @@ def create_app(settings: Settings) -> Starlette:
                 log.debug("room %s: could not close the failed connection", room_id)
         finally:
             if joined:
-                await room.leave(conn)
+                room.leave(conn)
             else:
                 hall.maybe_forget(room)
 

@@ -36,7 +36,8 @@ from flametable.core.i18n import N_
 from flametable.core.protocol import Action, Game
 from flametable.core.record import RESIGNED, MatchRecord, start
 from flametable.core.rng import SEED_MAX
-from flametable.service import Applied, Event, MatchService, Rejected, is_public
+from flametable.service import Applied, Event, MatchService, Rejected, StaleVersion, is_public
+from flametable.service.takeback import reveals
 from flametable.texts.log import LogStep, match_log
 from flametable.texts.translator import Translator
 from flametable.web import messages
@@ -134,6 +135,7 @@ class Room:
         self.conns: set[Conn] = set()
         self.offers: set[int] = set()  # players who offered a rematch
         self.bot_task: asyncio.Task[None] | None = None
+        self.tasks: set[asyncio.Task[None]] = set()  # presence announcements under way
         self.service, self.actors = self._rebuild(row.match)
 
     # ------------------------------------------------------------------ facts
@@ -195,14 +197,15 @@ class Room:
 
     # ------------------------------------------------------------------ the match, rebuilt from its row
 
-    def _rebuild(self, match: MatchRow) -> tuple[MatchService, list[int]]:
-        """The match service of ``match`` after its stored actions, and who played each."""
+    def _rebuild(self, match: MatchRow, upto: int | None = None) -> tuple[MatchService, list[int]]:
+        """The match service of ``match`` after its stored actions (the first ``upto`` of them), and who played
+        each."""
         record = MatchRecord(game=match.game, rules_version=match.rules_version,
                              content={"id": match.content_id, "hash": match.content_hash}, options=match.options,
                              seed=match.seed, players=list(match.players), setup=match.setup)
         service = MatchService.from_record(self.game, record, keep=self.hall.limits.keep_events)
         actors = []
-        for notation in match.actions:
+        for notation in match.actions[:upto]:
             seat = service.to_act
             service.submit_quiet(seat, notation)
             actors.append(seat if seat is not None else -1)
@@ -245,12 +248,18 @@ class Room:
                 await self._send(conn, self._ended())
             await self._presence()
 
-    async def leave(self, conn: Conn) -> None:
-        async with self.lock:
-            self.conns.discard(conn)
-            if conn.player is not None:
-                await self._presence()
+    def leave(self, conn: Conn) -> None:
+        """``conn`` is gone: forget it now (no waiting: its handler may be cancelled) and tell the others."""
+        self.conns.discard(conn)
+        if conn.player is not None and self.conns:
+            task = asyncio.get_running_loop().create_task(self._announce())
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
         self.hall.maybe_forget(self)
+
+    async def _announce(self) -> None:
+        async with self.lock:
+            await self._presence()
 
     # ------------------------------------------------------------------ what a connection asks
 
@@ -269,9 +278,13 @@ class Room:
             if not self.kind_at(seat) == HUMAN:  # pragma: no cover - a bot's seat has no token
                 raise RoomError("spectator", N_("You are watching this match: only its players can do that."))
             base = self.match.base
-            if version < base:  # a version of before an undo: stale whatever the count
-                version = -1
-            await self._play(seat, action, version - base if version >= 0 else -1)
+            try:
+                # a version of before an undo is stale whatever the count of actions
+                await self._play(seat, action, version - base if version >= base else -1)
+            except StaleVersion:
+                raise StaleVersion(N_("The match has moved on: your action was chosen at version {given}, the "
+                                      "match is at version {current}."), given=version,
+                                   current=self.wire_version) from None
 
     async def _play(self, seat: int, action: Action | str | int, version: int) -> None:
         """Submit, commit, tell (the lock held). Raises the service's :class:`Rejected` or :class:`RoomError`."""
@@ -313,6 +326,11 @@ class Room:
             if not mine:
                 raise RoomError("undo_none", N_("You have made no decision yet to take back."), status=409)
             keep = mine[-1]
+            before, _ = self._rebuild(self.match, upto=keep)
+            if reveals(self.game, before.state, seat, self.match.actions[keep:], seed=self.match.seed & 0xFFFF):
+                raise RoomError("undo_reveals", N_("That cannot be taken back: since your last decision you have "
+                                                   "seen something hidden (a card drawn or shown). Moves are taken "
+                                                   "back only while they revealed nothing."), status=409)
             base = self.wire_version + 1 - keep
             try:
                 await self.hall.store.undo(self.match.id or 0, keep, base)
