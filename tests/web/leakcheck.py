@@ -58,8 +58,10 @@ Audience = int | str  # 0, 1, SPECTATOR or HTTP (the lobby and room routes, whic
 UNLIMITED = Limits(actions_per_second=1e9, burst=10**9)
 """No rate limit: the client bots answer at once, far faster than a person."""
 
-CARD_NAME = re.compile(r"(?<![A-Za-z0-9])[SCK][0-9]{1,3}(?![0-9])")
-"""A card's name in notation and in the engines' messages: ``S7`` and ``C12`` (Flame Duel), ``K12`` (Duals)."""
+CARD_NAME = re.compile(r"(?<![\w-])[SCK][0-9]{1,3}(?![\w-])")
+"""A card's name in notation and in the engines' messages: ``S7`` and ``C12`` (Flame Duel), ``K12`` (Duals); not
+the same letters inside a room id or a seat token (``lCrPCw_-wTI_S7b2``: URL-safe base64, letters, digits, ``_``
+and ``-``)."""
 
 
 def match_seed(game: str, index: int, base: int = 0) -> int:

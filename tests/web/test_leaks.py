@@ -182,6 +182,12 @@ def test_two_hidden_cards_answered_differently_are_reported(capture: Capture) ->
     assert any("answered differently" in leak.rule for leak in leaks_of(doctored))
 
 
+def test_card_names_are_found_in_texts_but_not_inside_room_ids_and_tokens() -> None:
+    text = '{"message":"S7 is not in your hand.","detail":{"card":"C12","action":"score K3"},"room":"lCrPCw_-wTI_S7b2"}'
+    assert leakcheck.CARD_NAME.findall(text) == ["S7", "C12", "K3"]
+    assert leakcheck.CARD_NAME.findall('{"token":"S3VM7DvzvoH2-S4_K12x","room":"x-C1","id":"S9_a"}') == []
+
+
 def test_a_leak_says_which_frame_broke_which_rule() -> None:
     leak = Leak("duel", 12, SPECTATOR, 40, "the seed before the match is over", '{"type":"presence"}')
     assert str(leak) == ("duel seed 12: frame 40 to 'spectator' breaks 'the seed before the match is over': "
