@@ -18,20 +18,34 @@ def _first_line(exc: BaseException) -> str:
     return lines[0] if lines else type(cause).__name__
 
 
-def run_upgrade(db: str | None) -> None:
-    """Upgrade the database ``db`` (a file path, ``sqlite:///FILE`` or ``postgresql://...``; ``None``: the
-    default one in the user's data directory)."""
-    from flametable.web.store import StoreError, UnsupportedDatabase, database_url, default_url, shown_url, upgrade
+def resolve_url(db: str | None) -> str:
+    """The database URL of ``--db`` (``None``: the default one), or one clear line and exit 1."""
+    from flametable.web.store import UnsupportedDatabase, database_url, default_url, shown_url
 
     try:
-        url = default_url() if db is None else database_url(db)
+        return default_url() if db is None else database_url(db)
     except UnsupportedDatabase as exc:
         fail(_("Unsupported database {url}: give a file path, sqlite:///FILE or postgresql://USER@HOST/DATABASE.")
              .format(url=shown_url(exc.url)))
-    shown = shown_url(url)
+
+
+def upgrade_or_fail(url: str) -> str:
+    """Bring the database to the latest migration; the revision reached, or one clear line and exit 1."""
+    from flametable.web.store import StoreError, shown_url, upgrade
+
     try:
-        revision = asyncio.run(upgrade(url))
+        return asyncio.run(upgrade(url))
     except StoreError as exc:
-        fail(_("The database {database} cannot be upgraded: {error}").format(database=shown, error=_first_line(exc)))
+        fail(_("The database {database} cannot be upgraded: {error}").format(database=shown_url(url),
+                                                                             error=_first_line(exc)))
+
+
+def run_upgrade(db: str | None) -> None:
+    """Upgrade the database ``db`` (a file path, ``sqlite:///FILE`` or ``postgresql://...``; ``None``: the
+    default one in the user's data directory)."""
+    from flametable.web.store import shown_url
+
+    url = resolve_url(db)
+    revision = upgrade_or_fail(url)
     out().print(_("The database {database} is up to date (revision {revision}).").format(
-        database=shown, revision=revision), markup=False, highlight=False, soft_wrap=True)
+        database=shown_url(url), revision=revision), markup=False, highlight=False, soft_wrap=True)

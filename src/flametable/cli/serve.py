@@ -3,13 +3,13 @@ that a bad URL, an unreachable database or a port in use is one clear line, neve
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import socket
 
 from flametable.cli.console import fail, out
+from flametable.cli.db import resolve_url, upgrade_or_fail
 from flametable.cli.i18n import _, language
-from flametable.web.store import Store, StoreError, database_url, default_url, shown_url
+from flametable.web.store import shown_url
 
 WS_MAX_BYTES = 1024 * 1024
 """Frames longer than this are refused by uvicorn itself (the app refuses messages over 4 KiB with an error event)."""
@@ -27,28 +27,18 @@ def _check_port(host: str, port: int) -> None:
             fail(_("Cannot listen on {host}:{port}: {error}").format(host=host, port=port, error=exc.strerror))
 
 
-async def _prepare(url: str) -> None:
-    store = await Store.open(url, migrate=True)
-    await store.close()
-
-
 def run_serve(host: str, port: int, db: str | None, lang: str | None, bot_workers: int | None) -> None:
     import uvicorn
 
     from flametable.web.app import Settings, create_app
 
-    try:
-        url = database_url(db) if db else default_url()
-    except StoreError as exc:
-        fail(_("Bad database URL: {error}").format(error=exc))
+    url = resolve_url(db)
     if not 0 < port < 65536:
         fail(_("A port is a number from 1 to 65535, got {port}.").format(port=port))
     _check_port(host, port)
-    try:
-        asyncio.run(_prepare(url))
-    except StoreError as exc:
-        fail(_("The database {db} is not usable: {error}").format(db=shown_url(url), error=exc))
+    upgrade_or_fail(url)
     out().print(_("flametable server: http://{host}:{port}/ (database: {db}). Stop it with Ctrl+C.").format(
-        host=host if ":" not in host else f"[{host}]", port=port, db=shown_url(url)), soft_wrap=True)
+        host=host if ":" not in host else f"[{host}]", port=port, db=shown_url(url)), soft_wrap=True, markup=False,
+        highlight=False)
     app = create_app(Settings(url, lang=lang or language(), bot_workers=bot_workers, migrate=False))
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_BYTES, log_level="warning", lifespan="on")
