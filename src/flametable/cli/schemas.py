@@ -20,6 +20,8 @@ from flametable.duals.view import VIEW_SCHEMA as DUALS_VIEW
 from flametable.duel.cards import CARD_SET, DECK
 from flametable.duel.view import VIEW_SCHEMA as DUEL_VIEW
 from flametable.sim.results import CSV_ROW, line_schema
+from flametable.web.app import JOIN_REQUEST, ROOM_REQUEST
+from flametable.web.messages import CLIENT
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "schemas"
 BASE = "https://flametable.invalid/schemas/"
@@ -55,6 +57,15 @@ def documents() -> dict[str, dict[str, Any]]:
         "result-csv-row": (CSV_ROW, "flametable sim result CSV row",
                            "One row of a CSV results file, every cell as text, by its column's name."),
     }
+    made["room-request"] = (ROOM_REQUEST, "flametable server: room request",
+                            "The body of POST /api/rooms on the game server (docs/server.md); the game checks the "
+                            "options.")
+    made["join-request"] = (JOIN_REQUEST, "flametable server: join request",
+                            "The body of POST /api/rooms/ID/join on the game server (docs/server.md).")
+    for kind, schema in CLIENT.items():
+        made[f"client-{kind}"] = (schema, f"flametable server: client message '{kind}'",
+                                  f"A client's '{kind}' message on a room's WebSocket (docs/server.md): "
+                                  f"{schema.description}.")
     return {f"{name}.schema.json": json_schema(schema, title=title, description=text, id=f"{BASE}{name}.schema.json")
             for name, (schema, title, text) in made.items()}
 
