@@ -463,3 +463,24 @@ def test_the_lang_message_changes_the_language_of_the_errors(server: Server) -> 
         a.send(type="lang", lang="es")
         a.send(type="act", action=0, version=0)
         assert a.error()["message"] != english
+
+
+def test_own_decks_are_played_and_never_shown_to_the_other_seat(server: Server) -> None:
+    """Flame Duel with own decks (R2): the room shows only the mode and the pick; each seat's deck reaches only its
+    own player, and a rematch keeps each player's deck."""
+    deck = {"characters": [18, 26, 27], "supports": [1, 2, 3, 4, 8, 11, 12, 13, 14, 18]}
+    made = server.room("duel", ["me", "open"], {"mode": "decks", "decks": [deck, None]})
+    assert server.http.get(f"/api/rooms/{made['room']}").json()["options"] == {"mode": "decks", "pick": "random"}
+    joined = server.join(made["room"])
+    with server.connect(made["room"]) as a, server.connect(made["room"]) as b:
+        assert a.hello(made["token"])["options"] == {"mode": "decks", "pick": "random"}
+        b.hello(joined["token"])
+        assert sorted(a.event()["view"]["my_characters"]) == deck["characters"]
+        b.event()
+        assert "decks" not in json.dumps(b.got)  # the other seat is told nothing of the deck
+        a.send(type="resign")
+        a.until("ended")
+        a.send(type="rematch")
+        b.send(type="rematch")
+        assert a.until("welcome")["seat"] == 1
+        assert sorted(a.event()["view"]["my_characters"]) == deck["characters"]
