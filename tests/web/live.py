@@ -92,6 +92,14 @@ class LiveServer:
                 os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
 
+    def kill_alone(self) -> int:
+        """SIGKILL the server's own process only (not what it started), reap it; its process group's id."""
+        proc, self.proc = self.proc, None
+        assert proc is not None, "the server is not running"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        return proc.pid
+
     def output(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 

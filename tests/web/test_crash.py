@@ -10,9 +10,13 @@ may be there or not, but never half: the match resumes either before it or after
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
+import signal
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -335,3 +339,32 @@ def test_a_server_killed_mid_match_loses_no_acknowledged_action_and_every_match_
     assert crash.in_flight, "the server was killed while no action was in flight"
     assert totals["acknowledged"] >= crash.after
     print(f"crash after {crash.acks} acknowledged actions (in flight: {crash.in_flight}): {totals}")
+
+
+def test_the_bot_workers_of_a_killed_server_end_with_it(sqlite_database: str, tmp_path: Path) -> None:
+    """A server killed alone (SIGKILL to its own process: an out-of-memory kill, ``kill -9 PID``) leaves no bot
+    worker waiting for work for ever: each notices its server is gone and ends (within seconds)."""
+    live = LiveServer(sqlite_database, tmp_path / "server")
+    group = None
+    try:
+        live.start()
+        room = live.post("/api/rooms", {"game": "duel", "seats": ["bot:random", "bot:random"]}, 201)["room"]
+        deadline = time.monotonic() + RECEIVE_SECONDS
+        while live.get(f"/api/rooms/{room}")["version"] == 0:  # a bot worker has played: it has been started
+            assert time.monotonic() < deadline, "the bots did not play"
+            time.sleep(0.05)
+        group = live.kill_alone()  # its workers keep the group's id alive: it cannot be reused meanwhile
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                os.killpg(group, 0)
+            except ProcessLookupError:
+                group = None
+                break
+            assert time.monotonic() < deadline, "a bot worker outlived its server"
+            time.sleep(0.05)
+    finally:
+        live.kill()
+        if group is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(group, signal.SIGKILL)
