@@ -124,7 +124,7 @@ class Table:
     watcher: Client
     rng: random.Random
     cap: int  # the room stops playing at this version before the crash (if the crash has not come first)
-    resign_at: int | None  # after the restart: resign at this version (None: play to the end)
+    resign_after: int | None  # after the restart: resign after this many actions (None: play to the end)
     resumed: list[int] = field(default_factory=list)  # the versions of the welcomes after the restart
 
     @property
@@ -152,6 +152,7 @@ class Crash:
         self.acks = 0
         self.idle = 0
         self.killed = threading.Event()
+        self.ready = threading.Barrier(rooms, timeout=RECEIVE_SECONDS)  # every room says hello before any plays
         self.in_flight = False  # the kill came right after an action was sent
 
     def acked(self) -> None:
@@ -202,6 +203,7 @@ def before_the_crash(server: LiveServer, table: Table, crash: Crash) -> None:
     try:
         for client in table.everyone:
             client.hello(server, table.room)
+        crash.ready.wait()
         while table.version < table.cap and table.people[min(table.people)].last["to_act"] is not None:
             step(table, crash)
         crash.stopped()
@@ -229,7 +231,7 @@ def after_the_restart(server: LiveServer, table: Table) -> None:
     if not table.bots:  # nobody could move meanwhile: every seat resumes at the same version
         assert len(set(table.resumed)) == 1, table.resumed
     while table.people[min(table.people)].last["to_act"] is not None:
-        if table.resign_at is not None and table.version >= table.resign_at:
+        if table.resign_after is not None and table.version >= min(table.resumed) + table.resign_after:
             resigner = table.people[min(table.people)].sock
             assert resigner is not None
             resigner.send(type="resign")
@@ -270,7 +272,7 @@ def check_record(server: LiveServer, table: Table, seen_before: int) -> dict[str
     record = MatchRecord.from_json(json.loads(body))
     report = replay(make_game(table.game), record)
     assert report.ok, report.reason
-    if table.resign_at is not None:
+    if table.resign_after is not None:
         assert report.resigned == min(table.people)
     else:
         assert report.outcome is not None
@@ -317,7 +319,7 @@ def test_a_server_killed_mid_match_loses_no_acknowledged_action_and_every_match_
         duel = game == "duel"
         cap = rng.randint(4, 12) if duel else rng.randint(8, 24)
         tables.append(Table(game, made["room"], bots, people, Client(None, None), random.Random(rng.random()), cap,
-                            None if duel else cap + rng.randint(2, 8)))
+                            None if duel else rng.randint(2, 10)))
     crash = Crash(server, after=rng.randint(len(ROOMS), 2 * len(ROOMS)), rooms=len(ROOMS))
     with ThreadPoolExecutor(len(tables)) as pool:
         for future in [pool.submit(before_the_crash, server, table, crash) for table in tables]:
