@@ -6,6 +6,8 @@ go on with their tokens to the end (or a resignation), each match's record repla
 An action is *acknowledged* once a client has received the event of its version: the server tells no one before
 the action is committed, so whatever any client saw must survive the crash. An action sent but not acknowledged
 may be there or not, but never half: the match resumes either before it or after it, its status agreeing.
+
+And a server killed alone leaves no bot worker behind.
 """
 
 from __future__ import annotations
@@ -171,6 +173,13 @@ class Crash:
             if self.idle == self.rooms and not self.killed.is_set():
                 self._kill()
 
+    def fail(self) -> None:
+        """A room's thread failed: kill now, so that no other waits for the kill or the barrier."""
+        with self.lock:
+            self.ready.abort()
+            if not self.killed.is_set():
+                self._kill()
+
     def _kill(self) -> None:
         self.killed.set()  # first: the connections it closes are then expected to close
         self.server.kill()
@@ -210,6 +219,9 @@ def before_the_crash(server: LiveServer, table: Table, crash: Crash) -> None:
         assert crash.killed.wait(RECEIVE_SECONDS), "the server was not killed"
     except ConnectionClosed:
         assert crash.killed.is_set(), "a connection closed while the server was alive"
+    except BaseException:
+        crash.fail()
+        raise
     for client in table.everyone:
         if client.sock is not None:
             client.drain()
