@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -47,7 +48,7 @@ from flametable.service import Rejected
 from flametable.texts.translator import Translator
 from flametable.web import messages
 from flametable.web.messages import MessageError
-from flametable.web.rooms import Conn, Hall, Limits, Room, RoomError, new_seed
+from flametable.web.rooms import Conn, Hall, Limits, Room, RoomError, new_seed, watch_parent
 from flametable.web.store import Store
 
 log = logging.getLogger("flametable.web")
@@ -80,7 +81,8 @@ class Settings:
 
 def _executor(settings: Settings) -> Executor | None:
     if settings.bots == "process":
-        return ProcessPoolExecutor(settings.bot_workers, mp_context=get_context("spawn"))
+        return ProcessPoolExecutor(settings.bot_workers, mp_context=get_context("spawn"), initializer=watch_parent,
+                                   initargs=(os.getpid(),))
     if settings.bots == "thread":
         return ThreadPoolExecutor(settings.bot_workers or 2, thread_name_prefix="flametable-bot")
     return None

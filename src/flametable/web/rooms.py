@@ -21,7 +21,9 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import os
 import secrets
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from concurrent.futures import Executor
@@ -91,6 +93,18 @@ def think(spec: str, game_name: str, seed: int, view: Any, legal: tuple[Action, 
     """A bot's decision, as the action's id: run in the hall's executor (a worker process or thread)."""
     bot = make_bot(spec, _game(game_name), seed)
     return int(bot.choose(view, legal).id)
+
+
+def watch_parent(parent: int, interval: float = 0.5) -> None:
+    """A bot worker's initializer: the worker ends once the server that started it (``parent``) is gone. A server
+    killed alone (SIGKILL) cannot stop its workers, and an idle worker would wait for work for ever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="flametable-parent-watch", daemon=True).start()
 
 
 Send = Callable[[str], Awaitable[None]]
