@@ -386,3 +386,41 @@ def test_report_json_of_a_failed_replay() -> None:
     report = ReplayReport(False, None, 3, 3, "play S4", "S4 is not in your hand.")
     assert report.to_json() == {"ok": False, "steps": 3, "result": None, "index": 3, "action": "play S4",
                                 "reason": "S4 is not in your hand."}
+
+
+@pytest.mark.parametrize("winner", [0, 1])
+def test_a_resigned_match_replays_as_a_resignation(records: list[MatchRecord], winner: int) -> None:
+    """A match stopped by a resignation (the online table's records): every action legal, the match not over by
+    the rules, the result naming the resignation; the seat that gave up is the loser."""
+    record = copy_of(records[0])
+    record.actions = record.actions[:3]
+    record.result = {"winner": winner, "reason": "resigned", "scores": [0, 0]}
+    report = replay(GAME, record)
+    assert report.ok
+    assert report.resigned == 1 - winner
+    assert report.steps == 3
+    assert report.to_json()["result"] == record.result
+
+
+@pytest.mark.parametrize("result", [
+    {"winner": None, "reason": "resigned", "scores": [0, 0]},
+    {"winner": True, "reason": "resigned", "scores": [0, 0]},
+    {"winner": 2, "reason": "resigned", "scores": [0, 0]},
+    {"winner": 0, "reason": "two_round_wins", "scores": [2, 0]},
+])
+def test_a_stopped_match_with_any_other_result_is_not_a_resignation(records: list[MatchRecord],
+                                                                    result: dict[str, Any]) -> None:
+    record = copy_of(records[0])
+    record.actions = record.actions[:3]
+    record.result = result
+    report = replay(GAME, record)
+    assert not report.ok
+    assert report.resigned is None
+
+
+def test_a_finished_match_is_never_taken_for_a_resignation(records: list[MatchRecord]) -> None:
+    record = copy_of(records[0])
+    record.result = {"winner": 0, "reason": "resigned", "scores": [0, 0]}
+    report = replay(GAME, record)
+    assert report.resigned is None
+    assert not report.ok  # the replayed result differs from the stored one
