@@ -279,6 +279,8 @@ def create_app(settings: Settings) -> Starlette:
                             raise MessageError("hello_twice", N_("You said hello already on this connection."))
                         if "lang" in msg:
                             conn.tr = Translator.for_language(msg["lang"])
+                        # the room as the hall holds it now: one nobody was in may have been forgotten since
+                        room = await hall.room(room_id) or room
                         await room.hello(conn, msg)
                         joined = True
                         continue

@@ -456,6 +456,8 @@ class Room:
                 await self._play(seat, chosen, service.version)
             except (Rejected, RoomError):
                 log.exception("room %s: the bot's move was refused", self.id)
+        if not self.playing:
+            self.hall.maybe_forget(self)  # a match of bots ended with nobody watching
 
     # ------------------------------------------------------------------ telling
 
@@ -551,8 +553,9 @@ class Hall:
 
     def maybe_forget(self, room: Room) -> None:
         """Drop a room nobody watches and no bot plays from memory (the store has it all)."""
-        if not room.conns and (room.bot_task is None or room.bot_task.done()) and not room.lock.locked():
-            self.rooms.pop(room.id, None)
+        if (not room.conns and (room.bot_task is None or room.bot_task.done()) and not room.lock.locked()
+                and self.rooms.get(room.id) is room):
+            del self.rooms[room.id]
 
     async def create(self, game_name: str, options: Mapping[str, Any] | None, seats: Iterable[str],
                      creator: str) -> tuple[Room, dict[int, str]]:
