@@ -40,11 +40,10 @@ from flametable.service import Applied, Event, MatchService, Rejected, is_public
 from flametable.texts.log import LogStep, match_log
 from flametable.texts.translator import Translator
 from flametable.web import messages
-from flametable.web.store import MatchRow, RoomRow, SeatRow, Store, StoreError
+from flametable.web.store import HUMAN, MatchRow, RoomRow, SeatRow, Store, StoreError
 
 log = logging.getLogger("flametable.web")
 
-HUMAN = "human"
 OPEN = "open"
 
 

@@ -59,6 +59,8 @@ DATA_DIR_VARIABLE = "FLAMETABLE_DATA_DIR"
 """An environment variable: the directory of the default database (instead of the user's data directory)."""
 MAX_BATCH = 1000
 """The most writes the writer takes from the queue at once."""
+HUMAN = "human"
+"""The ``kind`` of a person's seat (the rooms' and match records' word; any other kind is a bot spec)."""
 
 
 class StoreError(Exception):
@@ -80,7 +82,7 @@ class UnsupportedDatabase(StoreError):
 
 @dataclass
 class SeatRow:
-    """One of the room's two players. ``kind``: ``"person"`` or a bot spec (``"bot:hard"``); ``token_hash``:
+    """One of the room's two players. ``kind``: :data:`HUMAN` (a person) or a bot spec (``"bot:hard"``); ``token_hash``:
     the SHA-256 hex digest of the seat's secret token, ``None`` while a person's seat is open (bots have none)."""
 
     player: int  # 0 or 1: the room's player, not the seat in the current match (see MatchRow.first_player)
@@ -459,7 +461,7 @@ class Store:
         async def work(connection: AsyncConnection) -> bool:
             result = await connection.execute(
                 sa.update(seats)
-                .where(seats.c.room_id == room_id, seats.c.player == player, seats.c.kind == "person",
+                .where(seats.c.room_id == room_id, seats.c.player == player, seats.c.kind == HUMAN,
                        seats.c.token_hash.is_(None))
                 .values(token_hash=token_hash))
             return result.rowcount == 1
@@ -645,7 +647,7 @@ class Store:
     async def waiting_rooms(self, limit: int = 50) -> list[RoomRow]:
         """The newest rooms whose current match is playing and that still have an open person's seat (their
         matches' actions not loaded)."""
-        open_seat = sa.exists().where(seats.c.room_id == rooms.c.id, seats.c.kind == "person",
+        open_seat = sa.exists().where(seats.c.room_id == rooms.c.id, seats.c.kind == HUMAN,
                                       seats.c.token_hash.is_(None))
         query = (sa.select(rooms, matches).join(matches, _current_match())
                  .where(matches.c.status == "playing", open_seat)
