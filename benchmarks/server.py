@@ -17,7 +17,7 @@ allows a connection 10 messages a second: thinking keeps under it). An ended mat
 (both seats offer one). Each level plays ``--seconds`` seconds after all its connections are open; the table
 shows the actions timed, actions per second, the median, 99th percentile and slowest send-to-event time, errors
 the server sent, the server's CPU use, and the client process's event-loop lag (to tell the server's delay from
-the client's).
+the client's), and the machine's load average before the level (other processes share the cores).
 
 Server memory per connection: the server process's VmRSS (``/proc/PID/status``) after a warm-up room of each game
 (its imports and caches paid), then with the N connections open before any action (``idle``), at its highest
@@ -473,6 +473,7 @@ def summary(played: dict[str, Any]) -> dict[str, Any]:
 def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
               profile: Path | None) -> dict[str, Any]:
     rooms = max(1, connections // 2)
+    load = float(Path("/proc/loadavg").read_text().split()[0])
     with database(args.db, tmp) as url:
         server = Server(url, args.bot_workers, profile, tmp / f"server-{connections}-{bots}.log")
         clients: Clients | None = None
@@ -512,6 +513,7 @@ def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
             server.stop()
     n = 2 * rooms
     out: dict[str, Any] = {"connections": n, "rooms": rooms, "connect_seconds": round(connected["seconds"], 1),
+                           "machine_load_before": load,
                            "server_cpu_percent": round(100 * cpu / (phases * args.seconds), 1),
                            "rss_warm_kib": warm, "rss_idle_kib": idle, "rss_playing_kib": peak,
                            "rss_after_kib": after,
@@ -529,16 +531,16 @@ def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
 def table(levels: list[dict[str, Any]], bots: dict[str, Any] | None, args: argparse.Namespace) -> None:
     print(f"person-vs-person rooms, game {args.game}, think {args.think} s (one room: {args.think_alone} s) "
           f"(x 0.5-1.5), {args.seconds:g} s a level, "
-          f"compression {args.compression}, database {'PostgreSQL' if args.db else 'SQLite'}")
+          f"clients offer compression {args.compression}, database {'PostgreSQL' if args.db else 'SQLite'}")
     head = ("conns", "actions", "act/s", "median ms", "p99 ms", "max ms", "errors", "srv CPU%", "cli lag p99",
-            "KiB/conn idle", "playing", "after")
+            "KiB/conn idle", "playing", "after", "load")
     print(" | ".join(head))
     for r in levels:
         print(" | ".join(str(x) for x in (
             r["connections"], r["actions"], r["actions_per_second"], r["median_ms"], r["p99_ms"], r["max_ms"],
             sum(r["errors"].values()) + r["unanswered"] + r["closed"], r["server_cpu_percent"],
             r["client_lag_p99_ms"], r["kib_per_connection_idle"], r["kib_per_connection_playing"],
-            r["kib_per_connection_after"])))
+            r["kib_per_connection_after"], r["machine_load_before"])))
     if len(levels) > 1 and levels[0]["median_ms"]:
         base = levels[0]["median_ms"]
         print("median / baseline: " + ", ".join(f"{r['connections']}: {r['median_ms'] / base:.2f}x"
