@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from flametable.web.store import Conflict, MatchRow, RoomRow
+from flametable.web.store import HUMAN, Conflict, MatchRow, RoomRow
 
 
 class MemoryStore:
@@ -36,7 +36,7 @@ class MemoryStore:
 
     async def claim_seat(self, room_id: str, player: int, token_hash: str) -> bool:
         seat = self.rooms[room_id].seats[player]
-        if seat.token_hash is not None or seat.kind != "human":
+        if seat.token_hash is not None or seat.kind != HUMAN:
             return False
         seat.token_hash = token_hash
         return True
@@ -71,7 +71,7 @@ class MemoryStore:
 
     async def waiting_rooms(self, limit: int = 50) -> list[RoomRow]:
         out = [copy.deepcopy(r) for r in self.rooms.values()
-               if r.match.status == "playing" and any(s.kind == "human" and s.token_hash is None for s in r.seats)]
+               if r.match.status == "playing" and any(s.kind == HUMAN and s.token_hash is None for s in r.seats)]
         return out[-limit:]
 
     async def open_rooms_by(self, creator: str) -> int:

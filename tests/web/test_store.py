@@ -20,7 +20,9 @@ from alembic.runtime.migration import MigrationContext
 
 import flametable
 from flametable.web import store as store_module
+from flametable.web.rooms import Hall
 from flametable.web.store import (
+    HUMAN,
     Conflict,
     MatchRow,
     RoomRow,
@@ -44,7 +46,7 @@ MAX_SEED = 2**64 - 1
 def a_match(room_id: str = "r1", number: int = 0, seed: int = 5, **changes: Any) -> MatchRow:
     match = MatchRow(room_id=room_id, number=number, game="duel", rules_version="3", content_id="base",
                      content_hash="ab" * 32, options={"mode": "short", "deck": [1, 2]}, seed=seed,
-                     players=["human", "bot:hard"], first_player=0, setup={"hands": [["a", "b"], ["c"]]})
+                     players=[HUMAN, "bot:hard"], first_player=0, setup={"hands": [["a", "b"], ["c"]]})
     for name, value in changes.items():
         setattr(match, name, value)
     return match
@@ -53,7 +55,7 @@ def a_match(room_id: str = "r1", number: int = 0, seed: int = 5, **changes: Any)
 def a_room(room_id: str = "r1", *, creator: str = "client-a", created_at: float = 1000.0,
            seats: list[SeatRow] | None = None, match: MatchRow | None = None) -> RoomRow:
     return RoomRow(id=room_id, game="duel", options={"mode": "short"}, creator=creator, created_at=created_at,
-                   seats=seats if seats is not None else [SeatRow(0, "human"), SeatRow(1, "bot:hard")],
+                   seats=seats if seats is not None else [SeatRow(0, HUMAN), SeatRow(1, "bot:hard")],
                    match=match or a_match(room_id))
 
 
@@ -152,7 +154,7 @@ async def test_a_room_id_taken_twice_is_a_conflict(store: Store) -> None:
 
 
 async def test_a_seat_is_claimed_once_and_keeps_only_the_hash_it_was_given(store: Store) -> None:
-    room = a_room(seats=[SeatRow(0, "human"), SeatRow(1, "human")])
+    room = a_room(seats=[SeatRow(0, HUMAN), SeatRow(1, HUMAN)])
     await made(store, room)
     token = "the-secret-token-of-seat-0"
     digest = hashlib.sha256(token.encode()).hexdigest()
@@ -160,7 +162,7 @@ async def test_a_seat_is_claimed_once_and_keeps_only_the_hash_it_was_given(store
     assert not await store.claim_seat("r1", 0, hashlib.sha256(b"another").hexdigest())
     loaded = await store.load_room("r1")
     assert loaded is not None
-    assert loaded.seats == [SeatRow(0, "human", digest), SeatRow(1, "human", None)]
+    assert loaded.seats == [SeatRow(0, HUMAN, digest), SeatRow(1, HUMAN, None)]
     async with store.engine.connect() as connection:
         stored = [str(value) for table in (store_module.rooms, store_module.seats, store_module.matches)
                   for row in (await connection.execute(sa.select(table))).all() for value in row]
@@ -187,7 +189,7 @@ async def test_concurrent_claims_of_one_seat_give_it_once(store: Store) -> None:
 async def test_a_rematch_becomes_the_rooms_current_match_and_the_first_stays(store: Store) -> None:
     first_id = await made(store, a_room())
     await store.append_action(first_id, 0, "play 1", 0, status="over", result={"winner": 0})
-    rematch = a_match(number=1, seed=MAX_SEED, first_player=1, players=["bot:hard", "human"])
+    rematch = a_match(number=1, seed=MAX_SEED, first_player=1, players=["bot:hard", HUMAN])
     await store.start_match(rematch)
     assert rematch.id is not None
     assert rematch.id != first_id
@@ -336,9 +338,21 @@ async def test_waiting_rooms_are_the_newest_playing_ones_with_an_open_persons_se
     assert all(r.match.actions == [] for r in waiting)
     assert waiting[0].match.id == open_ids["open3"]
     assert waiting[0] == RoomRow(id="open3", game="duel", options={"mode": "short"}, creator="client-a",
-                                 created_at=103.0, seats=[SeatRow(0, "human"), SeatRow(1, "bot:hard")],
+                                 created_at=103.0, seats=[SeatRow(0, HUMAN), SeatRow(1, "bot:hard")],
                                  match=a_match("open3", id=open_ids["open3"]))
     assert [r.id for r in await store.waiting_rooms(limit=2)] == ["open3", "open2"]
+
+
+async def test_a_room_the_hall_makes_with_an_open_seat_is_listed_and_joined_through_the_store(store: Store) -> None:
+    hall = Hall(store, seeds=lambda: 1)
+    room, _ = await hall.create("duel", None, ["me", "open"], "client-a")
+    assert [r.id for r in await store.waiting_rooms()] == [room.id]
+    _, player, token = await hall.join(room.id, None)
+    assert (player, len(token) >= 32) == (1, True)
+    assert await store.waiting_rooms() == []
+    loaded = await store.load_room(room.id)
+    assert loaded is not None
+    assert [s.token_hash is not None for s in loaded.seats] == [True, True]
 
 
 async def test_a_room_waits_again_once_its_rematch_plays(store: Store) -> None:
@@ -385,7 +399,7 @@ async def test_a_database_that_does_not_answer(anyio_backend: str) -> None:
 
 async def test_a_failed_write_rolls_back_and_the_writer_goes_on(store: Store) -> None:
     await made(store, a_room())
-    room = a_room("two", seats=[SeatRow(0, "human"), SeatRow(0, "human")])  # the same seat twice
+    room = a_room("two", seats=[SeatRow(0, HUMAN), SeatRow(0, HUMAN)])  # the same seat twice
     with pytest.raises(StoreError):
         await store.create_room(room)
     assert await store.load_room("two") is None  # not half made

@@ -1,0 +1,601 @@
+"""The game server's load benchmark (issue 11). Long: run by hand, not in the test suite.
+
+    python -m benchmarks.server [--levels 1,100,1000] [--seconds 20] [--think 1.0] [--game duel|duals|both]
+                                [--bots 50] [--db URL] [--bot-workers N] [--compression deflate|none] [--json]
+
+Each level starts its own ``flametable serve`` (a subprocess on a free port of 127.0.0.1, SQLite in a temporary
+directory unless ``--db`` names a PostgreSQL server: a fresh database is made there and dropped afterwards) and
+runs the clients in a second process (asyncio and the ``websockets`` client, compression as a browser offers it
+unless ``--compression none``). Level ``N`` is N concurrent WebSocket connections: N/2 person-vs-person rooms
+(both seats connected; ``both`` alternates the games room by room). Level 1 cannot be one connection (a match of
+two people needs two), so it runs as **one room, 2 connections**, and the table says 2: the unloaded baseline.
+
+Every connection plays random legal actions from its own view (``view.legal``): when its seat is to act it
+"thinks" a random ``[0.5, 1.5) × --think`` seconds (``--think-alone`` in the one-room runs, for more samples),
+sends the action and times it until the event of the new version arrives on the same connection (the server
+allows a connection 10 messages a second: thinking keeps under it). An ended match is followed by a rematch
+(both seats offer one). Each level plays ``--seconds`` seconds after all its connections are open; the table
+shows the actions timed, actions per second, the median, 99th percentile and slowest send-to-event time, errors
+the server sent, the server's CPU use, and the client process's event-loop lag (to tell the server's delay from
+the client's), and the machine's load average before the level (other processes share the cores).
+
+Server memory per connection: the server process's VmRSS (``/proc/PID/status``) after a warm-up room of each game
+(its imports and caches paid), then with the N connections open before any action (``idle``), at its highest
+while playing (``playing``) and once play stopped, connections still open (``after``), each minus the warm
+figure and divided by N. The rooms are made over HTTP; ``Limits.rooms_per_client`` allows 20 rooms in play per
+client address, so rooms are made from source addresses 127.0.0.2, 127.0.0.3... (all loopback; the server
+listens on 127.0.0.1 only).
+
+``--bots 50`` (on by default, ``--bots 0`` to skip): one server, one person-vs-person room timed for ``--seconds``
+alone, then again while ``--bots`` rooms of ``bot:hard`` against ``bot:hard`` play (their thinking in the
+server's process pool, ``--bot-workers``, default one per core). Bot moves per second are counted from the rooms'
+versions.
+
+``--profile FILE`` runs the server under cProfile (``python -m cProfile -o FILE``), written when it stops.
+Both processes raise their soft limit of open files to the hard limit. Prints a table, or with ``--json`` one JSON
+object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import queue
+import random
+import resource
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HOST = "127.0.0.1"
+ROOMS_PER_ADDRESS = 20
+"""Rooms made from one source address: ``Limits.rooms_per_client`` (rooms in play per client address)."""
+GAMES = ("duel", "duals")
+BOT = "bot:hard"
+
+
+def raise_open_files() -> int:
+    """Raise the soft limit of open files to the hard limit; the new soft limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        return hard
+    return soft
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
+
+
+# ------------------------------------------------------------------ the clients' process
+
+
+def source_address(index: int) -> str:
+    """The loopback address the ``index``-th room is made from (20 rooms an address)."""
+    k = index // ROOMS_PER_ADDRESS
+    return f"127.0.{k // 250}.{k % 250 + 2}"
+
+
+def http_json(port: int, method: str, path: str, body: dict[str, Any] | None = None,
+              source: str = HOST) -> dict[str, Any]:
+    conn = http.client.HTTPConnection(HOST, port, timeout=30, source_address=(source, 0))
+    try:
+        data = json.dumps(body).encode() if body is not None else None
+        conn.request(method, path, body=data, headers={"content-type": "application/json"})
+        response = conn.getresponse()
+        text = response.read()
+        if response.status >= 400:
+            raise RuntimeError(f"{method} {path}: {response.status} {text[:200]!r}")
+        out: dict[str, Any] = json.loads(text)
+        return out
+    finally:
+        conn.close()
+
+
+def make_pair(port: int, game: str, index: int) -> tuple[str, str, str]:
+    """A person-vs-person room: its id and both seat tokens."""
+    made = http_json(port, "POST", "/api/rooms", {"game": game, "seats": ["me", "open"]}, source_address(index))
+    joined = http_json(port, "POST", f"/api/rooms/{made['room']}/join", {}, source_address(index))
+    return made["room"], made["token"], joined["token"]
+
+
+@dataclass
+class Phase:
+    """What every seat of the client process shares: whether to act, and what was measured."""
+
+    think: float
+    go: asyncio.Event = field(default_factory=asyncio.Event)  # set while the seats may act
+    latencies: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    pending: int = 0
+    ended: int = 0
+    closed: int = 0
+
+
+class Seat:
+    """One connection of a room, playing random legal actions from its own view."""
+
+    def __init__(self, ws: Any, token: str, rng: random.Random) -> None:
+        self.ws = ws
+        self.token = token
+        self.rng = rng
+        self.seat: int | None = None
+        self.match = 0
+        self.version = 0
+        self.to_act: int | None = None
+        self.legal: list[str] = []
+        self.sent_at: float | None = None
+        self.sent_version = 0
+
+    async def hello(self) -> None:
+        await self.ws.send(json.dumps({"type": "hello", "token": self.token}))
+        while True:  # welcome, then the sync event
+            message = json.loads(await self.ws.recv())
+            self._take(message, None)
+            if message["type"] == "event":
+                return
+            if message["type"] == "error":
+                raise RuntimeError(f"hello refused: {message}")
+
+    def _take(self, message: dict[str, Any], phase: Phase | None) -> None:
+        kind = message["type"]
+        if kind == "welcome":
+            self.seat, self.match = message["seat"], message["match"]
+        elif kind == "event":
+            event = message["event"]
+            if message["match"] != self.match:
+                return
+            self.version, self.to_act, self.legal = event["version"], event["to_act"], event["view"]["legal"]
+            if phase is not None and self.sent_at is not None and self.version > self.sent_version:
+                phase.latencies.append(time.perf_counter() - self.sent_at)
+                self.sent_at = None
+                phase.pending -= 1
+
+    async def play(self, phase: Phase) -> None:
+        """Receive forever; act when this seat is to act and the phase allows it."""
+        try:
+            if self.to_act == self.seat and self.seat is not None and self.legal:
+                await self.act(phase)
+            while True:
+                message = json.loads(await self.ws.recv())
+                self._take(message, phase)
+                kind = message["type"]
+                if kind == "ended":
+                    phase.ended += 1
+                    await self.ws.send('{"type":"rematch"}')
+                elif kind == "error":
+                    phase.errors[message["code"]] += 1
+                    if self.sent_at is not None:
+                        self.sent_at = None
+                        phase.pending -= 1
+                    await self.ws.send('{"type":"sync"}')
+                elif kind == "event" and self.to_act == self.seat and self.seat is not None and self.legal:
+                    await self.act(phase)
+        except Exception:  # the connection closed: counted
+            phase.closed += 1
+
+    async def act(self, phase: Phase) -> None:
+        """Think, then play a random legal action (thinking again after a pause between phases)."""
+        while True:
+            await phase.go.wait()
+            await asyncio.sleep(phase.think * (0.5 + self.rng.random()))
+            if phase.go.is_set():
+                break
+        if self.sent_at is not None:
+            return
+        self.sent_version = self.version
+        phase.pending += 1
+        self.sent_at = time.perf_counter()
+        await self.ws.send(json.dumps({"type": "act", "action": self.rng.choice(self.legal),
+                                       "version": self.version}))
+
+
+async def connect(port: int, room: str, token: str, rng: random.Random, compression: str | None) -> Seat:
+    from websockets.asyncio.client import connect as ws_connect
+
+    ws = await ws_connect(f"ws://{HOST}:{port}/api/rooms/{room}/ws", compression=compression, proxy=None,
+                          open_timeout=60, ping_interval=None, max_size=2**20)
+    seat = Seat(ws, token, rng)
+    await seat.hello()
+    return seat
+
+
+async def lag_monitor(samples: list[float], every: float = 0.05) -> None:
+    """How late the client's event loop wakes up (its own load, not the server's)."""
+    while True:
+        start = time.perf_counter()
+        await asyncio.sleep(every)
+        samples.append(time.perf_counter() - start - every)
+
+
+def say(stage: str, **data: Any) -> None:
+    print(json.dumps({"stage": stage, **data}), flush=True)
+
+
+async def wait_line(want: str) -> None:
+    line = await asyncio.to_thread(sys.stdin.readline)
+    if line.strip() != want:
+        raise SystemExit(f"client: expected {want!r} from the benchmark, got {line!r}")
+
+
+async def play_phase(phase: Phase, seconds: float) -> dict[str, Any]:
+    """Let every seat act for ``seconds``; then wait (at most 10 s) for the actions sent to be answered."""
+    lag: list[float] = []
+    monitor = asyncio.create_task(lag_monitor(lag))
+    phase.latencies, phase.errors = [], Counter()
+    phase.go.set()
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    phase.go.clear()
+    took = time.perf_counter() - started
+    limit = time.perf_counter() + 10
+    while phase.pending > 0 and time.perf_counter() < limit:
+        await asyncio.sleep(0.05)
+    monitor.cancel()
+    return {"latencies": phase.latencies, "seconds": took, "errors": dict(phase.errors), "unanswered": phase.pending,
+            "lag_median": percentile(lag, 0.5), "lag_p99": percentile(lag, 0.99), "closed": phase.closed,
+            "ended": phase.ended}
+
+
+async def open_seats(port: int, rooms: list[tuple[str, str, str]], rng: random.Random,
+                     compression: str | None) -> list[Seat]:
+    gate = asyncio.Semaphore(50)
+
+    async def one(room: str, token: str) -> Seat:
+        async with gate:
+            return await connect(port, room, token, random.Random(rng.random()), compression)
+
+    return list(await asyncio.gather(*(one(room, token) for room, t0, t1 in rooms for token in (t0, t1))))
+
+
+async def warm_up(port: int, compression: str | None) -> None:
+    """A room of each game, a few actions each: the server's imports and caches are paid before measuring."""
+    phase = Phase(think=0.0)
+    rooms = [await asyncio.to_thread(make_pair, port, game, 0) for game in GAMES]
+    seats = await open_seats(port, rooms, random.Random(0), compression)
+    tasks = [asyncio.create_task(s.play(phase)) for s in seats]
+    phase.go.set()
+    limit = time.perf_counter() + 30
+    while len(phase.latencies) < 40 and time.perf_counter() < limit:
+        await asyncio.sleep(0.05)
+    phase.go.clear()
+    await asyncio.sleep(0.2)
+    for task in tasks:
+        task.cancel()
+    for s in seats:
+        await s.ws.close()
+
+
+async def client_main(config: dict[str, Any]) -> None:
+    raise_open_files()
+    port, seconds, think = config["port"], config["seconds"], config["think"]
+    compression = None if config["compression"] == "none" else "deflate"
+    rng = random.Random(config["seed"])
+    await warm_up(port, compression)
+    say("warm")
+    await wait_line("go")
+    started = time.perf_counter()
+    count = config["rooms"]
+    games = [GAMES[i % 2] if config["game"] == "both" else config["game"] for i in range(count)]
+    rooms = [await asyncio.to_thread(make_pair, port, game, i + ROOMS_PER_ADDRESS) for i, game in enumerate(games)]
+    seats = await open_seats(port, rooms, rng, compression)
+    phase = Phase(think=think)
+    tasks = [asyncio.create_task(s.play(phase)) for s in seats]
+    say("connected", connections=len(seats), seconds=time.perf_counter() - started)
+    await wait_line("play")
+    results = {"alone": await play_phase(phase, seconds)}
+    if config["bots"]:
+        bot_rooms = []
+        for i in range(config["bots"]):
+            made = await asyncio.to_thread(http_json, port, "POST", "/api/rooms",
+                                           {"game": games[i % len(games)] if config["game"] != "both"
+                                            else GAMES[i % 2], "seats": [BOT, BOT]},
+                                           source_address(i + (count + 1) * ROOMS_PER_ADDRESS))
+            bot_rooms.append(made["room"])
+        await asyncio.sleep(2)
+
+        async def versions() -> int:
+            total = 0
+            for room in bot_rooms:
+                total += (await asyncio.to_thread(http_json, port, "GET", f"/api/rooms/{room}"))["version"]
+            return total
+
+        before = await versions()
+        results["bots"] = await play_phase(phase, seconds)
+        results["bots"]["bot_moves"] = await versions() - before
+    say("played", **results)
+    await wait_line("quit")
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*(s.ws.close() for s in seats), return_exceptions=True)
+
+
+# ------------------------------------------------------------------ the benchmark's process
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def proc_rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+def proc_cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@contextmanager
+def database(db: str | None, tmp: Path) -> Iterator[str]:
+    """The database URL a server uses: an SQLite file in ``tmp``, or a fresh database on ``db``'s PostgreSQL."""
+    if db is None or not db.startswith("postgresql"):
+        yield db or str(tmp / f"bench-{secrets.token_hex(4)}.db")
+        return
+    import sqlalchemy as sa
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    url = make_url(db)
+    name = f"ft_bench_{secrets.token_hex(6)}"
+
+    async def admin(sql: str) -> None:
+        engine = create_async_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+        try:
+            async with engine.connect() as connection:
+                await connection.execute(sa.text(sql))
+        finally:
+            await engine.dispose()
+
+    asyncio.run(admin(f'CREATE DATABASE "{name}"'))
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+class Server:
+    """``flametable serve`` in a subprocess on a free port of 127.0.0.1."""
+
+    def __init__(self, url: str, bot_workers: int | None, profile: Path | None, log: Path) -> None:
+        self.port = free_port()
+        command = [sys.executable]
+        if profile is not None:
+            command += ["-m", "cProfile", "-o", str(profile)]
+        command += ["-m", "flametable.cli", "serve", "--host", HOST, "--port", str(self.port), "--db", url]
+        if bot_workers is not None:
+            command += ["--bot-workers", str(bot_workers)]
+        self.log = log
+        with log.open("wb") as out:
+            self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        limit = time.monotonic() + 60
+        while True:
+            try:
+                if http_json(self.port, "GET", "/healthz")["status"] == "ok":
+                    break
+            except (OSError, RuntimeError, http.client.HTTPException):
+                pass
+            if self.proc.poll() is not None or time.monotonic() > limit:
+                raise RuntimeError(f"the server did not start: {log.read_text()[-2000:]}")
+            time.sleep(0.2)
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class Clients:
+    """The clients' process: stages read from its output (a thread), orders written to its input."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "benchmarks.server", "--client", json.dumps(config)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line)
+        self.lines.put("")
+
+    def expect(self, stage: str, timeout: float) -> dict[str, Any]:
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise RuntimeError(f"the clients did not reach {stage!r} in {timeout:.0f} s") from None
+        if not line:
+            raise RuntimeError(f"the clients stopped before {stage!r} (exit {self.proc.wait()})")
+        data: dict[str, Any] = json.loads(line)
+        if data.get("stage") != stage:
+            raise RuntimeError(f"expected {stage!r}, the clients said {line[:200]}")
+        return data
+
+    def tell(self, order: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(order + "\n")
+        self.proc.stdin.flush()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def summary(played: dict[str, Any]) -> dict[str, Any]:
+    ms = [x * 1000 for x in played["latencies"]]
+    return {"actions": len(ms), "actions_per_second": round(len(ms) / played["seconds"], 1),
+            "median_ms": round(statistics.median(ms), 2) if ms else None,
+            "p99_ms": round(percentile(ms, 0.99), 2) if ms else None, "max_ms": round(max(ms), 1) if ms else None,
+            "errors": played["errors"], "unanswered": played["unanswered"], "closed": played["closed"],
+            "matches_ended": played["ended"],
+            "client_lag_median_ms": round(played["lag_median"] * 1000, 2),
+            "client_lag_p99_ms": round(played["lag_p99"] * 1000, 1)}
+
+
+def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
+              profile: Path | None) -> dict[str, Any]:
+    rooms = max(1, connections // 2)
+    load = float(Path("/proc/loadavg").read_text().split()[0])
+    with database(args.db, tmp) as url:
+        server = Server(url, args.bot_workers, profile, tmp / f"server-{connections}-{bots}.log")
+        clients: Clients | None = None
+        try:
+            think = args.think_alone if rooms == 1 else args.think
+            clients = Clients({"port": server.port, "rooms": rooms, "seconds": args.seconds, "think": think,
+                               "game": args.game, "seed": args.seed, "compression": args.compression,
+                               "bots": bots})
+            clients.expect("warm", 120)
+            time.sleep(1)
+            warm = proc_rss_kib(server.pid)
+            clients.tell("go")
+            connected = clients.expect("connected", 300)
+            time.sleep(1)
+            idle = proc_rss_kib(server.pid)
+            cpu = proc_cpu_seconds(server.pid)
+            clients.tell("play")
+            peak = idle
+            phases = 2 if bots else 1
+            limit = time.monotonic() + phases * (args.seconds + 15) + (120 if bots else 0)
+            while True:
+                try:
+                    played = clients.expect("played", 0.5)
+                    break
+                except RuntimeError as exc:
+                    if "did not reach" not in str(exc) or time.monotonic() > limit:
+                        raise
+                    peak = max(peak, proc_rss_kib(server.pid))
+            cpu = proc_cpu_seconds(server.pid) - cpu
+            time.sleep(1)
+            after = proc_rss_kib(server.pid)
+            clients.tell("quit")
+            clients.stop()
+        finally:
+            if clients is not None and clients.proc.poll() is None:
+                clients.proc.kill()
+            server.stop()
+    n = 2 * rooms
+    out: dict[str, Any] = {"connections": n, "rooms": rooms, "connect_seconds": round(connected["seconds"], 1),
+                           "machine_load_before": load,
+                           "server_cpu_percent": round(100 * cpu / (phases * args.seconds), 1),
+                           "rss_warm_kib": warm, "rss_idle_kib": idle, "rss_playing_kib": peak,
+                           "rss_after_kib": after,
+                           "kib_per_connection_idle": round((idle - warm) / n, 1),
+                           "kib_per_connection_playing": round((peak - warm) / n, 1),
+                           "kib_per_connection_after": round((after - warm) / n, 1),
+                           **summary(played["alone"])}
+    if bots:
+        with_bots = summary(played["bots"])
+        with_bots["bot_moves_per_second"] = round(played["bots"]["bot_moves"] / played["bots"]["seconds"], 2)
+        out["with_bots"] = with_bots
+    return out
+
+
+def table(levels: list[dict[str, Any]], bots: dict[str, Any] | None, args: argparse.Namespace) -> None:
+    print(f"person-vs-person rooms, game {args.game}, think {args.think} s (one room: {args.think_alone} s) "
+          f"(x 0.5-1.5), {args.seconds:g} s a level, "
+          f"clients offer compression {args.compression}, database {'PostgreSQL' if args.db else 'SQLite'}")
+    head = ("conns", "actions", "act/s", "median ms", "p99 ms", "max ms", "errors", "srv CPU%", "cli lag p99",
+            "KiB/conn idle", "playing", "after", "load")
+    print(" | ".join(head))
+    for r in levels:
+        print(" | ".join(str(x) for x in (
+            r["connections"], r["actions"], r["actions_per_second"], r["median_ms"], r["p99_ms"], r["max_ms"],
+            sum(r["errors"].values()) + r["unanswered"] + r["closed"], r["server_cpu_percent"],
+            r["client_lag_p99_ms"], r["kib_per_connection_idle"], r["kib_per_connection_playing"],
+            r["kib_per_connection_after"], r["machine_load_before"])))
+    if len(levels) > 1 and levels[0]["median_ms"]:
+        base = levels[0]["median_ms"]
+        print("median / baseline: " + ", ".join(f"{r['connections']}: {r['median_ms'] / base:.2f}x"
+                                                for r in levels if r["median_ms"]))
+    if bots is not None:
+        w = bots["with_bots"]
+        print(f"\none person-vs-person room alone, then with {args.bots} rooms of {BOT} vs {BOT} "
+              f"({w['bot_moves_per_second']} bot moves/s):")
+        print("              | actions | median ms | p99 ms | max ms | errors")
+        for label, r in (("alone", bots), (f"{args.bots} bot rooms", w)):
+            print(f"{label:>13} | {r['actions']} | {r['median_ms']} | {r['p99_ms']} | {r['max_ms']} | "
+                  f"{sum(r['errors'].values()) + r['unanswered'] + r['closed']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--levels", default="1,100,1000", help="concurrent connections per level (comma-separated)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="seconds of play per level")
+    parser.add_argument("--think", type=float, default=1.0, help="a player's mean thinking time, seconds")
+    parser.add_argument("--think-alone", type=float, default=0.2,
+                        help="the same in the one-room runs (level 1, the bot scenario's pair): more samples")
+    parser.add_argument("--game", choices=("duel", "duals", "both"), default="both")
+    parser.add_argument("--bots", type=int, default=50, help="bot:hard rooms of the bot scenario (0: skip it)")
+    parser.add_argument("--bot-workers", type=int, default=None, help="the server's bot processes (default: cores)")
+    parser.add_argument("--db", default=None, help="a PostgreSQL URL (a fresh database is made there); else SQLite")
+    parser.add_argument("--compression", choices=("deflate", "none"), default="deflate",
+                        help="what the clients offer (browsers offer permessage-deflate)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", type=Path, default=None, help="cProfile the server of the last level to FILE")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--client", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.client is not None:
+        asyncio.run(client_main(json.loads(args.client)))
+        return 0
+    raise_open_files()
+    levels = [int(x) for x in args.levels.split(",") if x.strip()]
+    results = []
+    bots = None
+    with tempfile.TemporaryDirectory(prefix="flametable-load-") as tmp:
+        for i, n in enumerate(levels):
+            profile = args.profile if i == len(levels) - 1 and not args.bots else None
+            results.append(run_level(args, Path(tmp), n, 0, profile))
+            if not args.json:
+                print(f"level {n}: {json.dumps(results[-1])}", file=sys.stderr, flush=True)
+        if args.bots:
+            bots = run_level(args, Path(tmp), 1, args.bots, args.profile)
+    if args.json:
+        print(json.dumps({"game": args.game, "think": args.think, "seconds": args.seconds,
+                          "compression": args.compression, "database": "postgresql" if args.db else "sqlite",
+                          "levels": results, "bots": bots}))
+    else:
+        table(results, bots, args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
