@@ -4,6 +4,7 @@ that a bad URL, an unreachable database or a port in use is one clear line, neve
 from __future__ import annotations
 
 import errno
+import gc
 import socket
 
 from flametable.cli.console import fail, out
@@ -45,5 +46,9 @@ def run_serve(host: str, port: int, db: str | None, lang: str | None, bot_worker
         host=host if ":" not in host else f"[{host}]", port=port, db=shown_url(url)), soft_wrap=True, markup=False,
         highlight=False)
     app = create_app(Settings(url, lang=lang or language(), bot_workers=bot_workers, migrate=False))
+    # What is loaded now (modules, card sets, translations) lives as long as the server: the garbage collector
+    # need not walk it again in every full collection (fewer long pauses with many rooms).
+    gc.collect()
+    gc.freeze()
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=WS_DEFLATE,
                 log_level="warning", lifespan="on")

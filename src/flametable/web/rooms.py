@@ -25,6 +25,7 @@ import os
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -67,7 +68,7 @@ class Limits:
     rooms_per_client: int = 20  # rooms with a match playing, made by one address
     actions_per_second: float = 10.0  # messages per second a connection may send, on average...
     burst: int = 30  # ...and at once
-    keep_events: int = 16  # past events kept per match for a reconnecting client (older gaps: a full sync)
+    keep_events: int = 16  # past events kept per match, as sent, for a reconnecting client (older gaps: a sync)
     send_timeout: float = 10.0  # a client that takes longer to receive one message is disconnected
     bot_iterations: int = 10_000  # the most a seat's bot:ismcts:N may search a move with no time limit
 
@@ -149,6 +150,7 @@ class Room:
         self.conns: set[Conn] = set()
         self.offers: set[int] = set()  # players who offered a rematch
         self.bot_task: asyncio.Task[None] | None = None
+        self.history: deque[tuple[int, tuple[str, str, str]]] = deque(maxlen=hall.limits.keep_events)
         self.tasks: set[asyncio.Task[None]] = set()  # presence announcements under way
         self.service, self.actors = self._rebuild(row.match)
 
@@ -217,7 +219,7 @@ class Room:
         record = MatchRecord(game=match.game, rules_version=match.rules_version,
                              content={"id": match.content_id, "hash": match.content_hash}, options=match.options,
                              seed=match.seed, players=list(match.players), setup=match.setup)
-        service = MatchService.from_record(self.game, record, keep=self.hall.limits.keep_events)
+        service = MatchService.from_record(self.game, record, keep=0)  # the room keeps its events as sent text
         actors = []
         for notation in match.actions[:upto]:
             seat = service.to_act
@@ -231,6 +233,7 @@ class Room:
         if row is not None:
             self.row = row
             self.service, self.actors = self._rebuild(row.match)
+            self.history.clear()
 
     # ------------------------------------------------------------------ connections
 
@@ -252,12 +255,8 @@ class Room:
             await self._send(conn, self._welcome(conn))
             seen_match, seen = msg.get("match"), msg.get("version")
             audience = self.seat_of(player)
-            if seen_match == self.match.number and isinstance(seen, int) and seen >= self.match.base:
-                events = self.service.events_since(audience, seen - self.match.base)
-            else:
-                events = [self.service.sync(audience)]
-            for event in events:
-                await self._send(conn, self._event(event))
+            for text in self._since(audience, seen if seen_match == self.match.number else None):
+                await self._send_text(conn, text)
             if not self.playing:
                 await self._send(conn, self._ended())
             await self._presence()
@@ -357,6 +356,7 @@ class Room:
             del self.match.actions[keep:]
             self.match.base = base
             self.service, self.actors = self._rebuild(self.match)
+            self.history.clear()
             await self._sync_all()
             self.schedule_bot()
 
@@ -406,6 +406,7 @@ class Room:
             self.offers.clear()
             self.row.match = new
             self.service, self.actors = self._rebuild(new)
+            self.history.clear()
             for c in list(self.conns):
                 await self._send(c, self._welcome(c))
             await self._sync_all()
@@ -476,14 +477,27 @@ class Room:
         return {"type": "ended", "match": self.match.number, "status": self.match.status,
                 "result": self.match.result, "record": self.record_link()}
 
+    def _since(self, audience: int | None, seen: Any) -> list[str]:
+        """What ``audience`` missed after version ``seen`` (None: unknown), as the texts sent: every later event
+        while the room keeps them all, else one sync of its view now; nothing when ``seen`` is the current one."""
+        current = self.wire_version
+        if seen == current and type(seen) is int:
+            return []
+        history = self.history
+        if type(seen) is int and history and history[0][0] <= seen + 1 and seen < current:
+            slot = 2 if audience is None else audience
+            return [texts[slot] for version, texts in history if version > seen]
+        return [messages.dumps(self._event(self.service.sync(audience)))]
+
     async def _tell(self, applied: Applied) -> None:
-        texts: dict[int | None, str] = {}
+        """Send each connection its audience's event of ``applied``, and keep the three texts (not the views: few
+        objects for the garbage collector to walk) for clients that come back."""
+        e0, e1, es = (messages.dumps(self._event(applied.to(audience))) for audience in (0, 1, None))
+        texts = (e0, e1, es)
+        self.history.append((self.wire_version, texts))
         for conn in list(self.conns):
             audience = self.seat_of(conn.player)
-            text = texts.get(audience)
-            if text is None:
-                text = texts[audience] = messages.dumps(self._event(applied.to(audience)))
-            await self._send_text(conn, text)
+            await self._send_text(conn, texts[2 if audience is None else audience])
 
     async def _sync_all(self) -> None:
         for conn in list(self.conns):
