@@ -25,7 +25,8 @@ def tiny_installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 def test_a_plug_in_game_is_played_through_the_server(tiny_installed: None) -> None:
     with Server() as server:
-        assert "tiny" in [g["name"] for g in server.http.get("/api/games").json()["games"]]
+        games = {g["name"]: g for g in server.http.get("/api/games").json()["games"]}
+        assert games["tiny"]["bots"] == ["bot:random"]  # its bots know no determiniser
         room, t0, t1 = server.pair("tiny")
         with server.connect(room) as a, server.connect(room) as b, server.connect(room) as watcher:
             assert a.hello(t0)["options"] == {}  # a game that declares no public options shows none

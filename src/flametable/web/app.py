@@ -37,7 +37,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from flametable.bots.registry import BOT_NAMES, BotSpecError
+from flametable.bots.registry import BotSpecError, bot_names
 from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import LANGUAGES, N_
@@ -48,7 +48,7 @@ from flametable.service import Rejected
 from flametable.texts.translator import Translator
 from flametable.web import messages
 from flametable.web.messages import MessageError
-from flametable.web.rooms import Conn, Hall, Limits, Room, RoomError, new_seed, watch_parent
+from flametable.web.rooms import Conn, Hall, Limits, Room, RoomError, game_of, new_seed, watch_parent
 from flametable.web.store import Store
 
 log = logging.getLogger("flametable.web")
@@ -159,8 +159,9 @@ def create_app(settings: Settings) -> Starlette:
         out = []
         for name in registry.names():
             entry = registry.get(name)
+            bots = bot_names(game_of(name))  # only bot:random for a game whose bots know no determiniser
             out.append({"name": name, "title": tr.translate(entry.title),
-                        "bots": [f"bot:{level}" for level in BOT_NAMES]})
+                        "bots": [f"bot:{level}" for level in bots if level != "ismcts:N"]})
         return JSONResponse({"games": out})
 
     async def create_room(request: Request) -> Response:

@@ -90,6 +90,11 @@ def _game(name: str) -> Any:
     return registry.make_game(name)
 
 
+def game_of(name: str) -> Any:
+    """The registry's game ``name`` with its built-in data, made once per process."""
+    return _game(name)
+
+
 def think(spec: str, game_name: str, seed: int, view: Any, legal: tuple[Action, ...]) -> int:
     """A bot's decision, as the action's id: run in the hall's executor (a worker process or thread)."""
     bot = make_bot(spec, _game(game_name), seed)
