@@ -28,13 +28,16 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import cache
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from flametable.bots.registry import BotSpecError, bot_names
@@ -45,13 +48,16 @@ from flametable.core.limits import LimitError, loads_json
 from flametable.core.record import MatchRecord
 from flametable.core.schema import Anything, Int, List, Obj, Str, validate
 from flametable.service import Rejected
-from flametable.texts.translator import Translator
+from flametable.texts.translator import DOMAIN, LOCALE_DIR, Translator
 from flametable.web import messages
 from flametable.web.messages import MessageError
 from flametable.web.rooms import Conn, Hall, Limits, Room, RoomError, game_of, new_seed, watch_parent
 from flametable.web.store import Store
 
 log = logging.getLogger("flametable.web")
+
+STATIC = Path(__file__).resolve().parent / "static"
+"""The browser client: plain ES modules and one style sheet, served as they are (no build step)."""
 
 MAX_BODY_BYTES = 64 * 1024
 ROOM_REQUEST = Obj(
@@ -125,6 +131,20 @@ async def _body(request: Request, tr: Translator, schema: Obj) -> dict[str, Any]
         return _fail(tr, exc.code, exc, 400)
     assert isinstance(data, dict)
     return data
+
+
+@cache
+def client_texts(lang: str) -> dict[str, str]:
+    """The translations of the browser client's messages (the catalogue's entries found in ``web/static``)."""
+    if lang == "en":
+        return {}
+    from babel.messages.pofile import read_po
+
+    po = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    with po.open("rb") as f:
+        catalog = read_po(f, locale=lang, domain=DOMAIN)
+    return {str(m.id): str(m.string) for m in catalog
+            if m.id and m.string and isinstance(m.id, str) and any("web/static/" in where for where, _ in m.locations)}
 
 
 def create_app(settings: Settings) -> Starlette:
@@ -332,7 +352,25 @@ def create_app(settings: Settings) -> Starlette:
                           detail: dict[str, Any] | None = None) -> None:
         await conn.send(messages.dumps(messages.error(code, conn.tr.error(exc), detail)))
 
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    async def texts(request: Request) -> Response:
+        lang = request.path_params["lang"]
+        if lang not in LANGUAGES:
+            tr = language(request, settings.lang)
+            return _fail(tr, "no_language", FlametableError(N_("There is no language {lang!r}: choose one of "
+                                                                "{languages}."), lang=lang[:20],
+                                                             languages=", ".join(LANGUAGES)), 404)
+        return JSONResponse(client_texts(lang), headers={"cache-control": "no-cache"})
+
     routes = [
+        Route("/", page),
+        Route("/rooms/{room}", page),
+        Route("/decks", page),
+        Route("/replay", page),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/api/texts/{lang}", texts),
         Route("/healthz", healthz),
         Route("/api/games", games),
         Route("/api/rooms", create_room, methods=["POST"]),

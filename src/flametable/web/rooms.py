@@ -474,9 +474,13 @@ class Room:
                 "status": self.match.status, "lang": conn.tr.lang}
 
     def _event(self, event: Event) -> dict[str, Any]:
+        """The message of ``event``: the event JSON at the wire version and, for the seat to act, its legal
+        actions in notation (what a client without the game's table offers as buttons)."""
         data = event.to_json()
         data["version"] += self.match.base
-        return {"type": "event", "match": self.match.number, "event": data}
+        seat = event.audience
+        legal = [a.text() for a in self.service.legal(seat)] if seat is not None and seat == event.to_act else []
+        return {"type": "event", "match": self.match.number, "event": data, "legal": legal}
 
     def _ended(self) -> dict[str, Any]:
         return {"type": "ended", "match": self.match.number, "status": self.match.status,

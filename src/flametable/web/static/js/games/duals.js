@@ -1,0 +1,1 @@
+export { render } from "./generic.js";

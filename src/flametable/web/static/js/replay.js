@@ -1,0 +1,4 @@
+export async function mount(root) {
+  root.append(document.createTextNode(""));
+  return null;
+}

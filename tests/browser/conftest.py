@@ -1,0 +1,61 @@
+"""Browser tests: Playwright (pytest-playwright) drives Debian's chromium through ``executable_path`` (no browser is
+ever downloaded) against a real ``flametable serve`` on 127.0.0.1. Without chromium the tests skip, saying why,
+unless the services are required (``.ci/run``), where they fail."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.services import require_or_skip
+from tests.web.live import LiveServer
+
+ARTEFACTS = Path(__file__).resolve().parents[2] / "out" / "browser"
+"""Where the tests write their screenshots (kept out of git)."""
+
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+"""Chromium's flags here: no sandbox as root, and no network of its own (this machine's network is closed)."""
+
+
+def chromium() -> str:
+    """The path of Debian's chromium, or a skip (a failure where the services are required)."""
+    found = os.environ.get("FLAMETABLE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not found:
+        require_or_skip("chromium", "no chromium on this machine (apt-get install -y chromium, as the README's "
+                                    "test command does where it can)")
+    assert found is not None
+    return found
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_type_launch_args, "executable_path": chromium(), "args": FLAGS}
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One real server for the browser tests (SQLite in a temporary directory)."""
+    data = tmp_path_factory.mktemp("browser-server")
+    server = LiveServer(f"sqlite+aiosqlite:///{data / 'flametable.db'}", data)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server: LiveServer) -> str:
+    return live_server.base
+
+
+@pytest.fixture
+def artefacts() -> Path:
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTEFACTS
