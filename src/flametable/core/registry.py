@@ -103,6 +103,10 @@ class GameEntry:
     """``(game) -> flametable.texts.log.MatchLog``: the match log, what each audience is told of each step in its
     language as plain lines (the game server's log). None: the generic log (each action's notation, a move the
     audience may not know, the result)."""
+    facts: Ref = None
+    """``(game, translator) -> dict``: what a browser needs to draw the game's pieces in a language (card and token
+    names, stats, kinds, patterns), as JSON data (``GET /api/games/NAME/facts``). None: the browser shows plain
+    notation."""
     cards: Ref = None
     """``(file, as_json) -> None``: shows the game's data for ``cards NAME`` (None: no such command)."""
     help: Mapping[str, str] = field(default_factory=dict)
@@ -293,6 +297,7 @@ BUILTINS = (
         table="flametable.cli.duel_tui:DuelTable",
         narrator="flametable.cli.duel_tui:Narrator",
         log="flametable.texts.duel:DuelLog",
+        facts="flametable.texts.duel:facts",
         cards="flametable.cli.cards:show_duel",
         help={"play": N_("Play Flame Duel: humans at this terminal (hot-seat for two) or bots."),
               "cards": N_("Show the Flame Duel cards."),
@@ -314,6 +319,7 @@ BUILTINS = (
         table="flametable.cli.duals_tui:DualsTable",
         narrator="flametable.cli.duals_tui:DualsNarrator",
         log="flametable.texts.duals:DualsLog",
+        facts="flametable.texts.duals:facts",
         cards="flametable.cli.duals_cards:show_duals",
         help={"play": N_("Play Flamecraft Duals: humans at this terminal (hot-seat for two) or bots."),
               "cards": N_("Show the Flamecraft Duals shop deck, tokens and board."),

@@ -453,3 +453,8 @@ class DualsLog:
         if reader.audience is not None:
             lines.append(outcome_for(reader.tr, outcome, reader.audience))
         return lines
+
+
+def facts(game: Any, tr: Translator) -> dict[str, Any]:
+    """What a browser needs to draw this game's pieces in ``tr``'s language (the registry's ``facts`` piece)."""
+    raise NotImplementedError  # built by the browser-client work of issue 12

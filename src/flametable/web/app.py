@@ -364,8 +364,19 @@ def create_app(settings: Settings) -> Starlette:
                                                              languages=", ".join(LANGUAGES)), 404)
         return JSONResponse(client_texts(lang), headers={"cache-control": "no-cache"})
 
+    async def facts(request: Request) -> Response:
+        tr = language(request, settings.lang)
+        name = request.path_params["name"]
+        entry = registry.find(name[:100])
+        piece = entry.piece("facts") if entry is not None else None
+        if piece is None:
+            return _fail(tr, "no_facts", FlametableError(N_("The game {game!r} has no pieces to draw: play it in its "
+                                                            "notation."), game=name[:100]), 404)
+        return JSONResponse(piece(game_of(entry.name), tr))
+
     routes = [
         Route("/", page),
+        Route("/api/games/{name}/facts", facts),
         Route("/rooms/{room}", page),
         Route("/decks", page),
         Route("/replay", page),
