@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
 

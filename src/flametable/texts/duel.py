@@ -8,6 +8,7 @@ parameter); no rules are decided here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from flametable.core.outcome import Outcome
 from flametable.duel.actions import PASS, DuelAction, Kind

@@ -369,7 +369,7 @@ def create_app(settings: Settings) -> Starlette:
         name = request.path_params["name"]
         entry = registry.find(name[:100])
         piece = entry.piece("facts") if entry is not None else None
-        if piece is None:
+        if entry is None or piece is None:
             return _fail(tr, "no_facts", FlametableError(N_("The game {game!r} has no pieces to draw: play it in its "
                                                             "notation."), game=name[:100]), 404)
         return JSONResponse(piece(game_of(entry.name), tr))
