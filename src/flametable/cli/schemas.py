@@ -19,6 +19,7 @@ from flametable.duals.data import DUALS_DATA
 from flametable.duals.view import VIEW_SCHEMA as DUALS_VIEW
 from flametable.duel.cards import CARD_SET, DECK
 from flametable.duel.view import VIEW_SCHEMA as DUEL_VIEW
+from flametable.service.events import SCHEMA as EVENT
 from flametable.sim.results import CSV_ROW, line_schema
 from flametable.web.app import JOIN_REQUEST, ROOM_REQUEST
 from flametable.web.messages import CLIENT
@@ -57,6 +58,10 @@ def documents() -> dict[str, dict[str, Any]]:
         "result-csv-row": (CSV_ROW, "flametable sim result CSV row",
                            "One row of a CSV results file, every cell as text, by its column's name."),
     }
+    made["event"] = (EVENT, "flametable event",
+                     "One audience's news at one version of a match (docs/service.md): its view after the step, "
+                     "who acted and the action's notation when that audience may know it. The game server sends "
+                     "it inside {\"type\": \"event\", \"match\": M, \"event\": ...} messages.")
     made["room-request"] = (ROOM_REQUEST, "flametable server: room request",
                             "The body of POST /api/rooms on the game server (docs/server.md); the game checks the "
                             "options.")

@@ -24,9 +24,10 @@ from enum import Enum, StrEnum
 from typing import Any
 
 from flametable.core.errors import FlametableError
+from flametable.core.i18n import N_, Phrase
+from flametable.core.schema import Anything, Const, Int, Nullable, Obj, Str, validate
 
 EVENT_FORMAT = "flametable-event/1"
-_FIELDS = ("format", "version", "audience", "actor", "action", "to_act", "result", "view")
 
 Audience = int | None
 """A seat (0 or 1), or ``None`` for the spectators."""
@@ -36,6 +37,23 @@ AUDIENCES: tuple[Audience, Audience, Audience] = (0, 1, None)
 
 class EventError(FlametableError):
     """An event's JSON that cannot be read."""
+
+
+EVENT = Phrase(N_("event"))
+SCHEMA = Obj(
+    required={
+        "format": Const(EVENT_FORMAT),
+        "version": Int(0, None, "the match's version after the step (0 at the start)"),
+        "audience": Nullable(Int(0, 1), "the seat this event is for; null: the spectators"),
+        "actor": Nullable(Int(0, 1), "the seat that acted; null: a sync (the view and nothing more)"),
+        "action": Nullable(Str(max_len=200), "the action's notation, only when this audience may know it"),
+        "to_act": Nullable(Int(0, 1), "the seat to act after the step; null once the match is over"),
+        "result": Nullable(Anything("object"), "the outcome's JSON once the match is over"),
+        "view": Anything(None, "the audience's view after the step, as the game's view writes it"),
+    },
+    title="flametable event",
+)
+"""The shape of an event's JSON (``docs/schemas/event.schema.json``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,40 +86,27 @@ class Event:
 
     @staticmethod
     def from_json(data: Any, view_from_json: Callable[[Any], Any] | None = None) -> Event:
-        """The event of ``data``; its view made by ``view_from_json`` (the view class's own ``from_json``), or
-        left as JSON data without it."""
-        if not isinstance(data, Mapping):
-            raise EventError(f"an event is a JSON object, got {type(data).__name__}")
-        if data.get("format") != EVENT_FORMAT:
-            raise EventError(f"event format must be {EVENT_FORMAT!r}, got {data.get('format')!r}")
-        missing = [k for k in _FIELDS if k not in data]
-        unknown = sorted(set(data) - set(_FIELDS))
-        if missing or unknown:
-            raise EventError(f"event fields: missing {missing}, unknown {unknown}")
-        version = data["version"]
-        if not _is_int(version) or version < 0:
-            raise EventError(f"event version must be a whole number from 0, got {version!r}")
-        for key in ("audience", "actor", "to_act"):
-            value = data[key]
-            if isinstance(value, bool) or (value is not None and value not in (0, 1)):
-                raise EventError(f"event {key} must be 0, 1 or null, got {value!r}")
-        action, result = data["action"], data["result"]
-        if action is not None and not isinstance(action, str):
-            raise EventError(f"event action must be a notation text or null, got {action!r}")
+        """The event of ``data`` (checked against :data:`SCHEMA`); its view made by ``view_from_json`` (the view
+        class's own ``from_json``), or left as JSON data without it."""
+        validate(data, SCHEMA, "event", EVENT, error=_event_error, json=True)
+        action = data["action"]
         if action is not None and data["actor"] is None:
-            raise EventError("a sync event (actor null) has no action")
-        if result is not None and not isinstance(result, dict):
-            raise EventError(f"event result must be an object or null, got {result!r}")
+            raise EventError(N_("a sync event (actor null) has no action"))
         view = data["view"]
         return Event(
-            version=version,
+            version=data["version"],
             audience=data["audience"],
             view=view_from_json(view) if view_from_json is not None else view,
             to_act=data["to_act"],
             actor=data["actor"],
             action=action,
-            result=result,
+            result=data["result"],
         )
+
+
+def _event_error(source: str, entry: Any, fieldname: Any, problem: str, /, **params: Any) -> FlametableError:
+    """A schema problem of an event, naming the field (the error factory of ``validate``)."""
+    return EventError(N_("event {field}: {problem}"), field=fieldname, problem=FlametableError(problem, **params))
 
 
 @dataclass(frozen=True, slots=True)
