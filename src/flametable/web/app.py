@@ -11,6 +11,10 @@ common protocol and the match service.
 ``GET  /api/rooms/ID``                      what anyone may know of a room
 ``POST /api/rooms/ID/join``                 take an open seat (``{"player": 0|1}`` optional): its token
 ``GET  /api/rooms/ID/matches/N/record``     the record of an ended match (the terminal's record file)
+``GET  /api/rooms/ID/matches/N/replay``     the steps of an ended match with every audience's views (``replays``)
+``POST /api/replay``                        the same steps from an uploaded record file
+``POST /api/games/NAME/options/check``      ``{"options": ...}`` checked by the game (own decks): ok or the problem
+``GET  /api/games/duel/cards``              Flame Duel's cards in the reader's language (the deck builder)
 ``WS   /api/rooms/ID/ws``                   the room's events and the players' messages (``messages``)
 ==========================================  ===================================================================
 
@@ -42,7 +46,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from flametable.bots.registry import BotSpecError, bot_names
 from flametable.core import registry
-from flametable.core.errors import FlametableError
+from flametable.core.errors import FlametableError, RecordError
 from flametable.core.i18n import LANGUAGES, N_
 from flametable.core.limits import LimitError, loads_json
 from flametable.core.record import MatchRecord
@@ -51,6 +55,15 @@ from flametable.service import Rejected
 from flametable.texts.translator import DOMAIN, LOCALE_DIR, Translator
 from flametable.web import messages
 from flametable.web.messages import MessageError
+from flametable.web.replays import (
+    ReplayError,
+    check_options,
+    duel_cards,
+    problem_of,
+    read_record,
+    record_of,
+    replay_steps,
+)
 from flametable.web.rooms import Conn, Hall, Limits, Room, RoomError, game_of, new_seed, watch_parent
 from flametable.web.store import Store
 
@@ -67,6 +80,9 @@ ROOM_REQUEST = Obj(
     optional={"options": Anything("object", "the game's options (checked by the game)")},
     title="room request",
 )
+OPTIONS_CHECK = Obj(required={"options": Anything("object", "the game's options (checked by the game)")},
+                    title="options check")
+MAX_UPLOAD_BYTES = 1024 * 1024
 JOIN_REQUEST = Obj(optional={"player": Int(0, 1, "the seat wanted (default: the first open one)")},
                    title="join request")
 
@@ -374,8 +390,65 @@ def create_app(settings: Settings) -> Starlette:
                                                             "notation."), game=name[:100]), 404)
         return JSONResponse(piece(game_of(entry.name), tr))
 
+    async def check_game_options(request: Request) -> Response:
+        tr = language(request, settings.lang)
+        body = await _body(request, tr, OPTIONS_CHECK)
+        if isinstance(body, Response):
+            return body
+        try:
+            check_options(request.path_params["name"][:100], body["options"])
+        except registry.UnknownGame as exc:
+            return _fail(tr, "unknown_game", exc, 404)
+        except FlametableError as exc:
+            return JSONResponse({"error": "bad_options", "message": tr.error(exc), "problem": problem_of(exc, tr)},
+                                status_code=400)
+        return JSONResponse({"ok": True})
+
+    async def cards(request: Request) -> Response:
+        return JSONResponse(duel_cards(language(request, settings.lang)))
+
+    async def _replay(tr: Translator, rec: MatchRecord) -> Response:
+        try:
+            steps = await asyncio.to_thread(replay_steps, rec, tr)
+        except registry.UnknownGame as exc:
+            return _fail(tr, "unknown_game", exc, 400)
+        except (RecordError, ReplayError) as exc:
+            return _fail(tr, "bad_record", exc, 400)
+        return JSONResponse(steps)
+
+    async def room_replay(request: Request) -> Response:
+        tr = language(request, settings.lang)
+        room = await _room_or_404(request, tr)
+        if isinstance(room, Response):
+            return room
+        number = int(request.path_params["number"]) if request.path_params["number"].isdigit() else -1
+        match = await room.hall.store.load_match(room.id, number) if 0 <= number <= 1_000_000 else None
+        if match is None:
+            return _fail(tr, "no_match", FlametableError(N_("This room has no match {number}."),
+                                                         number=request.path_params["number"][:20]), 404)
+        if match.status == "playing":
+            return _fail(tr, "playing", FlametableError(N_("The record is released once the match is over.")), 409)
+        return await _replay(tr, record_of(match))
+
+    async def upload_replay(request: Request) -> Response:
+        tr = language(request, settings.lang)
+        raw = await request.body()
+        if len(raw) > MAX_UPLOAD_BYTES:
+            return _fail(tr, "too_big", FlametableError(N_("A record file may hold at most {limit} bytes; this one "
+                                                            "holds {size}."), limit=MAX_UPLOAD_BYTES, size=len(raw)),
+                         413)
+        try:
+            rec = read_record(raw)
+        except RecordError as exc:
+            return _fail(tr, "bad_record", exc, 400)
+        return await _replay(tr, rec)
+
     routes = [
         Route("/", page),
+        Route("/api/games/{name}/options/check", check_game_options, methods=["POST"]),
+        Route("/api/games/duel/cards", cards),
+        Route("/api/rooms/{room}/matches/{number}/replay", room_replay),
+        Route("/api/replay", upload_replay, methods=["POST"]),
         Route("/api/games/{name}/facts", facts),
         Route("/rooms/{room}", page),
         Route("/decks", page),

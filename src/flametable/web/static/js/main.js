@@ -39,7 +39,7 @@ document.addEventListener("click", (e) => {
   const link = e.target.closest("a[data-nav]");
   if (link && link.origin === location.origin && !e.ctrlKey && !e.metaKey) {
     e.preventDefault();
-    go(link.pathname);
+    go(link.pathname + link.search);
   }
 });
 window.addEventListener("popstate", () => show());

@@ -1,0 +1,144 @@
+"""What the browser's deck builder and replay viewer ask the server: a game's check of options (Flame Duel's own
+decks are checked by the game itself, as ``cards check`` does), Flame Duel's cards in words, and the steps of an
+ended match (from the server's store or an uploaded record file). No game rule here: the game checks options and
+actions, the texts layer words them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flametable.core import registry
+from flametable.core.errors import DataError, FlametableError, RecordError
+from flametable.core.i18n import N_
+from flametable.core.limits import LimitError, loads_json
+from flametable.core.record import MatchRecord, replay, resigner, start
+from flametable.core.schema import List
+from flametable.duel.cards import DECK, Stat
+from flametable.service import is_public, view_json
+from flametable.texts.duel import CardWords
+from flametable.texts.log import Reader, log_of, seat_name
+from flametable.texts.translator import Translator
+from flametable.texts.words import kind_name, stat_name
+from flametable.web.rooms import game_of
+from flametable.web.store import MatchRow
+
+AUDIENCES: tuple[tuple[str, int | None], ...] = (("0", 0), ("1", 1), ("spectator", None))
+
+
+class ReplayError(FlametableError):
+    """A record that cannot be replayed to its end (a bad file, a bad action, a result that differs)."""
+
+
+# ------------------------------------------------------------------ options and cards
+
+
+def check_options(name: str, options: Any) -> None:
+    """Let the game ``name`` check ``options`` by starting a match with them: raises the game's own
+    :class:`FlametableError` naming the problem (or :class:`registry.UnknownGame`)."""
+    entry = registry.get(name)
+    game_of(entry.name).new_match(options, 0)
+
+
+def problem_of(exc: FlametableError, tr: Translator) -> str | None:
+    """The problem alone of a bad data error (``a deck has exactly 3 characters, got 2``), without where it is."""
+    if isinstance(exc, DataError):
+        return FlametableError(exc.problem, **exc.params).translated(tr.translate)
+    return None
+
+
+def duel_cards(tr: Translator) -> dict[str, Any]:
+    """Flame Duel's cards in the language of ``tr``, for the deck builder: each card's number, name, stats or kind
+    and bonus, text; and the deck's sizes as the game's deck schema declares them (R2)."""
+    game = game_of("duel")
+    words = CardWords(tr, game.cards)
+    characters = [{"number": c.number, "label": words.character(c.number), "name": tr.pick(c.name),
+                   "stats": {s.key: c.stat(s) for s in Stat}, "stats_text": words.character_stats(c.number),
+                   "ability": words.ability(c.number)} for c in game.cards.characters]
+    supports = [{"number": s.number, "label": words.support(s.number), "name": tr.pick(s.name), "kind": s.kind.key,
+                 "kind_name": kind_name(tr, s.kind), "stat": s.stat.key, "stat_name": stat_name(tr, s.stat),
+                 "bonus": s.bonus, "detail": words.support_detail(s.number), "text": words.support_text(s.number)}
+                for s in game.cards.supports]
+    sizes = {}
+    for key in ("characters", "supports"):
+        sized = DECK.required[key]
+        assert isinstance(sized, List)
+        sizes[key] = [sized.min, sized.max]
+    return {"characters": characters, "supports": supports, "deck": sizes}
+
+
+# ------------------------------------------------------------------ replays
+
+
+def record_of(match: MatchRow) -> MatchRecord:
+    """The record of a stored match."""
+    return MatchRecord(game=match.game, rules_version=match.rules_version,
+                       content={"id": match.content_id, "hash": match.content_hash}, options=match.options,
+                       seed=match.seed, players=list(match.players), actions=list(match.actions),
+                       setup=match.setup, result=match.result)
+
+
+def read_record(raw: bytes) -> MatchRecord:
+    """An uploaded record file: raises :class:`RecordError` naming what is wrong."""
+    try:
+        data = loads_json(raw.decode("utf-8"))
+    except (LimitError, UnicodeDecodeError, ValueError):
+        raise RecordError(N_("The file is not a match record: it is not valid JSON.")) from None
+    try:
+        return MatchRecord.from_json(data, "record")
+    except RecordError as exc:
+        raise RecordError(N_("The file is not a match record: {error}"), error=exc) from None
+
+
+def replay_steps(record: MatchRecord, tr: Translator) -> dict[str, Any]:
+    """Every step of an ended match, the views of both seats and the spectators at each (after the end everything
+    may be shown), each audience's log lines of the step in the language of ``tr``, and the result. Raises
+    :class:`RecordError` or :class:`ReplayError` when the record does not replay to its end."""
+    entry = registry.get(record.game)
+    game = game_of(entry.name)
+    report = replay(game, record, verify_result=record.result is not None)
+    if not report.ok:
+        raise _why(report)
+    result = report.to_json()["result"]
+    log = log_of(game)
+    readers = {key: Reader.of(tr, audience) for key, audience in AUDIENCES}
+    state = start(game, record)
+    views = {key: state.view(audience) for key, audience in AUDIENCES}
+    steps: list[dict[str, Any]] = [{"version": 0, "actor": None, "action": None,
+              "views": {key: view_json(view) for key, view in views.items()},
+              "lines": {key: log.start(readers[key], views[key]) for key, _ in AUDIENCES}}]
+    for i, notation in enumerate(record.actions):
+        actor = state.to_act
+        assert actor is not None  # replay() found every action legal, none after the end
+        action = game.action_from_text(notation)
+        state.apply(action)
+        after = {key: state.view(audience) for key, audience in AUDIENCES}
+        lines = {key: log.step(readers[key], views[key], after[key], actor,
+                               action if audience == actor or is_public(game, action) else None)
+                 for key, audience in AUDIENCES}
+        views = after
+        steps.append({"version": i + 1, "actor": actor, "action": notation,
+                      "views": {key: view_json(view) for key, view in views.items()}, "lines": lines})
+    last: dict[str, list[str]] = steps[-1]["lines"]
+    for key, _ in AUDIENCES:
+        if state.outcome is not None:
+            last[key] = [*last[key], *log.end(readers[key], views[key], state.outcome)]
+        elif (loser := resigner(record.result)) is not None:
+            last[key] = [*last[key], tr.translate(N_("{player} resigned.")).format(player=seat_name(tr, loser))]
+    spectator = [line for step in steps for line in step["lines"]["spectator"]]
+    return {"game": record.game, "title": tr.translate(entry.title), "options": record.options,
+            "players": record.players, "steps": steps, "result": result, "log": spectator}
+
+
+def _why(report: Any) -> FlametableError:
+    """Why a record does not replay to its end, translatable."""
+    if report.error is not None:
+        return ReplayError(N_("Action {index} of the record ({action}) is not legal: {reason}"),
+                           index=report.bad_index + 1, action=report.bad_action, reason=report.error)
+    if report.bad_action is not None:
+        return ReplayError(N_("Action {index} of the record ({action}) comes after the end of the match."),
+                           index=report.bad_index + 1, action=report.bad_action)
+    if report.abandoned or report.bad_index is not None:
+        return ReplayError(N_("The record stops after {n} actions, before the match ends: only a finished match "
+                              "can be replayed here."), n=report.steps)
+    return ReplayError(N_("The record's result differs from the result its actions give: the file was changed."))
