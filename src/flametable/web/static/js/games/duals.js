@@ -83,6 +83,14 @@ function tokenChip(f, key, count) {
     " ", kind.name, count !== undefined ? ` ×${count}` : null);
 }
 
+// A translated template with {name} parts filled by page nodes (a token chip keeps its glyph inside the sentence).
+function withNodes(template, nodes) {
+  return template.split(/(\{\w+\})/).map((part) => {
+    const key = part.startsWith("{") ? part.slice(1, -1) : null;
+    return key !== null && key in nodes ? nodes[key] : part;
+  });
+}
+
 function stackWords(f, stack) {
   if (!stack.length) return _("empty");
   const names = stack.map((key) => kindOf(f, key).name);
@@ -127,7 +135,7 @@ function boardSvg(f, view, targets, send, rerender) {
     const target = targets.get(sp.name);
     const selected = picked.space === sp.name;
     const label = _("Space {space}: {stack}", { space: sp.name, stack: stackWords(f, stack) })
-      + (target ? `. ${_("Click: {what}", { what: target.what })}` : "");
+      + (target ? ". " + _("Click: {what}", { what: target.what }) : "");
     const click = target ? () => {
       if (target.action) { picked.space = null; send(target.action); }
       else if (target.pick) { picked.space = sp.name; announce(_("{space} chosen: now choose the other space.", { space: sp.name })); rerender(); }
@@ -188,7 +196,7 @@ function cardView(f, number, { matching, choice, send }) {
   const body = [
     h("span", { class: "card-head" }, h("span", { class: "card-name" }, card.label), h("span", { class: "vp" }, _("{vp} VP", { vp: card.vp }))),
     patternSvg(f, card),
-    card.starburst ? h("span", { class: "note" }, _("coins worth 0")) : null,
+    card.starburst ? h("span", { class: "note" }, _("STARBURST: your coins are worth 0")) : null,
     fits ? h("span", { class: "fits" }, "✓ ", _("fits")) : null,
     choice ? h("span", { class: "verb" }, choice.verb === "score" ? _("Score") : _("To the bottom")) : null,
   ];
@@ -206,7 +214,10 @@ function buttonLabel(f, view, action, mySeat) {
     if (view.last_chance) return _("Finish: the match ends");
     return _("Finish scoring (REFRESH: draw up to 2 cards; then the other player's turn)");
   }
-  if (verb === "skip") return _("Do not FIRE UP");
+  if (verb === "skip") {
+    const stack = view.src ? view.board[view.src] || [] : [];
+    return withNodes(_("Do not FIRE UP {token}"), { token: stack.length ? tokenChip(f, stack[stack.length - 1]) : "" });
+  }
   if (verb === "coin") {
     return _("Spend a coin (you have {n}): draw 2 cards, then put 2 of your hand at the bottom of the deck", { n: view.seats[mySeat].coins });
   }
@@ -215,7 +226,7 @@ function buttonLabel(f, view, action, mySeat) {
     return type ? [h("span", { class: "glyph", style: `background: ${type.colour}`, "aria-hidden": "true" }, type.letter), " ",
       _("FIRE UP {ability}: {text}", { ability: type.name, text: type.ability })] : action;
   }
-  if (verb === "take") return [_("Keep and place:"), " ", tokenChip(f, arg)];
+  if (verb === "take") return withNodes(_("Keep {token} and place it"), { token: tokenChip(f, arg) });
   return action; // an action this table does not know: its notation
 }
 
@@ -247,10 +258,10 @@ function seatsPanel(f, view, names) {
     h("h3", {}, (view.turn === i ? "▶ " : "") + names[i]),
     h("ul", {},
       h("li", {}, h("span", { class: "stat", "aria-hidden": "true" }, "★"), " ", _("{n} VP", { n: info.points })),
-      h("li", {}, h("span", { class: "stat", "aria-hidden": "true" }, "◎"), " ", _("Coins: {n}", { n: info.coins })),
-      h("li", {}, h("span", { class: "stat", "aria-hidden": "true" }, "▤"), " ", _("Cards in hand: {n}", { n: info.hand_size })),
+      h("li", {}, h("span", { class: "stat", "aria-hidden": "true" }, "◎"), " ", _("Coins") + ": " + info.coins),
+      h("li", {}, h("span", { class: "stat", "aria-hidden": "true" }, "▤"), " ", _("Cards in hand") + ": " + info.hand_size),
       h("li", {}, h("span", { class: "stat", "aria-hidden": "true" }, "✓"), " ",
-        _("Scored cards: {n}", { n: info.pile.length }), info.pile.length ? ` (${info.pile.map((n) => "K" + n).join(", ")})` : "")))));
+        _("Scored cards") + ": " + info.pile.length, info.pile.length ? ` (${info.pile.map((n) => "K" + n).join(", ")})` : "")))));
 }
 
 function supplyPanel(f, view) {
@@ -273,8 +284,9 @@ function finalCount(f, view, names) {
       : _("{player} has more VP.", { player: names[o.winner] });
   return h("section", { class: "final-count", "aria-label": _("Final count") },
     h("h2", {}, _("Final count")),
-    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, _("VP")), h("th", { scope: "col" }, _("from cards")),
-      h("th", { scope: "col" }, _("from coins")), h("th", { scope: "col" }, _("scored cards")))), h("tbody", {}, rows)),
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, _("VP now (cards + coins)")),
+      h("th", { scope: "col" }, _("VP of cards")), h("th", { scope: "col" }, _("VP of coins")),
+      h("th", { scope: "col" }, _("Scored cards (tie-break)")))), h("tbody", {}, rows)),
     h("p", {}, why),
     h("p", { class: "note" }, _("Most VP wins (each unspent coin is 1 VP, 0 with STARBURST); on equal VP, more scored cards; then the victory is shared.")));
 }
