@@ -456,6 +456,37 @@ class DualsLog:
         return lines
 
 
+# A colour hint per type for a browser (the terminal's TYPE_STYLES as web colours, dark enough for white letters
+# and light enough apart); a token also carries its letter, so the colour is never the only signal.
+TYPE_COLOURS = ("#a86b00", "#00758a", "#b3261e", "#2f5fb3", "#8e2f8e", "#2e7d32")
+BUDDY_COLOUR = "#555555"
+
+
 def facts(game: Any, tr: Translator) -> dict[str, Any]:
-    """What a browser needs to draw this game's pieces in ``tr``'s language (the registry's ``facts`` piece)."""
-    raise NotImplementedError  # built by the browser-client work of issue 12
+    """What a browser needs to draw this game's pieces in ``tr``'s language (the registry's ``facts`` piece): the
+    board's spaces (names as in the notation, axial coordinates, neighbours, the inner ring), the six types (name,
+    letter, colour hint, ability), every token kind by its notation key (letters, name, types), the shop cards
+    (pattern cells as axial offsets, VP, name, STARBURST) and the words of each step. Public data only."""
+    data: DualsData = game.data
+    words = DualsWords(tr, data)
+    board = data.board
+    spaces = [{"name": name, "q": q, "r": r, "inner": s in board.inner,
+               "neighbours": [board.names[n] for n in board.adj[s]]}
+              for s, (name, (q, r)) in enumerate(zip(board.names, board.coords, strict=True))]
+    types = [{"key": t.key, "name": type_name(tr, t), "letter": words.type_letters[t], "colour": TYPE_COLOURS[t],
+              "ability": ability_text(tr, t)} for t in TokenType]
+    kinds: dict[str, dict[str, Any]] = {}
+    for k, key in enumerate(data.kind_names):
+        kinds[key] = {"letters": words.letters(k), "name": words.kind_name(k),
+                      "types": [TokenType(t).key for t in words.types_of(k)],
+                      "colours": [TYPE_COLOURS[t] for t in words.types_of(k)] or [BUDDY_COLOUR]}
+    cards = [{"number": c.number, "label": words.card(c.number), "name": tr.pick(c.name) if c.name else None,
+              "vp": c.vp, "starburst": c.starburst,
+              "cells": [{"q": cell.dq, "r": cell.dr, "type": TokenType(cell.type).key if cell.type >= 0 else None,
+                         "var": cell.var or None} for cell in c.cells]}
+             for c in data.cards]
+    steps = {step.name.lower(): phase_text(tr, step) for step in Step}
+    return {"game": "duals", "spaces": spaces, "types": types, "kinds": kinds, "buddy_letter": BUDDY_LETTER,
+            "cards": cards, "steps": steps,
+            "fire_forced": tr.gettext("plant: FIRE UP the token it uses"),
+            "score_no_coin": tr.gettext("SCORE: score cards or finish")}
