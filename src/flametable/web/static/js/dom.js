@@ -31,3 +31,10 @@ export function announce(text) {
   live.append(h("p", {}, text));
   while (live.childNodes.length > 5) live.firstChild.remove();
 }
+
+// Replace an element's children, skipping null/false/undefined (replaceChildren would write "null").
+export function fill(el, ...children) {
+  el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false)
+    .map((c) => (c instanceof Node ? c : document.createTextNode(String(c)))));
+  return el;
+}

@@ -19,14 +19,25 @@ function route(path) {
   return ["lobby", {}];
 }
 
+let generation = 0;
+
 export async function show(path = location.pathname) {
+  // Each page mounts into a fresh holder: a page still loading when another is asked for (a quick click, a
+  // language change) finishes into a holder no longer on the page, and is left at once.
+  const mine = ++generation;
   if (leave) leave();
   leave = null;
   const [page, params] = route(path);
-  const root = document.getElementById("app");
-  root.replaceChildren();
+  const holder = document.createElement("div");
+  holder.className = `page ${page}`;
+  document.getElementById("app").replaceChildren(holder);
   const module = await PAGES[page]();
-  leave = (await module.mount(root, params)) || null;
+  const left = (await module.mount(holder, params)) || null;
+  if (mine !== generation) {
+    if (left) left();
+    return;
+  }
+  leave = left;
   translatePage();
 }
 
