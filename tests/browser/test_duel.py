@@ -178,3 +178,30 @@ def screenshots(seat: Seat, artefacts: Path) -> None:
         assert seat.page.evaluate("document.documentElement.scrollWidth") <= width, "no sideways scrolling"
         seat.page.evaluate("window.scrollTo(0, 0)")
         seat.page.screenshot(path=str(artefacts / f"duel-{width}x{height}.png"))
+
+
+def test_a_drafted_match_against_a_bot_offers_the_draft_pool_and_only_legal_controls(browser: Browser, base_url: str,
+                                                                                    artefacts: Path) -> None:
+    me = seat_at(browser, "en-GB")
+    me.page.goto(base_url + "/")
+    me.page.select_option("#game", "duel")
+    me.page.select_option("select[name=pick]", "draft")
+    me.page.select_option("#opponent", "bot:easy")
+    me.page.get_by_role("button", name="Create the room").click()
+    pool = me.page.locator(".draft .card")
+    expect(pool.first).to_be_visible()
+    assert me.view["phase"] == 0
+    expect(pool).to_have_count(len(me.view["draft_pool"]))
+    expect(me.page.locator(".draft .act")).to_have_count(len(me.view["legal"]))
+    me.page.screenshot(path=str(artefacts / "duel-draft-1280x800.png"))
+    rng = random.Random(33)
+    for _ in range(MAX_STEPS):
+        expect(me.page.locator(".duel-table .act").first.or_(me.page.locator(".result h2"))).to_be_visible()
+        if me.page.locator(".result").is_visible():
+            break
+        actions = offered(me)
+        assert sorted(actions) == sorted(me.view["legal"])
+        before = version(me)
+        me.page.locator(f'.duel-table .act[data-action="{rng.choice(actions)}"]').click()
+        expect(me.page.locator(".duel-table")).not_to_have_attribute("data-version", before)
+    expect(me.page.locator(".result h2")).to_have_text(re.compile(r"^(You win!|You lose\.|The match is a tie\.)$"))
