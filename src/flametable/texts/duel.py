@@ -12,9 +12,9 @@ from typing import Any
 
 from flametable.core.outcome import Outcome
 from flametable.duel.actions import PASS, DuelAction, Kind
-from flametable.duel.cards import CardSet, Stat
+from flametable.duel.cards import CardSet, Stat, SupportKind
 from flametable.duel.game import DuelGame
-from flametable.duel.rules import Phase
+from flametable.duel.rules import PHASE_TEXT, Phase, Reason
 from flametable.duel.view import DRAW, DuelView, RoundResult
 from flametable.texts.log import Reader
 from flametable.texts.translator import Translator
@@ -282,6 +282,86 @@ class DuelLog:
         return lines
 
 
+STAT_SYMBOLS = {Stat.SPARK: "✦", Stat.HEAT: "▲", Stat.CHARM: "♥"}
+"""A symbol for each stat, shown next to its name so that colour is never the only signal."""
+
+
 def facts(game: Any, tr: Translator) -> dict[str, Any]:
-    """What a browser needs to draw this game's pieces in ``tr``'s language (the registry's ``facts`` piece)."""
-    raise NotImplementedError  # built by the browser-client work of issue 12
+    """What a browser needs to draw Flame Duel's cards in ``tr``'s language (the registry's ``facts`` piece): the
+    card set (characters with their stats and ability, supports with kind, stat, bonus, whom they equip to and their
+    text), the stats (key, name, symbol) and kinds by key, and the words of the table as templates with ``{name}``
+    parameters (the same messages the terminal shows), which the browser fills. Data only: no rule is decided."""
+    _ = tr.gettext
+    cards: CardSet = game.cards
+    words = CardWords(tr, cards)
+    return {
+        "game": "duel",
+        "lang": tr.lang,
+        "name": tr.pick(cards.name),
+        "stats": [{"key": s.key, "name": stat_name(tr, s), "symbol": STAT_SYMBOLS[s]} for s in Stat],
+        "kinds": {k.key: kind_name(tr, k) for k in SupportKind},
+        "characters": [
+            {"number": c.number, "name": tr.pick(c.name), "spark": c.spark, "heat": c.heat, "charm": c.charm,
+             "ability": words.ability(c.number)}
+            for c in cards.characters
+        ],
+        "supports": [
+            {"number": s.number, "name": tr.pick(s.name), "kind": s.kind.key, "stat": s.stat.key, "bonus": s.bonus,
+             "equips_to": sorted(s.equips_to), "text": words.support_text(s.number)}
+            for s in cards.supports
+        ],
+        "phases": [tr.translate(PHASE_TEXT[p]) for p in Phase],
+        "reasons": {str(r): reason_text(tr, r) for r in Reason},
+        "words": {
+            # the table's words and templates, in the terminal's messages (texts/duel.py, cli/duel_render.py)
+            "round": _("Round {n} of 3"),
+            "tiebreak": _("Tie-break round"),
+            "stat": _("Stat: {stat}"),
+            "chooser": _("Chooser: {player}"),
+            "turn": _("Turn: {player} — {task}"),
+            "place": _("Place on the table: {card} ({detail}), owned by {player}"),
+            "no_place": _("Place on the table: none"),
+            "total": _("Total this round"),
+            "modifiers": _("Effect modifiers"),
+            "items": _("Items this round"),
+            "plays_left": _("Plays left"),
+            "ability": _("Ability"),
+            "ability_text": _("Ability: {text}"),
+            "used": _("used"),
+            "not_used": _("not used"),
+            "hand": _("Hand"),
+            "your_hand": _("Your hand"),
+            "hand_empty": _("Your hand is empty."),
+            "known_in_hand": _("Known in hand"),
+            "draw_pile": _("Draw pile"),
+            "draw_pile_shared": _("Draw pile (shared)"),
+            "discard": _("Discard pile"),
+            "round_wins": _("Round wins"),
+            "this_round": _("This round"),
+            "nothing_yet": _("Nothing played yet this round."),
+            "character": _("Character"),
+            "flipped": _("flipped"),
+            "face_down": _("face down"),
+            "equips_to": _("Equips to: {characters}"),
+            "cards": tr.ngettext("{n} card", "{n} cards", 1),
+            "cards_plural": tr.ngettext("{n} card", "{n} cards", 2),
+            "draw": _("Draw"),
+            "by_charm": _("(by Charm)"),
+            "pass": _("Pass"),
+            "play": _("Play {card} ({detail})"),
+            "ability_option": _("Trigger {character}'s ability (+15), discarding {card}"),
+            "stat_option": _("Compete on {stat}"),
+            "pick": _("Pick {character}"),
+            "line": _("Put {character} in position {position} of your line-up"),
+            "champion": _("Play {character} in the tie-break round"),
+            "take": _("Take {card} from your discard pile into your hand"),
+            "swap": _("Put the place {card} from your discard pile on the table"),
+            "log_passed": _("Passed"),
+            "log_passed_auto": _("Passed (automatically)"),
+            "log_played": _("Played {card} ({detail})"),
+            "log_ability": _("Triggered the ability (+15), discarding {card}"),
+            "log_took": _("Took {card} back from the discard pile"),
+            "log_swap": _("Put the place {card} from the discard pile on the table"),
+            "log_stat": _("{player} chooses {stat} for this round."),
+        },
+    }
