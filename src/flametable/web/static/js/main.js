@@ -25,14 +25,20 @@ export async function show(path = location.pathname) {
   const [page, params] = route(path);
   const root = document.getElementById("app");
   root.replaceChildren();
+  root.setAttribute("aria-busy", "true");
   const module = await PAGES[page]();
   leave = (await module.mount(root, params)) || null;
   translatePage();
+  root.dataset.page = page;
+  root.removeAttribute("aria-busy");
 }
 
-export function go(path) {
+// Move to another page without reloading; the keyboard's focus goes to the page's content, as after a load.
+export async function go(path) {
   history.pushState({}, "", path);
-  show(path);
+  await show(path);
+  const root = document.getElementById("app");
+  if (!root.contains(document.activeElement)) root.focus();
 }
 
 document.addEventListener("click", (e) => {

@@ -6,8 +6,9 @@ import { _ } from "../i18n.js";
 export function render(root, { view, seat, act }) {
   const legal = Array.isArray(view.legal) ? view.legal : [];
   const shown = Object.entries(view).filter(([key]) => key !== "legal" && key !== "format");
-  root.replaceChildren(
+  root.replaceChildren(...[
     h("dl", { class: "fields" }, shown.map(([key, value]) => [h("dt", {}, key), h("dd", {}, JSON.stringify(value))])),
     seat !== null && legal.length ? h("div", { class: "actions", role: "group", "aria-label": _("Your options") },
-      legal.map((action) => h("button", { class: "action", onclick: () => act(action) }, action))) : null);
+      legal.map((action) => h("button", { class: "action", onclick: () => act(action) }, action))) : null,
+  ].filter(Boolean));
 }

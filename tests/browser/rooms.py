@@ -1,0 +1,63 @@
+"""Rooms for the browser tests, made through the server's HTTP API, and a page seated at one of them (its seat
+token put where the client keeps it). Every room made is resigned at the end of its test, so that a session of
+tests never reaches the server's limit of rooms playing per address."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.sync_api import Page, expect
+from websockets.exceptions import ConnectionClosed
+
+from tests.web.live import LiveServer
+
+
+@dataclass(frozen=True)
+class Room:
+    id: str
+    link: str
+    tokens: dict[int, str]  # by player (0: the room's first player)
+
+
+class Rooms:
+    """The rooms one test made."""
+
+    def __init__(self, server: LiveServer) -> None:
+        self.server = server
+        self.made: list[Room] = []
+
+    def make(self, game: str, seats: list[str], options: dict[str, Any] | None = None) -> Room:
+        body: dict[str, Any] = {"game": game, "seats": seats}
+        if options is not None:
+            body["options"] = options
+        made = self.server.post("/api/rooms", body, expect=201)
+        room = Room(made["room"], made["link"], {int(p): t for p, t in made["tokens"].items()})
+        self.made.append(room)
+        return room
+
+    def sit(self, page: Page, room: Room, player: int | None = 0) -> None:
+        """Open the room's table in ``page`` as ``player`` (None: without a token, as a spectator would)."""
+        page.goto(self.server.base + "/healthz")
+        if player is not None:
+            page.evaluate("([room, token]) => localStorage.setItem(`flametable.seat.${room}`, token)",
+                          [room.id, room.tokens[player]])
+        page.goto(self.server.base + room.link)
+        expect(page.locator(".table .status")).not_to_have_text("")
+
+    def resign_all(self) -> None:
+        for room in self.made:
+            if not room.tokens:
+                continue
+            socket = self.server.connect(room.id)
+            try:
+                socket.send(type="hello", token=next(iter(room.tokens.values())))
+                socket.until("welcome")
+                socket.send(type="resign")
+                while socket.recv()["type"] not in ("ended", "error"):
+                    pass
+            except ConnectionClosed:
+                pass
+            finally:
+                socket.close()
+
