@@ -36,12 +36,18 @@ class Rooms:
         self.made.append(room)
         return room
 
-    def sit(self, page: Page, room: Room, player: int | None = 0) -> None:
-        """Open the room's table in ``page`` as ``player`` (None: without a token, as a spectator would)."""
+    def join(self, room: Room) -> str:
+        """Take the room's open seat through the API: its token."""
+        token: str = self.server.post(f"/api/rooms/{room.id}/join", {}, expect=200)["token"]
+        return token
+
+    def sit(self, page: Page, room: Room, player: int | None = 0, token: str | None = None) -> None:
+        """Open the room's table in ``page`` as ``player`` or with ``token`` (neither: as a spectator)."""
         page.goto(self.server.base + "/healthz")
-        if player is not None:
+        token = token or (room.tokens[player] if player is not None else None)
+        if token is not None:
             page.evaluate("([room, token]) => localStorage.setItem(`flametable.seat.${room}`, token)",
-                          [room.id, room.tokens[player]])
+                          [room.id, token])
         page.goto(self.server.base + room.link)
         expect(page.locator(".table .status")).not_to_have_text("")
 
