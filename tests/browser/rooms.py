@@ -36,6 +36,14 @@ class Rooms:
         self.made.append(room)
         return room
 
+    def adopt(self, page: Page, link: str) -> Room:
+        """A room made in ``page`` (through the lobby), to be resigned at the end like the others."""
+        room_id = link.rsplit("/", 1)[1]
+        token = page.evaluate("(room) => localStorage.getItem(`flametable.seat.${room}`)", room_id)
+        room = Room(room_id, f"/rooms/{room_id}", {0: token} if token else {})
+        self.made.append(room)
+        return room
+
     def join(self, room: Room) -> str:
         """Take the room's open seat through the API: its token."""
         token: str = self.server.post(f"/api/rooms/{room.id}/join", {}, expect=200)["token"]

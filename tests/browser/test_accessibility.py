@@ -47,6 +47,22 @@ def test_a_table_against_a_bot(lang_page: Page, rooms: Rooms, game: str) -> None
     rooms.sit(lang_page, rooms.make(game, ["me", "bot:easy"]))
     board_drawn(lang_page)
     assert_accessible(lang_page)
+    lang_page.locator(".controls button.show-log").click()
+    expect(lang_page.locator("#match-log")).to_be_visible()
+    assert_accessible(lang_page)  # with the log open
+
+
+def test_the_lobby_with_a_room_s_link_and_the_free_seat_s_question(lang_page: Page, rooms: Rooms) -> None:
+    lang_page.goto("/")
+    lang_page.select_option("#game", "duals")
+    lang_page.locator("form.create button[type=submit]").click()
+    expect(lang_page.locator("input.room-link")).to_be_visible()
+    rooms.adopt(lang_page, lang_page.locator("input.room-link").input_value())
+    assert_accessible(lang_page)
+    room = rooms.make("duals", ["me", "open"])
+    lang_page.goto(room.link)  # no token in this browser for that room: take the seat, or watch
+    expect(lang_page.locator("section.join h1")).to_be_visible()
+    assert_accessible(lang_page)
 
 
 def test_a_spectator_s_view(lang_page: Page, rooms: Rooms) -> None:

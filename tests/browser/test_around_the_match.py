@@ -222,13 +222,15 @@ def test_every_control_is_reached_and_operated_by_keyboard(page: Page, rooms: Ro
 
 
 def test_the_bot_s_moves_are_told_to_screen_readers(page: Page, rooms: Rooms) -> None:
-    rooms.sit(page, rooms.make("duals", ["me", "bot:easy"]))
+    """In a draft of Flame Duel's characters the picks alternate: after the player's pick, the bot's."""
+    rooms.sit(page, rooms.make("duel", ["me", "bot:easy"], {"mode": "shared", "pick": "draft"}))
     expect(page.locator("#live")).to_have_attribute("aria-live", "polite")
     play_first_move(page)
+    bot = f"Player {2 - int(seat(page) or 0)}"
     page.locator(".controls button.show-log").click()
+    expect(page.locator("#match-log li").last).to_contain_text(bot)
     last = page.locator("#match-log li").last.text_content() or ""
-    assert last
-    expect(page.locator("#live")).to_contain_text(last)  # the bot's answer, the last line of the log
+    expect(page.locator("#live")).to_contain_text(last)  # the bot's pick, the last line of the log
 
 
 def test_nothing_scrolls_sideways_at_360_px(page: Page, rooms: Rooms, base_url: str) -> None:

@@ -10,6 +10,7 @@ const PAGES = {
 };
 
 let leave = null;
+let showing = 0; // the latest show(): an older one still loading gives way (a language switched during a load)
 
 function route(path) {
   const room = path.match(/^\/rooms\/([A-Za-z0-9_-]{1,64})$/);
@@ -20,14 +21,24 @@ function route(path) {
 }
 
 export async function show(path = location.pathname) {
+  const mine = ++showing;
   if (leave) leave();
   leave = null;
   const [page, params] = route(path);
   const root = document.getElementById("app");
-  root.replaceChildren();
+  const content = document.createElement("div"); // this page's own box: a page left while loading draws nowhere
+  content.className = "page";
+  root.replaceChildren(content);
   root.setAttribute("aria-busy", "true");
+  delete root.dataset.page;
+  translatePage(); // the header's words, while the page loads (or waits for the player, as a free seat's question)
   const module = await PAGES[page]();
-  leave = (await module.mount(root, params)) || null;
+  const left = await module.mount(content, params);
+  if (mine !== showing) {
+    if (left) left();
+    return;
+  }
+  leave = left || null;
   translatePage();
   root.dataset.page = page;
   root.removeAttribute("aria-busy");
@@ -45,7 +56,7 @@ document.addEventListener("click", (e) => {
   const link = e.target.closest("a[data-nav]");
   if (link && link.origin === location.origin && !e.ctrlKey && !e.metaKey) {
     e.preventDefault();
-    go(link.pathname);
+    go(link.pathname + link.search);
   }
 });
 window.addEventListener("popstate", () => show());

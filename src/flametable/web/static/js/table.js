@@ -51,7 +51,8 @@ function keepingFocus(root, board, redraw) {
   const key = inside ? focusKey(before) : null;
   const wasOnBoard = inside && board.contains(before);
   redraw();
-  if (!inside || (document.activeElement && document.activeElement !== document.body && root.contains(document.activeElement))) return;
+  const now = document.activeElement;
+  if (!inside || (now && now !== document.body && root.contains(now))) return;
   const same = [...root.querySelectorAll(FOCUSABLE)].find((el) => focusKey(el) === key && !el.closest("[hidden]"));
   if (same) same.focus();
   else if (wasOnBoard) (board.querySelector("button:not([disabled])") || board).focus();
@@ -63,8 +64,10 @@ function resignDialog(onResign) {
   dialog.append(
     h("p", { id: "confirm-title" }, _("Give up this match?")),
     h("div", { class: "controls" },
-      h("button", { type: "button", class: "confirm-resign", onclick: () => { dialog.close(); onResign(); } }, _("Yes, resign")),
-      h("button", { type: "button", class: "keep-playing primary", autofocus: true, onclick: () => dialog.close() }, _("Keep playing"))));
+      h("button", { type: "button", class: "confirm-resign", onclick: () => { dialog.close(); onResign(); } },
+        _("Yes, resign")),
+      h("button", { type: "button", class: "keep-playing primary", autofocus: true, onclick: () => dialog.close() },
+        _("Keep playing"))));
   return dialog;
 }
 
@@ -183,7 +186,10 @@ export async function mount(root, { room }) {
     frame.dataset.version = t.event ? String(t.event.version) : "";
     frame.dataset.seat = t.seat === null ? "" : String(t.seat);
     status.dataset.state = t.status;
-    status.textContent = { connecting: _("Connecting…"), connected: _("Connected"), reconnecting: _("Connection lost: reconnecting…") }[t.status];
+    status.textContent = {
+      connecting: _("Connecting…"), connected: _("Connected"), reconnecting: _("Connection lost: reconnecting…"),
+      closed: _("The server closed this table."),
+    }[t.status];
     watching.hidden = !(t.welcomed && t.seat === null);
     watching.textContent = _("You are watching this match.");
     drawPlayers();
@@ -212,7 +218,8 @@ export async function mount(root, { room }) {
       if (newMatch) {
         t.log = [];
         t.logLoaded = false;
-        announce(t.seat === null ? _("A new match begins.") : _("A new match begins: you are {player}.", { player: playerName(t.seat, null) }));
+        announce(t.seat === null ? _("A new match begins.")
+          : _("A new match begins: you are {player}.", { player: playerName(t.seat, null) }));
       }
       t.match = msg.match;
     },
@@ -220,6 +227,7 @@ export async function mount(root, { room }) {
       const first = t.event === null || t.match !== msg.match;
       t.event = msg.event;
       t.view = msg.event.view;
+      t.error = ""; // the match moved on: a refusal before is no longer news
       if (msg.event.actor === null && t.undoing) {
         t.undoing = false;
         announce(_("Your last move was taken back."));
@@ -239,7 +247,8 @@ export async function mount(root, { room }) {
     },
     rematch: (msg) => {
       t.offer = msg.offered_by;
-      if (msg.offered_by !== t.seat) announce(_("{player} offers a rematch.", { player: playerName(msg.offered_by, t.seat) }));
+      if (msg.offered_by === t.seat) return;
+      announce(_("{player} offers a rematch.", { player: playerName(msg.offered_by, t.seat) }));
     },
     ended: (msg) => {
       const fresh = !t.ended;
