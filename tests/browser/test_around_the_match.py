@@ -117,12 +117,14 @@ def test_resign_shows_the_result_and_a_rematch_swaps_the_seats(page: Page, rooms
     expect(page.locator(".result")).to_contain_text(f"Player {int(first or 0) + 1} (you) resigned.")
     expect(page.locator(".result a[download]")).to_have_attribute("href", f"/api/rooms/{room.id}/matches/0/record")
     expect(page.locator(".controls button.resign")).to_have_count(0)
+    expect(page.locator(MOVES)).to_have_count(0)  # nothing left to play
     page.locator(".controls button.rematch").click()
     expect(page.locator(".table")).to_have_attribute("data-seat", str(1 - int(first or 0)))
     expect(page.locator(".result")).to_be_hidden()
     expect(page.locator(f".table .player.seat{1 - int(first or 0)} .name")).to_contain_text("(you)")
     expect(page.locator(".controls button.resign")).to_be_visible()
     expect(page.locator("#live")).to_contain_text("A new match begins")
+    my_turn(page)  # the new match is played from the new seat
 
 
 def test_undo_against_a_bot_takes_the_move_back(page: Page, rooms: Rooms) -> None:

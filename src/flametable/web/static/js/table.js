@@ -124,7 +124,7 @@ export async function mount(root, { room }) {
   const frame = h("div", { class: "table " + summary.game },
     h("h1", {}, title),
     h("section", { class: "seats", "aria-label": _("Players") }, bar, status, watching),
-    errorBox, board, controls, result, logBox);
+    errorBox, result, board, controls, logBox);
   root.append(frame);
 
   let socket = null;
@@ -195,9 +195,12 @@ export async function mount(root, { room }) {
     drawPlayers();
     errorBox.textContent = t.error;
     if (t.view) {
+      // Once the match is over (a resignation sends no new view), nothing is left to play.
+      const over = t.ended !== null;
       game.render(board, {
-        view: t.view, seat: t.seat, event: t.event, facts, names: [playerName(0, t.seat), playerName(1, t.seat)],
-        act: (action) => { t.error = ""; socket.act(action); },
+        view: over ? { ...t.view, legal: [] } : t.view, seat: t.seat, event: over ? { ...t.event, legal: [] } : t.event,
+        facts, names: [playerName(0, t.seat), playerName(1, t.seat)],
+        act: (action) => { if (over) return; t.error = ""; socket.act(action); },
       });
     }
     drawControls();
