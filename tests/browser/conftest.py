@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.rooms import Rooms
 from tests.services import require_or_skip
 from tests.web.live import LiveServer
 
@@ -59,3 +60,11 @@ def base_url(live_server: LiveServer) -> str:
 def artefacts() -> Path:
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     return ARTEFACTS
+
+
+@pytest.fixture
+def rooms(live_server: LiveServer) -> Iterator[Rooms]:
+    """The rooms a test makes (through the HTTP API), resigned when it ends."""
+    made = Rooms(live_server)
+    yield made
+    made.resign_all()

@@ -52,8 +52,8 @@ def test_a_deck_built_in_the_builder_is_the_deck_the_match_is_played_with(page: 
     expect(page).to_have_url(re.compile(r"/rooms/[A-Za-z0-9_-]+$"))
     room = page.url.rsplit("/", 1)[1]
     expect(page.get_by_role("status")).to_have_text("Connected")
-    page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Resign").click()
+    page.get_by_role("button", name="Yes, resign").click()  # the table's own question (a <dialog>)
     expect(page.locator(".result h2")).to_have_text("You lose.")
     record = page.request.get(f"{base_url}/api/rooms/{room}/matches/0/record").json()
     assert record["options"]["decks"][0] == {"characters": deck["characters"], "supports": deck["supports"]}

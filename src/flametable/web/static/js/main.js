@@ -10,6 +10,7 @@ const PAGES = {
 };
 
 let leave = null;
+let showing = 0; // the latest show(): an older one still loading gives way (a language switched during a load)
 
 function route(path) {
   const room = path.match(/^\/rooms\/([A-Za-z0-9_-]{1,64})$/);
@@ -19,31 +20,36 @@ function route(path) {
   return ["lobby", {}];
 }
 
-let generation = 0;
-
 export async function show(path = location.pathname) {
-  // Each page mounts into a fresh holder: a page still loading when another is asked for (a quick click, a
-  // language change) finishes into a holder no longer on the page, and is left at once.
-  const mine = ++generation;
+  const mine = ++showing;
   if (leave) leave();
   leave = null;
   const [page, params] = route(path);
-  const holder = document.createElement("div");
-  holder.className = `page ${page}`;
-  document.getElementById("app").replaceChildren(holder);
+  const root = document.getElementById("app");
+  const content = document.createElement("div"); // this page's own box: a page left while loading draws nowhere
+  content.className = "page";
+  root.replaceChildren(content);
+  root.setAttribute("aria-busy", "true");
+  delete root.dataset.page;
+  translatePage(); // the header's words, while the page loads (or waits for the player, as a free seat's question)
   const module = await PAGES[page]();
-  const left = (await module.mount(holder, params)) || null;
-  if (mine !== generation) {
+  const left = await module.mount(content, params);
+  if (mine !== showing) {
     if (left) left();
     return;
   }
-  leave = left;
+  leave = left || null;
   translatePage();
+  root.dataset.page = page;
+  root.removeAttribute("aria-busy");
 }
 
-export function go(path) {
+// Move to another page without reloading; the keyboard's focus goes to the page's content, as after a load.
+export async function go(path) {
   history.pushState({}, "", path);
-  show(path);
+  await show(path);
+  const root = document.getElementById("app");
+  if (!root.contains(document.activeElement)) root.focus();
 }
 
 document.addEventListener("click", (e) => {

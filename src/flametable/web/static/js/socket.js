@@ -12,6 +12,15 @@ export class RoomSocket {
     this.version = null;
     this.delay = 500;
     this.closed = false;
+    this.retry = null;
+    // The network is back: try at once rather than at the end of the wait.
+    this.online = () => {
+      if (this.retry === null) return;
+      clearTimeout(this.retry);
+      this.retry = null;
+      this.open();
+    };
+    window.addEventListener("online", this.online);
     this.open();
   }
 
@@ -36,10 +45,14 @@ export class RoomSocket {
       }
       this.handlers.message(msg);
     };
-    ws.onclose = () => {
-      if (this.closed) return;
+    ws.onclose = (e) => {
+      if (this.closed || ws !== this.ws) return;
+      if (e.code >= 4000 && e.code < 5000) { // the server refused the room for good (4404: no such room)
+        this.handlers.status("closed");
+        return;
+      }
       this.handlers.status("reconnecting");
-      setTimeout(() => this.open(), this.delay);
+      this.retry = setTimeout(() => { this.retry = null; this.open(); }, this.delay);
       this.delay = Math.min(this.delay * 2, 8000);
     };
   }
@@ -58,6 +71,8 @@ export class RoomSocket {
 
   close() {
     this.closed = true;
+    window.removeEventListener("online", this.online);
+    if (this.retry !== null) clearTimeout(this.retry);
     if (this.ws) this.ws.close();
   }
 }

@@ -22,47 +22,114 @@ export function playerName(seat, mySeat) {
   return seat === mySeat ? _("{player} (you)", { player: name }) : name;
 }
 
+// A bot seat's kind in words ("bot:easy" is the server's name for it).
+function botName(kind) {
+  const known = { "bot:easy": _("An easy bot"), "bot:medium": _("A medium bot"), "bot:hard": _("A hard bot"),
+    "bot:random": _("A random bot") };
+  return known[kind] || _("A bot ({kind})", { kind: kind.slice(4) });
+}
+
+// A seat's connection in words (the dot before it is drawn by the style sheet: never the only signal).
+function presenceWords(p) {
+  if (p.connected) return _("connected");
+  return p.open ? _("seat free") : _("disconnected");
+}
+
+// What identifies a focusable element across redraws (the table redraws after every event: a button is a new
+// element, but the same control keeps its class and its words).
+function focusKey(el) {
+  return `${el.tagName}|${el.getAttribute("class") || ""}|${el.getAttribute("aria-label") || el.textContent}`;
+}
+
+const FOCUSABLE = "button, a[href], input, select, textarea, [tabindex]";
+
+// Redraw without losing the keyboard's place: the same control gets the focus back; when it is gone (the action
+// just played), the board's first control, else the board itself.
+function keepingFocus(root, board, redraw) {
+  const before = document.activeElement;
+  const inside = before && before !== document.body && root.contains(before);
+  const key = inside ? focusKey(before) : null;
+  const wasOnBoard = inside && board.contains(before);
+  redraw();
+  const now = document.activeElement;
+  if (!inside || (now && now !== document.body && root.contains(now))) return;
+  const same = [...root.querySelectorAll(FOCUSABLE)].find((el) => focusKey(el) === key && !el.closest("[hidden]"));
+  if (same) same.focus();
+  else if (wasOnBoard) (board.querySelector("button:not([disabled])") || board).focus();
+}
+
+// The in-page question before resigning (a modal <dialog>: Escape or "Keep playing" closes it).
+function resignDialog(onResign) {
+  const dialog = h("dialog", { class: "confirm", "aria-labelledby": "confirm-title" });
+  dialog.append(
+    h("p", { id: "confirm-title" }, _("Give up this match?")),
+    h("div", { class: "controls" },
+      h("button", { type: "button", class: "confirm-resign", onclick: () => { dialog.close(); onResign(); } },
+        _("Yes, resign")),
+      h("button", { type: "button", class: "keep-playing primary", autofocus: true, onclick: () => dialog.close() },
+        _("Keep playing"))));
+  return dialog;
+}
+
+// Before the table: a free seat can be taken, or the match watched.
+async function chooseSeat(root, room, summary) {
+  let token = seatToken(room);
+  if (token || !summary.players.some((p) => p.open)) return token;
+  const choice = await new Promise((resolve) => {
+    const take = h("button", { class: "primary", onclick: () => resolve("join") }, _("Take the seat"));
+    root.append(h("section", { class: "join", "aria-labelledby": "join-title" },
+      h("h1", { id: "join-title" }, _("A seat is free at this table")),
+      h("div", { class: "controls" }, take, h("button", { onclick: () => resolve("watch") }, _("Just watch")))));
+    take.focus();
+  });
+  root.replaceChildren();
+  if (choice === "join") {
+    try {
+      token = (await api(`/api/rooms/${room}/join`, {})).token;
+      keepSeatToken(room, token);
+    } catch (err) {
+      root.append(h("p", { class: "error", role: "alert" }, err.message));
+    }
+  }
+  return token;
+}
+
 export async function mount(root, { room }) {
   let summary;
   try {
     summary = await api(`/api/rooms/${room}`);
   } catch (err) {
-    root.append(h("p", { class: "error", role: "alert" }, err.message), h("a", { href: "/", "data-nav": true }, _("Back to the lobby")));
+    root.append(h("h1", {}, _("Table")), h("p", { class: "error", role: "alert" }, err.message),
+      h("a", { href: "/", "data-nav": true }, _("Back to the lobby")));
     return null;
   }
-  let token = seatToken(room);
-  if (!token && summary.players.some((p) => p.open)) {
-    const choice = await new Promise((resolve) => {
-      root.append(h("section", { class: "join" },
-        h("h1", {}, _("A seat is free at this table")),
-        h("button", { class: "primary", onclick: () => resolve("join") }, _("Take the seat")),
-        h("button", { onclick: () => resolve("watch") }, _("Just watch"))));
-    });
-    root.replaceChildren();
-    if (choice === "join") {
-      try {
-        const joined = await api(`/api/rooms/${room}/join`, {});
-        token = joined.token;
-        keepSeatToken(room, token);
-      } catch (err) {
-        root.append(h("p", { class: "error", role: "alert" }, err.message));
-      }
-    }
-  }
-  const game = await renderer(summary.game);
+  const token = await chooseSeat(root, room, summary);
+  const [game, titles] = await Promise.all([renderer(summary.game), api("/api/games").catch(() => ({ games: [] }))]);
   const facts = game.facts ? await game.facts() : null;
+  const title = (titles.games.find((g) => g.name === summary.game) || { title: summary.game }).title;
   const t = {
-    seat: null, players: summary.players, view: null, event: null, status: "connecting", ended: null,
-    offer: null, log: [], logOpen: false, error: "",
+    seat: null, players: summary.players, view: null, event: null, status: "connecting", ended: null, match: null,
+    offer: null, log: [], logLoaded: false, logOpen: false, error: "", undoing: false, welcomed: false,
   };
   const status = h("p", { class: "status", role: "status" });
-  const bar = h("div", { class: "players" });
-  const board = h("section", { class: "board", "aria-label": _("Table") });
-  const controls = h("div", { class: "controls" });
-  const result = h("section", { class: "result", hidden: true, "aria-live": "polite" });
+  const watching = h("p", { class: "watching", hidden: true });
+  const bar = h("ul", { class: "players" });
+  const board = h("section", { class: "board", "aria-label": _("Table"), tabindex: "-1" });
+  const controls = h("div", { class: "controls", role: "group", "aria-label": _("The match") });
+  const result = h("section", { class: "result", hidden: true, "aria-labelledby": "result-title" });
   const errorBox = h("p", { class: "error", role: "alert" });
-  const logBox = h("section", { class: "log", hidden: true, "aria-label": _("Match log") });
-  root.append(h("div", { class: "table " + summary.game }, bar, status, errorBox, board, controls, result, logBox));
+  const logList = h("ol", { tabindex: "0", "aria-labelledby": "log-title" });
+  const logBox = h("section", { class: "log", id: "match-log", hidden: true, "aria-labelledby": "log-title" },
+    h("h2", { id: "log-title" }, _("Match log")), logList);
+  const frame = h("div", { class: "table " + summary.game },
+    h("h1", {}, title),
+    h("section", { class: "seats", "aria-label": _("Players") }, bar, status, watching),
+    errorBox, result, board, controls, logBox);
+  root.append(frame);
+
+  let socket = null;
+  const dialog = resignDialog(() => socket.send({ type: "resign" }));
+  root.append(dialog);
 
   let logTimer = null;
   const askLog = () => {
@@ -70,81 +137,151 @@ export async function mount(root, { room }) {
     logTimer = setTimeout(() => { logTimer = null; socket.send({ type: "log" }); }, 250);
   };
 
-  const draw = () => {
-    status.textContent = { connecting: _("Connecting…"), connected: _("Connected"), reconnecting: _("Connection lost: reconnecting…") }[t.status];
-    bar.replaceChildren(...t.players.map((p) => h("div", { class: `player seat${p.seat}` + (t.view && t.view.to_act === p.seat ? " to-act" : "") },
-      h("span", { class: "name" }, playerName(p.seat, t.seat)),
-      p.kind.startsWith("bot:") ? h("span", { class: "kind" }, ` (${p.kind})`) : null,
-      h("span", { class: "presence " + (p.connected ? "on" : "off") }, p.connected ? _("connected") : (p.open ? _("seat free") : _("disconnected"))))));
-    errorBox.textContent = t.error;
-    if (t.view) {
-      game.render(board, {
-        view: t.view, seat: t.seat, event: t.event, facts, names: [playerName(0, t.seat), playerName(1, t.seat)],
-        act: (action) => { t.error = ""; socket.act(action); },
-      });
-    }
+  const drawPlayers = () => {
+    bar.replaceChildren(...t.players.map((p) => {
+      const toAct = t.view && !t.ended && t.view.to_act === p.seat;
+      return h("li", { class: `player seat${p.seat}` + (toAct ? " to-act" : "") },
+        h("span", { class: "name" }, playerName(p.seat, t.seat)),
+        p.kind.startsWith("bot:") ? h("span", { class: "kind" }, botName(p.kind)) : null,
+        h("span", { class: "presence " + (p.connected ? "on" : "off") }, presenceWords(p)),
+        toAct ? h("span", { class: "turn" }, _("to play")) : null);
+    }));
+  };
+
+  const drawControls = () => {
     const playing = !t.ended;
     const againstBot = t.seat !== null && t.players[1 - t.seat] && t.players[1 - t.seat].kind.startsWith("bot:");
-    controls.replaceChildren(
-      t.seat !== null && playing ? h("button", { class: "resign", onclick: () => {
-        if (confirm(_("Give up this match?"))) socket.send({ type: "resign" });
-      } }, _("Resign")) : null,
-      againstBot && playing ? h("button", { class: "undo", onclick: () => socket.send({ type: "undo", version: socket.version }) }, _("Undo")) : null,
+    controls.hidden = !t.welcomed;
+    controls.replaceChildren(...[
+      t.seat !== null && playing ? h("button", { class: "resign", onclick: () => dialog.showModal() }, _("Resign")) : null,
+      againstBot && playing ? h("button", { class: "undo", onclick: () => {
+        t.undoing = true;
+        socket.send({ type: "undo", version: socket.version });
+      } }, _("Undo")) : null,
       t.seat !== null && !playing ? h("button", { class: "rematch primary", onclick: () => socket.send({ type: "rematch" }) },
         t.offer !== null && t.offer !== t.seat ? _("Accept the rematch") : _("Rematch")) : null,
-      h("button", { class: "show-log", "aria-expanded": String(t.logOpen), onclick: () => {
+      h("button", { class: "show-log", "aria-expanded": String(t.logOpen), "aria-controls": "match-log", onclick: () => {
         t.logOpen = !t.logOpen;
         if (t.logOpen) socket.send({ type: "log" });
         draw();
-      } }, t.logOpen ? _("Hide the log") : _("Match log")));
-    logBox.hidden = !t.logOpen;
-    logBox.replaceChildren(h("h2", {}, _("Match log")), h("ol", {}, t.log.map((line) => h("li", {}, line))));
-    result.hidden = !t.ended;
-    if (t.ended) {
-      const r = t.ended.result || {};
-      const headline = r.winner === null || r.winner === undefined ? _("The match is a tie.")
-        : r.winner === t.seat ? _("You win!") : t.seat === null ? _("{player} wins.", { player: playerName(r.winner, null) })
-          : _("You lose.");
-      result.replaceChildren(h("h2", {}, headline),
-        t.ended.status === "resigned" ? h("p", {}, _("{player} resigned.", { player: playerName(1 - r.winner, t.seat) })) : null,
-        h("ul", { class: "final" }, t.log.slice(-3).map((line) => h("li", {}, line))),
-        t.offer !== null ? h("p", {}, _("{player} offers a rematch.", { player: playerName(t.offer, t.seat) })) : null,
-        t.ended.record ? h("p", {}, h("a", { href: t.ended.record, download: "" }, _("Download the record")), " · ",
-          h("a", { href: `/replay?room=${room}&match=${t.ended.match}`, "data-nav": true }, _("Replay it"))) : null);
-    }
+      } }, t.logOpen ? _("Hide the log") : _("Match log"))].filter(Boolean));
   };
 
-  const socket = new RoomSocket(room, token, {
+  const drawResult = () => {
+    result.hidden = !t.ended;
+    if (!t.ended) return;
+    const r = t.ended.result || {};
+    const headline = r.winner === null || r.winner === undefined ? _("The match is a tie.")
+      : r.winner === t.seat ? _("You win!") : t.seat === null ? _("{player} wins.", { player: playerName(r.winner, null) })
+        : _("You lose.");
+    result.replaceChildren(...[h("h2", { id: "result-title", class: "headline", tabindex: "-1" }, headline),
+      t.ended.status === "resigned" ? h("p", {}, _("{player} resigned.", { player: playerName(1 - r.winner, t.seat) })) : null,
+      h("ul", { class: "final" }, t.log.slice(-3).map((line) => h("li", {}, line))),
+      t.offer !== null ? h("p", {}, _("{player} offers a rematch.", { player: playerName(t.offer, t.seat) })) : null,
+      t.ended.record ? h("p", {}, h("a", { href: t.ended.record, download: "" }, _("Download the record")), " · ",
+        h("a", { href: `/replay?room=${room}&match=${t.ended.match}`, "data-nav": true }, _("Replay it"))) : null].filter(Boolean));
+  };
+
+  const draw = () => keepingFocus(root, board, () => {
+    frame.dataset.version = t.event ? String(t.event.version) : "";
+    frame.dataset.seat = t.seat === null ? "" : String(t.seat);
+    status.dataset.state = t.status;
+    status.textContent = {
+      connecting: _("Connecting…"), connected: _("Connected"), reconnecting: _("Connection lost: reconnecting…"),
+      closed: _("The server closed this table."),
+    }[t.status];
+    watching.hidden = !(t.welcomed && t.seat === null);
+    watching.textContent = _("You are watching this match.");
+    drawPlayers();
+    errorBox.textContent = t.error;
+    if (t.view) {
+      // Once the match is over (a resignation sends no new view), nothing is left to play.
+      const over = t.ended !== null;
+      game.render(board, {
+        view: over ? { ...t.view, legal: [] } : t.view, seat: t.seat, event: over ? { ...t.event, legal: [] } : t.event,
+        facts, names: [playerName(0, t.seat), playerName(1, t.seat)],
+        act: (action) => { if (over) return; t.error = ""; socket.act(action); },
+      });
+    }
+    drawControls();
+    logBox.hidden = !t.logOpen;
+    logList.replaceChildren(...t.log.map((line) => h("li", {}, line)));
+    drawResult();
+  });
+
+  // Each server message changes the table's state (t); draw() shows it.
+  const onMessage = {
+    welcome: (msg) => {
+      const newMatch = t.match !== null && t.match !== msg.match;
+      t.seat = msg.seat;
+      t.players = msg.players;
+      t.welcomed = true;
+      if (msg.status === "playing") t.ended = null;
+      if (newMatch || msg.status === "playing") t.offer = null;
+      if (newMatch) {
+        t.log = [];
+        t.logLoaded = false;
+        announce(t.seat === null ? _("A new match begins.")
+          : _("A new match begins: you are {player}.", { player: playerName(t.seat, null) }));
+      }
+      t.match = msg.match;
+    },
+    event: (msg) => {
+      const first = t.event === null || t.match !== msg.match;
+      t.event = msg.event;
+      t.view = msg.event.view;
+      t.error = ""; // the match moved on: a refusal before is no longer news
+      if (msg.event.actor === null && t.undoing) {
+        t.undoing = false;
+        announce(_("Your last move was taken back."));
+      }
+      if (first) socket.send({ type: "log" });
+      else askLog();
+    },
+    presence: (msg) => {
+      t.players = t.players.map((p) => {
+        const connected = msg.connected[p.seat];
+        if (connected !== p.connected && p.seat !== t.seat && !p.kind.startsWith("bot:")) {
+          announce(connected ? _("{player} is connected.", { player: playerName(p.seat, t.seat) })
+            : _("{player} has disconnected.", { player: playerName(p.seat, t.seat) }));
+        }
+        return { ...p, connected, open: p.open && !connected };
+      });
+    },
+    rematch: (msg) => {
+      t.offer = msg.offered_by;
+      if (msg.offered_by === t.seat) return;
+      announce(_("{player} offers a rematch.", { player: playerName(msg.offered_by, t.seat) }));
+    },
+    ended: (msg) => {
+      const fresh = !t.ended;
+      t.ended = msg;
+      socket.send({ type: "log" });
+      if (fresh) setTimeout(() => { const head = result.querySelector(".headline"); if (head) head.focus(); }, 0);
+    },
+    log: (msg) => {
+      if (msg.match !== t.match) return;
+      // The first log is what happened before this page came: only the lines after it are news.
+      if (t.logLoaded) msg.lines.slice(t.log.length).forEach((line) => announce(line));
+      t.log = msg.lines;
+      t.logLoaded = true;
+    },
+    error: (msg) => {
+      t.undoing = false;
+      t.error = msg.message;
+      announce(msg.message);
+    },
+  };
+
+  socket = new RoomSocket(room, token, {
     status: (state) => { t.status = state; draw(); },
     message: (msg) => {
-      if (msg.type === "welcome") {
-        t.seat = msg.seat;
-        t.players = msg.players;
-        if (msg.status === "playing") { t.ended = null; t.offer = null; t.log = []; }
-      } else if (msg.type === "event") {
-        const before = t.event;
-        t.event = msg.event;
-        t.view = msg.event.view;
-        if (msg.event.actor !== null && msg.event.actor !== t.seat) askLog();
-        else if (msg.event.actor === null && before === null) socket.send({ type: "log" });
-      } else if (msg.type === "presence") {
-        t.players = t.players.map((p) => ({ ...p, connected: msg.connected[p.seat], open: p.open && !msg.connected[p.seat] }));
-      } else if (msg.type === "rematch") {
-        t.offer = msg.offered_by;
-        if (msg.offered_by !== t.seat) announce(_("{player} offers a rematch.", { player: playerName(msg.offered_by, t.seat) }));
-      } else if (msg.type === "ended") {
-        t.ended = msg;
-        socket.send({ type: "log" });
-      } else if (msg.type === "log") {
-        const fresh = msg.lines.slice(t.log.length);
-        if (t.log.length && fresh.length) fresh.forEach((line) => announce(line));
-        t.log = msg.lines;
-      } else if (msg.type === "error") {
-        t.error = msg.message;
-        announce(msg.message);
-      }
+      if (onMessage[msg.type]) onMessage[msg.type](msg);
       draw();
     },
   });
-  return () => socket.close();
+  return () => {
+    socket.close();
+    if (logTimer) clearTimeout(logTimer);
+  };
 }

@@ -142,19 +142,26 @@ function boardSvg(f, view, targets, send, rerender) {
       else { picked.space = null; rerender(); }
     } : null;
     const under = stack.slice(0, -1);
-    return s("g", {
+    // The space (what is focused and clicked, named by its label) holds only its shape; what is drawn on it (its
+    // name, its tokens' letters) lies in a layer above, hidden from screen readers and from the pointer: the label
+    // says it all, and a button's name is never contradicted by words inside it.
+    const space = s("g", {
       class: "space" + (target && !target.cancel ? " target" : "") + (selected ? " selected" : "") + (sp.name === firing ? " firing" : ""),
       "data-space": sp.name, "data-key": "space-" + sp.name, "aria-label": label,
+      "data-action": target && target.action ? target.action : null, // one click plays it (the tables' mark)
       role: target ? "button" : "img", tabindex: target ? "0" : null,
       onclick: click ? activate(click) : null, onkeydown: click ? activate(click) : null,
     },
     s("polygon", { points: hexPoints(x, y, SIZE - 1.5), class: "cell" }),
-    target && !target.cancel ? s("polygon", { points: hexPoints(x, y, SIZE - 6), class: "ring" }) : null,
-    s("text", { x, y: y - SIZE * 0.62, class: "name" }, (sp.name === firing ? "» " : "") + sp.name + (selected ? " ✓" : "")),
-    stack.length ? tokenDisc(f, stack[stack.length - 1], x, y + 2, SIZE * 0.4, true) : null,
-    under.map((key, i) => tokenDisc(f, key, x + (i - (under.length - 1) / 2) * SIZE * 0.42, y + SIZE * 0.66, SIZE * 0.17, false)));
+    target && !target.cancel ? s("polygon", { points: hexPoints(x, y, SIZE - 6), class: "ring" }) : null);
+    const drawn = s("g", { class: "drawn", "aria-hidden": "true" },
+      s("text", { x, y: y - SIZE * 0.62, class: "name" }, (sp.name === firing ? "» " : "") + sp.name + (selected ? " ✓" : "")),
+      stack.length ? tokenDisc(f, stack[stack.length - 1], x, y + 2, SIZE * 0.4, true) : null,
+      under.map((key, i) => tokenDisc(f, key, x + (i - (under.length - 1) / 2) * SIZE * 0.42, y + SIZE * 0.66, SIZE * 0.17, false)));
+    return [space, drawn];
   });
-  return s("svg", { class: "hexboard", viewBox: box.map((v) => v.toFixed(1)).join(" "), role: "group", "aria-label": _("Board") }, spaces);
+  return s("svg", { class: "hexboard", viewBox: box.map((v) => v.toFixed(1)).join(" "), role: "group", "aria-label": _("Board") },
+    spaces.map(([space]) => space), spaces.map(([, drawn]) => drawn));
 }
 
 // ------------------------------------------------------------------ cards
@@ -202,6 +209,7 @@ function cardView(f, number, { matching, choice, send }) {
   ];
   if (!choice) return h("div", { class: "card" + (fits ? " fits-now" : ""), role: "img", "aria-label": words.join(" · ") }, body);
   return h("button", { class: "card target", "data-card": number, "data-key": "card-" + number, "aria-label": words.join(" · "),
+    "data-action": choice.action,
     onclick: () => send(choice.action) }, body);
 }
 
@@ -318,7 +326,7 @@ export function render(root, ctx) {
     h("h2", {}, _("Turn {n}", { n: view.turn_number }), " · ", task),
     mine ? h("p", { class: "hint" }, hint(options)) : (!view.outcome ? h("p", { class: "hint" }, _("Waiting for {player}…", { player: names[view.to_act ?? view.turn] })) : null));
 
-  const buttons = options.buttons.map((action) => h("button", { class: "target action", "data-act": action, "data-key": "act-" + action,
+  const buttons = options.buttons.map((action) => h("button", { class: "target action", "data-action": action, "data-key": "act-" + action,
     onclick: () => send(action) }, buttonLabel(f, view, action, me)));
   if (picked.space !== null) buttons.push(h("button", { class: "cancel", "data-key": "cancel", onclick: () => { picked.space = null; rerender(); } }, _("Cancel")));
 

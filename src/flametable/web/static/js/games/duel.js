@@ -94,7 +94,11 @@ function controls(W, view, act) {
   const button = (action, text, extra = "") => {
     if (!legal.includes(action)) return null;
     used.add(action);
-    return h("button", { type: "button", class: `act ${extra}`.trim(), "data-action": action, "aria-label": describe(W, action, view), onclick: () => act(action) }, text);
+    // The accessible name starts with the visible words (so speech control finds the button by what it shows),
+    // then says the whole move.
+    const said = describe(W, action, view);
+    const label = typeof text === "string" && text !== said ? `${text}: ${said}` : said;
+    return h("button", { type: "button", class: `act ${extra}`.trim(), "data-action": action, "aria-label": label, onclick: () => act(action) }, text);
   };
   const rest = () => legal.filter((a) => !used.has(a)).map((a) => button(a, describe(W, a, view)));
   return { button, rest };
