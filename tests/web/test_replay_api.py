@@ -87,16 +87,16 @@ def test_options_of_an_unknown_game_or_a_bad_body_are_refused(server: Server) ->
 
 
 def test_the_deck_builder_gets_every_card_of_flame_duel_in_the_reader_s_language(server: Server) -> None:
-    en = server.http.get("/api/games/duel/cards?lang=en").json()
-    es = server.http.get("/api/games/duel/cards?lang=es").json()
+    """The builder reads the game's facts: every card, its label and words in the reader's language, and the deck's
+    sizes as the game's deck schema declares them (R2)."""
+    en = server.http.get("/api/games/duel/facts?lang=en").json()
+    es = server.http.get("/api/games/duel/facts?lang=es").json()
     cards = game_of("duel").cards
     assert [c["number"] for c in en["characters"]] == [c.number for c in cards.characters]
     assert [s["number"] for s in en["supports"]] == [s.number for s in cards.supports]
-    assert en["characters"][0]["name"] == cards.characters[0].name["en"]
-    assert es["characters"][0]["name"] == cards.characters[0].name["es"]
-    assert set(en["characters"][0]["stats"]) == {"spark", "heat", "charm"}
-    assert {s["kind"] for s in en["supports"]} == {"item", "place", "event"}
-    assert es["supports"][0]["kind_name"] in {"Objeto", "Lugar", "Evento"}
+    assert en["characters"][0]["label"] == f"C1 {cards.characters[0].name['en']}"
+    assert es["characters"][0]["label"] == f"C1 {cards.characters[0].name['es']}"
+    assert es["supports"][0]["detail"].split(" · ")[0] in {"Objeto", "Lugar", "Evento"}
     assert en["deck"] == {"characters": [3, 3], "supports": [8, 12]}
 
 

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from flametable.core.outcome import Outcome
+from flametable.core.schema import List
 from flametable.duel.actions import PASS, DuelAction, Kind
-from flametable.duel.cards import CardSet, Stat, SupportKind
+from flametable.duel.cards import DECK, CardSet, Stat, SupportKind
 from flametable.duel.game import DuelGame
 from flametable.duel.rules import PHASE_TEXT, Phase, Reason
 from flametable.duel.view import DRAW, DuelView, RoundResult
@@ -286,6 +287,17 @@ STAT_SYMBOLS = {Stat.SPARK: "✦", Stat.HEAT: "▲", Stat.CHARM: "♥"}
 """A symbol for each stat, shown next to its name so that colour is never the only signal."""
 
 
+def deck_sizes() -> dict[str, list[int]]:
+    """How many characters and supports an own deck holds, as the game's deck schema declares them (R2)."""
+    sizes = {}
+    for key in ("characters", "supports"):
+        sized = DECK.required[key]
+        if not isinstance(sized, List) or sized.max is None:  # pragma: no cover - the schema declares both sizes
+            raise TypeError(f"the deck schema's {key} is not a sized list")
+        sizes[key] = [sized.min, sized.max]
+    return sizes
+
+
 def facts(game: Any, tr: Translator) -> dict[str, Any]:
     """What a browser needs to draw Flame Duel's cards in ``tr``'s language (the registry's ``facts`` piece): the
     card set (characters with their stats and ability, supports with kind, stat, bonus, whom they equip to and their
@@ -302,14 +314,17 @@ def facts(game: Any, tr: Translator) -> dict[str, Any]:
         "kinds": {k.key: kind_name(tr, k) for k in SupportKind},
         "characters": [
             {"number": c.number, "name": tr.pick(c.name), "spark": c.spark, "heat": c.heat, "charm": c.charm,
-             "ability": words.ability(c.number)}
+             "ability": words.ability(c.number), "label": words.character(c.number),
+             "stats_text": words.character_stats(c.number)}
             for c in cards.characters
         ],
         "supports": [
             {"number": s.number, "name": tr.pick(s.name), "kind": s.kind.key, "stat": s.stat.key, "bonus": s.bonus,
-             "equips_to": sorted(s.equips_to), "text": words.support_text(s.number)}
+             "equips_to": sorted(s.equips_to), "text": words.support_text(s.number), "label": words.support(s.number),
+             "detail": words.support_detail(s.number)}
             for s in cards.supports
         ],
+        "deck": deck_sizes(),
         "phases": [tr.translate(PHASE_TEXT[p]) for p in Phase],
         "reasons": {str(r): reason_text(tr, r) for r in Reason},
         "words": {

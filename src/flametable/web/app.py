@@ -14,7 +14,6 @@ common protocol and the match service.
 ``GET  /api/rooms/ID/matches/N/replay``     the steps of an ended match with every audience's views (``replays``)
 ``POST /api/replay``                        the same steps from an uploaded record file
 ``POST /api/games/NAME/options/check``      ``{"options": ...}`` checked by the game (own decks): ok or the problem
-``GET  /api/games/duel/cards``              Flame Duel's cards in the reader's language (the deck builder)
 ``WS   /api/rooms/ID/ws``                   the room's events and the players' messages (``messages``)
 ==========================================  ===================================================================
 
@@ -58,7 +57,6 @@ from flametable.web.messages import MessageError
 from flametable.web.replays import (
     ReplayError,
     check_options,
-    duel_cards,
     problem_of,
     read_record,
     record_of,
@@ -404,9 +402,6 @@ def create_app(settings: Settings) -> Starlette:
                                 status_code=400)
         return JSONResponse({"ok": True})
 
-    async def cards(request: Request) -> Response:
-        return JSONResponse(duel_cards(language(request, settings.lang)))
-
     async def _replay(tr: Translator, rec: MatchRecord) -> Response:
         try:
             steps = await asyncio.to_thread(replay_steps, rec, tr)
@@ -446,7 +441,6 @@ def create_app(settings: Settings) -> Starlette:
     routes = [
         Route("/", page),
         Route("/api/games/{name}/options/check", check_game_options, methods=["POST"]),
-        Route("/api/games/duel/cards", cards),
         Route("/api/rooms/{room}/matches/{number}/replay", room_replay),
         Route("/api/replay", upload_replay, methods=["POST"]),
         Route("/api/games/{name}/facts", facts),

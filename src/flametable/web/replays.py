@@ -13,13 +13,9 @@ from flametable.core.errors import DataError, FlametableError, RecordError
 from flametable.core.i18n import N_
 from flametable.core.limits import LimitError, loads_json
 from flametable.core.record import MatchRecord, replay, resigner, start
-from flametable.core.schema import List
-from flametable.duel.cards import DECK, Stat
 from flametable.service import is_public, view_json
-from flametable.texts.duel import CardWords
 from flametable.texts.log import Reader, log_of, seat_name
 from flametable.texts.translator import Translator
-from flametable.texts.words import kind_name, stat_name
 from flametable.web.rooms import game_of
 from flametable.web.store import MatchRow
 
@@ -45,26 +41,6 @@ def problem_of(exc: FlametableError, tr: Translator) -> str | None:
     if isinstance(exc, DataError):
         return FlametableError(exc.problem, **exc.params).translated(tr.translate)
     return None
-
-
-def duel_cards(tr: Translator) -> dict[str, Any]:
-    """Flame Duel's cards in the language of ``tr``, for the deck builder: each card's number, name, stats or kind
-    and bonus, text; and the deck's sizes as the game's deck schema declares them (R2)."""
-    game = game_of("duel")
-    words = CardWords(tr, game.cards)
-    characters = [{"number": c.number, "label": words.character(c.number), "name": tr.pick(c.name),
-                   "stats": {s.key: c.stat(s) for s in Stat}, "stats_text": words.character_stats(c.number),
-                   "ability": words.ability(c.number)} for c in game.cards.characters]
-    supports = [{"number": s.number, "label": words.support(s.number), "name": tr.pick(s.name), "kind": s.kind.key,
-                 "kind_name": kind_name(tr, s.kind), "stat": s.stat.key, "stat_name": stat_name(tr, s.stat),
-                 "bonus": s.bonus, "detail": words.support_detail(s.number), "text": words.support_text(s.number)}
-                for s in game.cards.supports]
-    sizes = {}
-    for key in ("characters", "supports"):
-        sized = DECK.required[key]
-        assert isinstance(sized, List)
-        sizes[key] = [sized.min, sized.max]
-    return {"characters": characters, "supports": supports, "deck": sizes}
 
 
 # ------------------------------------------------------------------ replays

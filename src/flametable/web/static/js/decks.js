@@ -123,7 +123,7 @@ export async function mount(root) {
   useStyles();
   let cards;
   try {
-    cards = await api("/api/games/duel/cards");
+    cards = await api("/api/games/duel/facts");
   } catch (err) {
     root.append(h("p", { class: "error", role: "alert" }, err.message));
     return null;
