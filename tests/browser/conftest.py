@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, BrowserType, Playwright, sync_playwright
 
 from tests.browser.rooms import Rooms
 from tests.services import require_or_skip
@@ -32,6 +33,47 @@ def chromium() -> str:
                                     "test command does where it can)")
     assert found is not None
     return found
+
+
+# Playwright's sync API keeps an asyncio loop running in the main thread while it lives: pytest-playwright keeps it
+# for the whole session, so every later test that calls asyncio.run() (the store's, the CLI's) would fail. These
+# overrides give Playwright and its browser to this package only: they stop when the browser tests are done.
+
+
+@pytest.fixture(scope="package")
+def playwright(_pw_api_request_contexts: Any) -> Iterator[Playwright]:
+    pw = sync_playwright().start()
+    if _pw_api_request_contexts:
+        _pw_api_request_contexts.instrument(pw)
+    yield pw
+    pw.stop()
+
+
+@pytest.fixture(scope="package")
+def browser_type(playwright: Playwright, browser_name: str) -> BrowserType:
+    chosen: BrowserType = getattr(playwright, browser_name)
+    return chosen
+
+
+@pytest.fixture(scope="package")
+def launch_browser(browser_type_launch_args: dict[str, Any], browser_type: BrowserType) -> Callable[..., Browser]:
+    def launch(**kwargs: Any) -> Browser:
+        return browser_type.launch(**{**browser_type_launch_args, **kwargs})
+
+    return launch
+
+
+@pytest.fixture(scope="package")
+def browser_context_args(base_url: str) -> dict[str, Any]:
+    """Each new context's arguments: the live server as its base URL (no device emulation, no video)."""
+    return {"base_url": base_url}
+
+
+@pytest.fixture(scope="package")
+def browser(launch_browser: Callable[..., Browser]) -> Iterator[Browser]:
+    opened = launch_browser()
+    yield opened
+    opened.close()
 
 
 @pytest.fixture(scope="session")

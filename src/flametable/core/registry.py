@@ -103,6 +103,10 @@ class GameEntry:
     """``(game) -> flametable.texts.log.MatchLog``: the match log, what each audience is told of each step in its
     language as plain lines (the game server's log). None: the generic log (each action's notation, a move the
     audience may not know, the result)."""
+    observation: Ref = None
+    """``(game) -> flametable.rl.spec.ObservationSpec``: how a seat's view becomes a fixed-shape numeric array, with
+    the shape, the number of players and the longest possible match (the learning environments). None: the game
+    has no learning environment."""
     facts: Ref = None
     """``(game, translator) -> dict``: what a browser needs to draw the game's pieces in a language (card and token
     names, stats, kinds, patterns), as JSON data (``GET /api/games/NAME/facts``). None: the browser shows plain
