@@ -67,7 +67,10 @@ class DualsObservation:
     """Flamecraft Duals' :class:`~flametable.rl.spec.ObservationSpec` for one data set (the registry's
     ``observation`` piece)."""
 
-    num_players = 2
+    shape: tuple[int, ...]
+    max_steps: int
+    num_players: int = 2
+    layout: Layout
 
     def __init__(self, game: Any) -> None:
         data: DualsData = game.data
@@ -77,7 +80,7 @@ class DualsObservation:
         t = NUM_TYPES
         self.max_steps = max_steps(data)
         self.turn_scale = float(max_turns(data))
-        self.supply = [float(max(n, 1)) for n in data.supply]
+        self.inv_supply = [1.0 / max(n, 1) for n in data.supply]
         self.tokens = float(max(sum(data.supply), 1))
         self.vp_scale = float(sum(data.vp) + START_COINS)
         self.hand_scale = float(HAND_SIZE + COIN_DRAW)
@@ -89,7 +92,8 @@ class DualsObservation:
                                                              f"the board's order; kinds: {kinds})")
         self.o_tops = lay.add("board.tops", b * t, f"the types each space's top token shows: [space * {t} + type] "
                                                    f"(types: {', '.join(TYPE_KEYS)})")
-        self.o_depth = lay.add("board.depth", b, f"tokens per space / {STACK_LIMIT}")
+        self.o_filled = lay.add("board.filled", b * STACK_LIMIT, f"the levels holding a token: [space * {STACK_LIMIT} "
+                                                                 "+ level]")
         self.o_bag = lay.add("bag", k, "the bag's contents: tokens of each kind / how many the data has")
         self.o_bag_size = lay.add("bag_size", 1, f"tokens in the bag / all tokens ({int(self.tokens)})")
         self.o_reserve = lay.add("reserve", k, "the reserve: tokens of each kind / how many the data has")
@@ -128,7 +132,20 @@ class DualsObservation:
                                                "[0] 1: a shared victory)")
         self.shape = (lay.size,)
         # per space and level, the first cell of its kinds
+        self.seat_offsets = [(o["coins"], o["hand_size"], o["points"], o["pile"] - 1, o["pile_size"])
+                             for o in self.o_seat]
+        # each space's stacks seen so far: the cells they set (at most B x (K + K^2 + K^3) of them)
+        self.stacks: list[dict[tuple[int, ...], tuple[int, ...]]] = [{} for _ in range(b)]
         self.cell = [[self.o_board + (s * STACK_LIMIT + level) * k for level in range(STACK_LIMIT)] for s in range(b)]
+
+    def _stack_cells(self, s: int, stack: tuple[int, ...]) -> tuple[int, ...]:
+        """The cells set to 1 by ``stack`` on space ``s``: its tokens, its top's types, its filled levels."""
+        row = self.cell[s]
+        cells = [row[level] + kind for level, kind in enumerate(stack)]
+        cells += [self.o_tops + s * NUM_TYPES + x for x in self.types_of[stack[-1]]]
+        cells += [self.o_filled + s * STACK_LIMIT + level for level in range(len(stack))]
+        found = self.stacks[s][stack] = tuple(cells)
+        return found
 
     def encode(self, view: DualsView, out: npt.NDArray[np.float32]) -> None:
         """Write the observation of ``view`` (a seat's view; a spectator's is refused) into ``out``."""
@@ -136,71 +153,73 @@ class DualsObservation:
         if me is None:
             raise ValueError("an observation is made of a seat's view, not a spectator's")
         out.fill(0.0)
-        ones: list[int] = []
-        cell = self.cell
-        types_of = self.types_of
-        o_tops = self.o_tops
-        o_depth = self.o_depth
-        t = NUM_TYPES
+        # the cells set to 1, then the other values: written at the end, two numpy calls
+        ones: list[int] = [self.o_phase + view.phase, self.o_step + view.step]
+        c = self.c
+        at: list[int] = [self.o_bag_size, self.o_bottom_left, self.o_turn, self.o_deck]
+        values: list[float] = [view.bag_size / self.tokens, view.bottom_left / COIN_BOTTOM,
+                               min(view.turn_number / self.turn_scale, 1.0), view.deck_size / c]
+        stacks = self.stacks
         for s, stack in enumerate(view.board):
             if stack:
-                row = cell[s]
-                for level, kind in enumerate(stack):
-                    ones.append(row[level] + kind)
-                o = o_tops + s * t
-                ones += [o + x for x in types_of[stack[-1]]]
-                out[o_depth + s] = len(stack) / STACK_LIMIT
-        supply = self.supply
+                cells = stacks[s].get(stack)
+                ones += cells if cells is not None else self._stack_cells(s, stack)
+        inv = self.inv_supply
         o = self.o_bag
         for kind, n in enumerate(view.bag):
             if n:
-                out[o + kind] = n / supply[kind]
-        out[self.o_bag_size] = view.bag_size / self.tokens
-        o = self.o_reserve
-        for kind in view.reserve:
-            out[o + kind] += 1.0 / supply[kind]
+                at.append(o + kind)
+                values.append(n * inv[kind])
+        if view.reserve:
+            o = self.o_reserve
+            reserve = view.reserve
+            for kind in set(reserve):
+                at.append(o + kind)
+                values.append(reserve.count(kind) * inv[kind])
         if view.held >= 0:
             ones.append(self.o_held + view.held)
-        o = self.o_drawn
-        for kind in view.drawn:
-            out[o + kind] += 1.0 / CRYSTAL_DRAW
-        ones.append(self.o_phase + view.phase)
-        ones.append(self.o_step + view.step)
+        if view.drawn:
+            o = self.o_drawn
+            drawn = view.drawn
+            for kind in set(drawn):
+                at.append(o + kind)
+                values.append(drawn.count(kind) / CRYSTAL_DRAW)
         if view.src >= 0:
             ones.append(self.o_src + view.src)
         if view.iron_dest >= 0:
             ones.append(self.o_iron + view.iron_dest)
-        o = self.o_fired
-        ones += [o + s * STACK_LIMIT + level for s, level in view.fired]
+        if view.fired:
+            o = self.o_fired
+            ones += [o + s * STACK_LIMIT + level for s, level in view.fired]
         o = self.o_flags
         for i, flag in enumerate((view.fire_after, view.fire_optional, view.coin_used, view.last_chance,
                                   view.end_triggered, view.buddy, view.turn == me, view.to_act == me,
                                   view.first_player == me)):
             if flag:
                 ones.append(o + i)
-        out[self.o_bottom_left] = view.bottom_left / COIN_BOTTOM
-        out[self.o_turn] = min(view.turn_number / self.turn_scale, 1.0)
-        c = self.c
-        out[self.o_deck] = view.deck_size / c
-        for rel, p in ((0, me), (1, 1 - me)):
-            off = self.o_seat[rel]
-            info = view.seats[p]
-            out[off["coins"]] = info.coins / START_COINS
-            out[off["hand_size"]] = min(info.hand_size / self.hand_scale, 1.0)
-            out[off["points"]] = min(info.points / self.vp_scale, 1.0)
-            o = off["pile"] - 1
-            ones += [o + card for card in info.pile]
-            out[off["pile_size"]] = len(info.pile) / c
+        seats = view.seats
+        for p, (coins, hand_size, points, pile, pile_size) in ((me, self.seat_offsets[0]),
+                                                                (1 - me, self.seat_offsets[1])):
+            info = seats[p]
+            at += (coins, hand_size, points, pile_size)
+            values += (info.coins / START_COINS, min(info.hand_size / self.hand_scale, 1.0),
+                       min(info.points / self.vp_scale, 1.0), len(info.pile) / c)
+            if info.pile:
+                ones += [pile + card for card in info.pile]
         o = self.o_hand - 1
         ones += [o + card for card in view.hand]
-        o = self.o_matching - 1
-        ones += [o + card for card in view.matching]
-        o = self.o_bottom - 1
-        for card, position in view.bottom_known:
-            out[o + card] = (position + 1) / c
+        if view.matching:
+            o = self.o_matching - 1
+            ones += [o + card for card in view.matching]
+        if view.bottom_known:
+            o = self.o_bottom - 1
+            for card, position in view.bottom_known:
+                at.append(o + card)
+                values.append((position + 1) / c)
         outcome = view.outcome
         if outcome is not None:
             ones.append(self.o_outcome)
             if outcome.winner is not None:
                 ones.append(self.o_outcome + 1 + (outcome.winner != me))
-        out[ones] = 1.0
+        out.put(ones, 1.0)
+        out.put(at, values)

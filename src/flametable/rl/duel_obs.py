@@ -32,6 +32,11 @@ ROUND_CELLS = 12  # per finished round, see the layout
 LOG_SCALE = 16  # decisions logged in a round, for the log's length (a round logs fewer: see max_steps)
 
 
+SEAT_PARTS = ("flipped", "known", "character", "printed", "hand_size", "revealed", "pile_size", "discard", "items",
+              "events", "plays", "ability", "wins", "modifier", "total")
+_CARD_PARTS = {"flipped", "known", "character", "revealed", "discard", "items", "events"}
+
+
 def max_steps(cards: CardSet) -> int:
     """The most decisions a Flame Duel match with ``cards`` can ask for (docs/rl.md derives it):
 
@@ -54,7 +59,10 @@ class DuelObservation:
     """Flame Duel's :class:`~flametable.rl.spec.ObservationSpec` for one card set (the registry's ``observation``
     piece)."""
 
-    num_players = 2
+    shape: tuple[int, ...]
+    max_steps: int
+    num_players: int = 2
+    layout: Layout
 
     def __init__(self, game: Any) -> None:
         cards: CardSet = game.cards
@@ -131,6 +139,10 @@ class DuelObservation:
         self.o_my_pile = lay.add("my_pile", ns, "own decks: the cards of my deck still in my draw pile, multi-hot")
         self.shape = (lay.size,)
         self._kind_offset = self.o_last + 3
+        self.nk = nk
+        # per seat (mine, the opponent's), its segments' offsets in SEAT_PARTS order; card segments less one, so
+        # that card n is at offset + n
+        self.seat_offsets = [tuple(off[name] - (name in _CARD_PARTS) for name in SEAT_PARTS) for off in self.o_seat]
 
     def encode(self, view: DuelView, out: npt.NDArray[np.float32]) -> None:
         """Write the observation of ``view`` (a seat's view; a spectator's is refused) into ``out``."""
@@ -138,8 +150,10 @@ class DuelObservation:
         if me is None:
             raise ValueError("an observation is made of a seat's view, not a spectator's")
         out.fill(0.0)
-        ones: list[int] = [self.o_phase + view.phase]
-        nc = self.nc
+        # the cells set to 1, then the other values: written at the end, two numpy calls
+        ones: list[int] = [self.o_phase + view.phase, self.o_round + view.round_number - 1]
+        at: list[int] = [self.o_passes]
+        values: list[float] = [view.passes / 2]
         to_act = view.to_act
         if to_act is not None:
             ones.append(self.o_to_act + (to_act != me))
@@ -147,7 +161,6 @@ class DuelObservation:
             ones.append(self.o_mode)
         if view.draft:
             ones.append(self.o_mode + 1)
-        ones.append(self.o_round + view.round_number - 1)
         if view.chooser is not None:
             ones.append(self.o_chooser + (view.chooser != me))
         if view.stat >= 0:
@@ -156,68 +169,68 @@ class DuelObservation:
             ones.append(self.o_place + view.place - 1)
             if view.place_owner is not None:
                 ones.append(self.o_place_owner + (view.place_owner != me))
-        out[self.o_passes] = view.passes / 2
         if view.pending:
-            nk = len(EffectKind)
-            for p, k, _n in view.pending:
-                ones.append(self.o_pending + (p != me) * nk + k)
+            nk = self.nk
+            o = self.o_pending
+            ones += [o + (p != me) * nk + k for p, k, _n in view.pending]
             ones.append(self.o_pending_first + view.pending[0][1])
         log = view.log
         if log:
             last = log[-1]
             ones.append(self.o_last + (2 if last.auto else last.seat != me))
             ones.append(self._kind_offset + last.action.kind)
-            out[self.o_log] = min(len(log) / LOG_SCALE, 1.0)
+            at.append(self.o_log)
+            values.append(min(len(log) / LOG_SCALE, 1.0))
         base = self.o_results
         for r in view.results:
-            at = base + (r.number - 1) * ROUND_CELLS
-            ones.append(at)
-            ones.append(at + 1 + (r.chooser != me))
-            ones.append(at + 3 + r.stat)
-            ones.append(at + 8 if r.winner == DRAW else at + 6 + (r.winner != me))
+            a = base + (r.number - 1) * ROUND_CELLS
+            ones += (a, a + 1 + (r.chooser != me), a + 3 + r.stat,
+                     a + 8 if r.winner == DRAW else a + 6 + (r.winner != me))
             if r.by_charm:
-                ones.append(at + 9)
-            out[at + 10] = _clip(r.totals[me] / STAT_SCALE)
-            out[at + 11] = _clip(r.totals[1 - me] / STAT_SCALE)
+                ones.append(a + 9)
+            at += (a + 10, a + 11)
+            values += (_clip(r.totals[me] / STAT_SCALE), _clip(r.totals[1 - me] / STAT_SCALE))
         outcome = view.outcome
         if outcome is not None:
             ones.append(self.o_outcome)
             if outcome.winner is not None:
                 ones.append(self.o_outcome + 1 + (outcome.winner != me))
-        o = self.o_pool - 1
-        ones += [o + c for c in view.draft_pool]
-        for rel, p in ((0, me), (1, 1 - me)):
-            off = self.o_seat[rel]
-            info = view.seats[p]
-            o = off["flipped"] - 1
-            ones += [o + c for c in info.flipped]
-            o = off["known"] - 1
-            ones += [o + c for c in info.known_characters]
-            if info.character:
-                ones.append(off["character"] + info.character - 1)
-                o = off["printed"]
-                out[o : o + NUM_STATS] = self.printed[info.character]
-            out[off["hand_size"]] = min(info.hand_size / self.hand_scale, 1.0)
-            o = off["revealed"] - 1
-            ones += [o + s for s in info.revealed]
-            out[off["pile_size"]] = info.pile_size / self.ns
-            o = off["discard"] - 1
-            ones += [o + s for s in info.discard]
-            o = off["items"] - 1
-            ones += [o + s for s in info.items]
-            out[off["plays"]] = info.plays / MAX_PLAYS
+        if view.draft_pool:
+            o = self.o_pool - 1
+            ones += [o + c for c in view.draft_pool]
+        seats = view.seats
+        ns = self.ns
+        for p, offsets in ((me, self.seat_offsets[0]), (1 - me, self.seat_offsets[1])):
+            (flipped, known, character, printed, hand_size, revealed, pile_size, discard, items, _events, plays,
+             ability, wins, modifier, total) = offsets
+            info = seats[p]
+            ones += [flipped + c for c in info.flipped]
+            ones += [known + c for c in info.known_characters]
+            c = info.character
+            if c:
+                ones.append(character + c)
+                at += (printed, printed + 1, printed + 2)
+                values += self.printed[c]
+            if info.revealed:
+                ones += [revealed + s for s in info.revealed]
+            ones += [discard + s for s in info.discard]
+            if info.items:
+                ones += [items + s for s in info.items]
             if info.ability_used:
-                ones.append(off["ability"])
-            out[off["wins"]] = info.wins / ROUNDS
-            out[off["modifier"]] = _clip(info.modifier / STAT_SCALE)
-            out[off["total"]] = _clip(info.total / STAT_SCALE)
-        mine = self.o_seat[0]["events"] - 1
-        theirs = self.o_seat[1]["events"] - 1
-        ones += [(mine if p == me else theirs) + s for p, s in view.events]
+                ones.append(ability)
+            at += (hand_size, pile_size, plays, wins, modifier, total)
+            values += (min(info.hand_size / self.hand_scale, 1.0), info.pile_size / ns, info.plays / MAX_PLAYS,
+                       info.wins / ROUNDS, _clip(info.modifier / STAT_SCALE), _clip(info.total / STAT_SCALE))
+        if view.events:
+            mine = self.seat_offsets[0][9]
+            theirs = self.seat_offsets[1][9]
+            ones += [(mine if p == me else theirs) + s for p, s in view.events]
         o = self.o_hand - 1
         ones += [o + s for s in view.hand]
-        o = self.o_lineup - 1
-        ones += [o + i * nc + c for i, c in enumerate(view.lineup)]
+        if view.lineup:
+            o = self.o_lineup - 1
+            nc = self.nc
+            ones += [o + i * nc + c for i, c in enumerate(view.lineup)]
         if view.champion:
             ones.append(self.o_champion + view.champion - 1)
         top = view.known_top
@@ -225,10 +238,13 @@ class DuelObservation:
             ones.append(self.o_top_first + top[0] - 1)
             o = self.o_top - 1
             ones += [o + s for s in top]
-            out[self.o_top_n] = len(top) / self.ns
-        o = self.o_my_pile - 1
-        ones += [o + s for s in view.my_pile]
-        out[ones] = 1.0
+            at.append(self.o_top_n)
+            values.append(len(top) / ns)
+        if view.my_pile:
+            o = self.o_my_pile - 1
+            ones += [o + s for s in view.my_pile]
+        out.put(ones, 1.0)
+        out.put(at, values)
 
 
 def _clip(x: float) -> float:
