@@ -99,15 +99,16 @@ class DuelObservation:
                                  "[0] played, [1] I chose, [2] the opponent chose, [3:6] the stat one-hot, [6] I won, "
                                  "[7] the opponent won, [8] drawn, [9] by printed Charm, [10] my total, [11] the "
                                  "opponent's total (totals / 100, clipped to -2..2)", -STAT_CLIP, STAT_CLIP)
-        self.o_outcome = lay.add("outcome", 3, "[0] the match is over, [1] I won, [2] the opponent won")
+        self.o_outcome = lay.add("outcome", 3, "[0] the match is over, [1] I won, [2] the opponent won (neither: a "
+                                               "tied match)")
         self.o_pool = lay.add("draft_pool", nc, "characters still free to pick (draft), multi-hot")
         self.o_seat = []
         for who in ("me", "opp"):
             whose = "my" if who == "me" else "the opponent's"
             off = {
                 "flipped": lay.add(f"{who}.flipped", nc, f"{whose} flipped characters, multi-hot"),
-                "known": lay.add(f"{who}.known", nc, f"{whose} characters known to me, multi-hot (all of mine; "
-                                                     "the opponent's flipped or drafted ones)"),
+                "known": lay.add(f"{who}.known", nc, "my characters, multi-hot" if who == "me" else
+                                 "the opponent's characters I know (flipped, or all three when drafted), multi-hot"),
                 "character": lay.add(f"{who}.character", nc, f"{whose} character this round, one-hot"),
                 "printed": lay.add(f"{who}.printed", NUM_STATS, f"{whose} character's printed spark, heat, charm / "
                                                                 "100 (clipped to 2)", 0.0, STAT_CLIP),
