@@ -7,6 +7,7 @@ so an observation can hold nothing the seat may not see (the leak tests check it
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -35,3 +36,71 @@ def observe(spec: ObservationSpec, view: Any) -> npt.NDArray[np.float32]:
     out = np.zeros(spec.shape, dtype=np.float32)
     spec.encode(view, out)
     return out
+
+
+# ---------------------------------------------------------------------- optional helpers for encoders
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A named slice of an observation: where it starts, how long it is, the range of its cells and what it
+    means (docs/rl.md lists them)."""
+
+    name: str
+    offset: int
+    length: int
+    low: float
+    high: float
+    meaning: str
+
+
+class Layout:
+    """The segments of a flat observation, laid out one after the other as they are added."""
+
+    def __init__(self) -> None:
+        self.segments: list[Segment] = []
+        self.size = 0
+
+    def add(self, name: str, length: int, meaning: str, low: float = 0.0, high: float = 1.0) -> int:
+        """A segment of ``length`` cells after the last one; returns its offset."""
+        if any(s.name == name for s in self.segments):
+            raise ValueError(f"two segments named {name!r}")
+        offset = self.size
+        self.segments.append(Segment(name, offset, length, low, high, meaning))
+        self.size += length
+        return offset
+
+    def segment(self, name: str) -> Segment:
+        for s in self.segments:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """Each cell's lowest and highest value (for a Gymnasium ``Box``)."""
+        low = np.empty(self.size, dtype=np.float32)
+        high = np.empty(self.size, dtype=np.float32)
+        for s in self.segments:
+            low[s.offset : s.offset + s.length] = s.low
+            high[s.offset : s.offset + s.length] = s.high
+        return low, high
+
+    def table(self) -> str:
+        """The layout as a Markdown table (docs/rl.md)."""
+        rows = ["| offset | length | name | range | meaning |", "|---|---|---|---|---|"]
+        for s in self.segments:
+            rows.append(f"| {s.offset} | {s.length} | `{s.name}` | {_num(s.low)}..{_num(s.high)} | {s.meaning} |")
+        return "\n".join(rows)
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if x == int(x) else str(x)
+
+
+def bounds(spec: ObservationSpec) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """The lowest and highest value of each cell of ``spec``'s observations: from its ``layout`` when it has one
+    (every built-in encoder does), else -inf..inf."""
+    layout = getattr(spec, "layout", None)
+    if isinstance(layout, Layout) and (layout.size,) == tuple(spec.shape):
+        return layout.bounds()
+    return (np.full(spec.shape, -np.inf, dtype=np.float32), np.full(spec.shape, np.inf, dtype=np.float32))
