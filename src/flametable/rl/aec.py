@@ -67,7 +67,8 @@ def mask_box(num_actions: int) -> spaces.Box:
 
 
 def draw_seed(rng: np.random.Generator) -> int:
-    return int(rng.integers(0, SEED_LIMIT, dtype=np.uint64))
+    """A match seed below 2**63: it fits a numpy int64 (vector environments stack each info into an array)."""
+    return int(rng.integers(0, 2**63, dtype=np.int64))
 
 
 def ansi(entry: GameEntry, game: Any, view: Any, legal: Any = (), width: int = 100) -> str:
@@ -97,7 +98,8 @@ class FlametableAEC(AECEnv[str, Obs, int]):
     None plays the built-in data.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "flametable_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "flametable_v0", "is_parallelizable": False,
+                                 "render_fps": 1}
 
     def __init__(self, game: str | GameEntry, options: Mapping[str, Any] | None = None,
                  data: str | Path | None = None, render_mode: str | None = None) -> None:
@@ -108,13 +110,13 @@ class FlametableAEC(AECEnv[str, Obs, int]):
         self.game: Any = self.entry.make(data)
         self.options: dict[str, Any] = dict(options or {})
         self.game.new_match(self.options, 0)  # bad options fail here, not at the first reset
-        self.spec = spec_of(self.entry, self.game)
+        self.observation_spec = spec_of(self.entry, self.game)
         self.metadata = {**type(self).metadata, "name": f"{self.entry.name}_v0"}
         self.render_mode = render_mode
         self.num_actions: int = self.game.num_actions
-        self.possible_agents = [agent_name(seat) for seat in range(self.spec.num_players)]
+        self.possible_agents = [agent_name(seat) for seat in range(self.observation_spec.num_players)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        box, masks = observation_box(self.spec), mask_box(self.num_actions)
+        box, masks = observation_box(self.observation_spec), mask_box(self.num_actions)
         self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": masks})
                                    for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
@@ -157,8 +159,8 @@ class FlametableAEC(AECEnv[str, Obs, int]):
             return found
         st = self.state
         seat = self._seat_of[agent]
-        obs = np.zeros(self.spec.shape, np.float32)
-        self.spec.encode(st.view(seat), obs)
+        obs = np.zeros(self.observation_spec.shape, np.float32)
+        self.observation_spec.encode(st.view(seat), obs)
         mask = np.zeros(self.num_actions, np.int8)
         if st.to_act == seat:
             mask[[a.id for a in st.legal_actions()]] = 1
