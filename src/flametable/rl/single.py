@@ -1,9 +1,9 @@
 """Gymnasium single-agent environments: the learner plays one seat of a registry game against a registry bot.
 
-Importing this module registers ``flametable/Duel-v0`` and ``flametable/Duals-v0`` (Gymnasium has no plug-in entry
-points any more), so either ``import flametable.rl.single`` then ``gymnasium.make("flametable/Duel-v0")``, or
-``gymnasium.make("flametable.rl.single:flametable/Duel-v0")``, which imports it. Keyword arguments of ``make`` are
-those of :class:`DuelEnv` and :class:`DualsEnv`; :class:`SingleEnv` plays any game with an observation piece.
+``import flametable.rl`` registers them as ``flametable/Duel-v0`` and ``flametable/Duals-v0`` (Gymnasium has no
+plug-in entry points any more): ``gymnasium.make("flametable/Duel-v0")`` after it, or
+``gymnasium.make("flametable.rl:flametable/Duel-v0")``, which imports it. Keyword arguments of ``make`` are those of
+:class:`DuelEnv` and :class:`DualsEnv`; :class:`SingleEnv` plays any game with an observation piece.
 
 - Seats: ``seat=0`` or ``1`` fixes the learner's seat; ``"alternate"`` (the default) swaps it every episode, seat 0
   first after each seeded reset; ``"random"`` draws it from the environment's generator.
@@ -166,8 +166,3 @@ class DualsEnv(SingleEnv):
                  seat: Seat = "alternate", dict_obs: bool = True, render_mode: str | None = None) -> None:
         super().__init__("duals", {"buddy": buddy}, data, opponent, seat, dict_obs, render_mode)
 
-
-IDS = {"flametable/Duel-v0": "flametable.rl.single:DuelEnv", "flametable/Duals-v0": "flametable.rl.single:DualsEnv"}
-for _id, _entry_point in IDS.items():
-    if _id not in gymnasium.registry:
-        gymnasium.register(id=_id, entry_point=_entry_point)
