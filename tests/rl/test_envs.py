@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import gymnasium
 import numpy as np
-import pytest
 import pettingzoo
+import pytest
 from gymnasium.utils.env_checker import check_env
 
 from flametable.core import registry
@@ -24,7 +24,7 @@ from flametable.core.errors import IllegalAction, RecordError
 from flametable.core.registry import BUILTINS, Registry
 from flametable.rl import aec, duals_v0, duel_v0
 from flametable.rl.batch import BatchEnv
-from flametable.rl.single import DuelEnv, DualsEnv, SingleEnv
+from flametable.rl.single import DualsEnv, DuelEnv, SingleEnv
 from flametable.rl.spec import observe
 from tests.rl.stand_ins import games_with_observations
 
@@ -37,7 +37,7 @@ DECK = {"characters": [1, 2, 3], "supports": [1, 2, 3, 4, 5, 6, 7, 8]}
 
 
 @pytest.fixture(autouse=True)
-def games(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def games(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(registry, "GAMES", games_with_observations())
     # Our observations are PettingZoo classic's Dict of observation and action mask: api_test knows the classic
     # environments by name and only warns (an error here) about the Dict for environments it does not know.
@@ -45,7 +45,6 @@ def games(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     names = ["duel_v0", "duals_v0", "tiny_v0"]
     monkeypatch.setattr(module, "env_obs_dicts", [*module.env_obs_dicts, *names])
     monkeypatch.setattr(module, "env_obs_space", [*module.env_obs_space, *names])
-    yield
 
 
 def random_action(rng: np.random.Generator, mask: Any) -> int:
@@ -114,7 +113,8 @@ def test_observations_are_the_seat_views_and_masks_its_legal_actions(name: str) 
             break
         for seat, agent in enumerate(env.possible_agents):
             obs = env.observe(agent)
-            assert obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
+            assert obs["observation"].dtype == np.float32
+            assert obs["action_mask"].dtype == np.int8
             assert np.array_equal(obs["observation"], observe(env.observation_spec, env.state.view(seat)))
             legal = sorted(a.id for a in env.state.legal_actions()) if env.state.to_act == seat else []
             assert np.flatnonzero(obs["action_mask"]).tolist() == legal
@@ -182,7 +182,8 @@ def test_render_ansi_is_the_terminals_drawing() -> None:
     env.reset(seed=1)
     drawing = env.render()
     assert isinstance(drawing, str)
-    assert "Flame Duel" in drawing and "\x1b" not in drawing
+    assert "Flame Duel" in drawing
+    assert "\x1b" not in drawing  # plain text
     duals = duals_v0.raw_env(render_mode="ansi")
     duals.reset(seed=1)
     assert "c3" in (duals.render() or "")  # the hex board's centre space
@@ -236,7 +237,9 @@ def test_the_learner_plays_its_seat_against_the_bot() -> None:
     assert seats == [0, 1, 0, 1, 0, 1]  # seats alternate
     fixed = DualsEnv(seat=1, dict_obs=False)
     obs, info = fixed.reset(seed=0)
-    assert isinstance(obs, np.ndarray) and info["seat"] == 1 and fixed.state.to_act == 1
+    assert isinstance(obs, np.ndarray)
+    assert info["seat"] == 1
+    assert fixed.state.to_act == 1
 
 
 def test_an_illegal_action_loses_the_episode() -> None:
@@ -291,9 +294,9 @@ def test_the_batch_plays_the_matches_the_aec_env_plays(name: str) -> None:
         for i in range(3):
             matches[i][-1][1].append((obs[i].copy(), mask[i].copy(), int(batch.seats[i]), int(actions[i])))
         obs, mask, rewards, dones = batch.step(actions)
-        for i in np.flatnonzero(dones):
-            results[i].append(rewards[i].tolist())
-            matches[i].append((int(batch.match_seeds[i]), []))
+        for done in np.flatnonzero(dones).tolist():
+            results[done].append(rewards[done].tolist())
+            matches[done].append((int(batch.match_seeds[done]), []))
     assert batch.matches_played == sum(len(r) for r in results) > 0
     env = aec.raw_env(name)
     for slot in range(3):

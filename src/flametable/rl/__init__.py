@@ -10,7 +10,8 @@ Importing this package registers the environments with both libraries (when they
 
 from __future__ import annotations
 
-PETTINGZOO_IDS = {"flametable/duel_v0": "flametable.rl.duel_v0:env", "flametable/duals_v0": "flametable.rl.duals_v0:env"}
+PETTINGZOO_IDS = {"flametable/duel_v0": "flametable.rl.duel_v0:env",
+                  "flametable/duals_v0": "flametable.rl.duals_v0:env"}
 GYMNASIUM_IDS = {"flametable/Duel-v0": "flametable.rl.single:DuelEnv",
                  "flametable/Duals-v0": "flametable.rl.single:DualsEnv"}
 

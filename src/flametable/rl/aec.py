@@ -18,7 +18,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -90,7 +90,7 @@ def ansi(entry: GameEntry, game: Any, view: Any, legal: Any = (), width: int = 1
     return out.getvalue()
 
 
-class FlametableAEC(AECEnv[str, Obs, int]):
+class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo is untyped
     """One registry game as a PettingZoo AEC environment (``game``: its name or entry).
 
     ``options``: the match options, as ``new_match`` takes them (a JSON-like mapping, checked here by making one
@@ -98,8 +98,8 @@ class FlametableAEC(AECEnv[str, Obs, int]):
     None plays the built-in data.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "flametable_v0", "is_parallelizable": False,
-                                 "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "flametable_v0",
+                                          "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, game: str | GameEntry, options: Mapping[str, Any] | None = None,
                  data: str | Path | None = None, render_mode: str | None = None) -> None:
@@ -111,7 +111,7 @@ class FlametableAEC(AECEnv[str, Obs, int]):
         self.options: dict[str, Any] = dict(options or {})
         self.game.new_match(self.options, 0)  # bad options fail here, not at the first reset
         self.observation_spec = spec_of(self.entry, self.game)
-        self.metadata = {**type(self).metadata, "name": f"{self.entry.name}_v0"}
+        self.metadata = {**type(self).metadata, "name": f"{self.entry.name}_v0"}  # type: ignore[misc]
         self.render_mode = render_mode
         self.num_actions: int = self.game.num_actions
         self.possible_agents = [agent_name(seat) for seat in range(self.observation_spec.num_players)]
@@ -149,7 +149,7 @@ class FlametableAEC(AECEnv[str, Obs, int]):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._cache = {}
         self.agent_selection = self.possible_agents[self.state.to_act]
 
@@ -192,7 +192,7 @@ class FlametableAEC(AECEnv[str, Obs, int]):
 
     # ------------------------------------------------------------------ showing
 
-    def render(self) -> str | None:  # type: ignore[override]  # ansi: a str
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
         if self.state is None:
@@ -222,5 +222,4 @@ def env(game: str | GameEntry, options: Mapping[str, Any] | None = None, data: s
     wrapped: AECEnv[str, Obs, int] = wrappers.TerminateIllegalWrapper(raw_env(game, options, data, render_mode),
                                                                      illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
-    return wrapped
+    return wrappers.OrderEnforcingWrapper(wrapped)

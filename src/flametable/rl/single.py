@@ -40,7 +40,7 @@ Seat = int | Literal["alternate", "random"]
 class SingleEnv(gymnasium.Env[Any, np.int64]):
     """One registry game, the learner at one seat and a bot at the other."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012  (gymnasium.Env declares it so)
 
     def __init__(self, game: str | GameEntry, options: Mapping[str, Any] | None = None,
                  data: str | Path | None = None, opponent: str = "bot:random", seat: Seat = "alternate",
@@ -118,7 +118,7 @@ class SingleEnv(gymnasium.Env[Any, np.int64]):
         """The legal actions now, as booleans over the action ids."""
         return self._mask.astype(bool)
 
-    def render(self) -> str | None:  # type: ignore[override]  # ansi: a str
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
         if self.state is None:
