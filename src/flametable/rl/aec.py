@@ -53,10 +53,16 @@ def spec_of(entry: GameEntry, game: Any) -> ObservationSpec:
 
 def observation_box(spec: ObservationSpec) -> spaces.Box:
     """The Box of the spec's observations: the spec's ``low`` and ``high`` when it declares them (scalars or arrays
-    of its shape), else float32's finite range."""
+    of its shape), else its layout's bounds (``spec.layout.bounds()``, :class:`flametable.rl.spec.Layout`), else
+    float32's finite range."""
     info = np.finfo(np.float32)
-    low = getattr(spec, "low", info.min)
-    high = getattr(spec, "high", info.max)
+    low: Any = getattr(spec, "low", None)
+    high: Any = getattr(spec, "high", None)
+    layout = getattr(spec, "layout", None)
+    if (low is None or high is None) and callable(getattr(layout, "bounds", None)):
+        low, high = layout.bounds()  # type: ignore[union-attr]
+    low = info.min if low is None else low
+    high = info.max if high is None else high
     return spaces.Box(low=np.broadcast_to(np.asarray(low, np.float32), spec.shape).copy(),
                       high=np.broadcast_to(np.asarray(high, np.float32), spec.shape).copy(),
                       shape=spec.shape, dtype=np.float32)
