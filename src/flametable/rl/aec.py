@@ -117,6 +117,8 @@ class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo 
         self.options: dict[str, Any] = dict(options or {})
         self.game.new_match(self.options, 0)  # bad options fail here, not at the first reset
         self.observation_spec = spec_of(self.entry, self.game)
+        self._shape = self.observation_spec.shape
+        self._encode = self.observation_spec.encode
         self.metadata = {**type(self).metadata, "name": f"{self.entry.name}_v0"}  # type: ignore[misc]
         self.render_mode = render_mode
         self.num_actions: int = self.game.num_actions
@@ -165,11 +167,12 @@ class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo 
             return found
         st = self.state
         seat = self._seat_of[agent]
-        obs = np.zeros(self.observation_spec.shape, np.float32)
-        self.observation_spec.encode(st.view(seat), obs)
+        obs = np.empty(self._shape, np.float32)  # the spec writes every cell
+        self._encode(st.view(seat), obs)
         mask = np.zeros(self.num_actions, np.int8)
         if st.to_act == seat:
-            mask[[a.id for a in st.legal_actions()]] = 1
+            for action in st.legal_actions():
+                mask[action.id] = 1
         found = self._cache[agent] = {"observation": obs, "action_mask": mask}
         return found
 
