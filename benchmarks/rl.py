@@ -2,7 +2,8 @@
 
     python -m benchmarks.rl [--seconds 5] [--batch 64] [--json]
 
-Random legal steps per second, one core, each figure the best of ``--rounds`` runs of ``--seconds``:
+Random legal steps per second, one core, each figure the best of ``--rounds`` runs of ``--seconds`` (the rounds
+go over every measurement in turn, so that a busy spell of the machine does not fall on one of them only):
 - ``aec``: through each environment made as PettingZoo makes it (``env()``: its standard wrappers), by one loop for
   every environment: ``agent_iter()``; ``last()`` (the observation and the mask built each step, as a learner
   reads them); a random legal action from the mask; ``step()``. PettingZoo's ``connect_four_v3`` (needs pygame)
@@ -116,10 +117,6 @@ def connect_four() -> tuple[Callable[[], Any], Callable[[], Any]] | None:
     return make, connect_four.raw_env
 
 
-def best(rounds: int, measure: Callable[[], float]) -> float:
-    return max(measure() for _ in range(rounds))
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=5.0, help="length of one run of one measurement")
@@ -128,29 +125,32 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per figure")
     args = parser.parse_args(argv)
     s, rounds = args.seconds, args.rounds
-    rows: list[dict[str, Any]] = []
+    measures: list[tuple[str, str, Callable[[], float]]] = []  # (env, kind, measurement)
     c4_makers = connect_four()
-    c4: dict[str, float] = {}  # kind: steps per second
     if c4_makers is None:
         print("connect_four_v3 skipped: pygame is not installed (the 'bench' extra)")
     else:
-        for kind, make in zip(("aec", "raw"), c4_makers, strict=True):
-            c4[kind] = best(rounds, partial(make_and_step, make, s))
-            rows.append({"env": "connect_four_v3", "kind": kind, "steps_per_s": round(c4[kind])})
+        measures += [("connect_four_v3", kind, partial(make_and_step, make, s))
+                     for kind, make in zip(("aec", "raw"), c4_makers, strict=True)]
     for name, (wrapped, raw) in GAMES.items():
-        measures: list[tuple[str, Callable[[], float]]] = [
-            ("aec", partial(make_and_step, wrapped, s)),
-            ("raw", partial(make_and_step, raw, s)),
-            (f"batch {args.batch}", partial(batch_steps, name, args.batch, s)),
-            ("engine", partial(engine_steps, name, s, False)),
-            ("engine+observation", partial(engine_steps, name, s, True)),
+        measures += [
+            (f"{name}_v0", "aec", partial(make_and_step, wrapped, s)),
+            (f"{name}_v0", "raw", partial(make_and_step, raw, s)),
+            (f"{name}_v0", f"batch {args.batch}", partial(batch_steps, name, args.batch, s)),
+            (f"{name}_v0", "engine", partial(engine_steps, name, s, False)),
+            (f"{name}_v0", "engine+observation", partial(engine_steps, name, s, True)),
         ]
-        for kind, measure in measures:
-            rate = best(rounds, measure)
-            row: dict[str, Any] = {"env": f"{name}_v0", "kind": kind, "steps_per_s": round(rate)}
-            if c4:  # raw against raw, everything else against connect_four's env()
-                row["x_connect_four"] = round(rate / c4["raw" if kind == "raw" else "aec"], 2)
-            rows.append(row)
+    rates = [0.0] * len(measures)
+    for _ in range(rounds):  # round after round over every measurement: a busy spell hits them all alike
+        for i, (_env, _kind, measure) in enumerate(measures):
+            rates[i] = max(rates[i], measure())
+    c4 = {kind: rate for (env, kind, _m), rate in zip(measures, rates, strict=True) if env == "connect_four_v3"}
+    rows: list[dict[str, Any]] = []
+    for (env, kind, _m), rate in zip(measures, rates, strict=True):
+        row: dict[str, Any] = {"env": env, "kind": kind, "steps_per_s": round(rate)}
+        if c4 and env != "connect_four_v3":  # raw against raw, everything else against connect_four's env()
+            row["x_connect_four"] = round(rate / c4["raw" if kind == "raw" else "aec"], 2)
+        rows.append(row)
     for row in rows:
         if args.json:
             print(json.dumps(row))
