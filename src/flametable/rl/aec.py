@@ -1,0 +1,234 @@
+"""A PettingZoo AEC environment for any registry game whose entry gives an ``observation`` piece.
+
+The environment drives the game's engine directly: a match is ``game.new_match(options, seed)``; the agent to act
+is the seat of ``state.to_act``; an agent's observation is the spec's encoding of *its seat's view* (never of the
+state) with the action mask of its legal action ids (zeros when it is not to act or the match is over). Rewards are
++1 and -1 at the end (0 each for a draw), nothing before. Agents are ``player_0`` ... ``player_{n-1}``, seat order.
+
+Seeding (PettingZoo's convention): ``reset(seed=s)`` plays the match of engine seed ``s`` (the same match as
+``game.new_match(options, s)``) and seeds the environment's generator; ``reset()`` without a seed draws the next
+match's seed from that generator (from entropy if the environment was never seeded).
+
+``render()`` (``render_mode="ansi"``) returns the terminal's drawing of the acting agent's view (the game's
+``table`` piece, in the terminal's language), or, for a game without one, the view as text and the legal actions.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from flametable.core import registry
+from flametable.core.registry import GameEntry
+from flametable.rl.spec import ObservationSpec
+
+Obs = dict[str, npt.NDArray[Any]]
+SEED_LIMIT = 2**64
+"""Engine seeds are 0 .. 2**64 - 1."""
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+def entry_of(game: str | GameEntry) -> GameEntry:
+    return game if isinstance(game, GameEntry) else registry.get(game)
+
+
+def spec_of(entry: GameEntry, game: Any) -> ObservationSpec:
+    """The game's observation spec, from its registry entry; ValueError when the entry gives none."""
+    if not entry.has("observation"):
+        raise ValueError(f"the game {entry.name!r} has no learning environment: its registry entry gives no "
+                         f"'observation' piece")
+    spec: ObservationSpec = entry.piece("observation")(game)
+    return spec
+
+
+def observation_box(spec: ObservationSpec) -> spaces.Box:
+    """The Box of the spec's observations: the spec's ``low`` and ``high`` when it declares them (scalars or arrays
+    of its shape), else its layout's bounds (``spec.layout.bounds()``, :class:`flametable.rl.spec.Layout`), else
+    float32's finite range."""
+    info = np.finfo(np.float32)
+    low: Any = getattr(spec, "low", None)
+    high: Any = getattr(spec, "high", None)
+    layout = getattr(spec, "layout", None)
+    if (low is None or high is None) and callable(getattr(layout, "bounds", None)):
+        low, high = layout.bounds()  # type: ignore[union-attr]
+    low = info.min if low is None else low
+    high = info.max if high is None else high
+    return spaces.Box(low=np.broadcast_to(np.asarray(low, np.float32), spec.shape).copy(),
+                      high=np.broadcast_to(np.asarray(high, np.float32), spec.shape).copy(),
+                      shape=spec.shape, dtype=np.float32)
+
+
+def mask_box(num_actions: int) -> spaces.Box:
+    return spaces.Box(low=0, high=1, shape=(num_actions,), dtype=np.int8)
+
+
+def draw_seed(rng: np.random.Generator) -> int:
+    """A match seed below 2**63: it fits a numpy int64 (vector environments stack each info into an array)."""
+    return int(rng.integers(0, 2**63, dtype=np.int64))
+
+
+def ansi(entry: GameEntry, game: Any, view: Any, legal: Any = (), width: int = 100) -> str:
+    """The terminal's drawing of ``view`` as plain text: the game's ``table`` piece's board, else the view as text
+    and the legal actions' notations."""
+    from rich.console import Console
+
+    out = io.StringIO()
+    console = Console(file=out, width=width, color_system=None, force_terminal=False, legacy_windows=False)
+    if entry.has("table"):
+        table = entry.piece("table")(console, game, ("player_0", "player_1"))
+        console.print(table.board(view))
+    else:
+        from flametable.cli.generic import view_text
+
+        console.print(view_text(view), markup=False, highlight=False)
+        if legal:
+            console.print(" · ".join(a.text() for a in legal), markup=False, highlight=False)
+    return out.getvalue()
+
+
+class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo is untyped
+    """One registry game as a PettingZoo AEC environment (``game``: its name or entry).
+
+    ``options``: the match options, as ``new_match`` takes them (a JSON-like mapping, checked here by making one
+    match). ``data``: the path of a data file for the game's ``data`` piece (a custom card set, custom board data);
+    None plays the built-in data.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "flametable_v0",
+                                          "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, game: str | GameEntry, options: Mapping[str, Any] | None = None,
+                 data: str | Path | None = None, render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self.entry = entry_of(game)
+        self.game: Any = self.entry.make(data)
+        self.options: dict[str, Any] = dict(options or {})
+        self.game.new_match(self.options, 0)  # bad options fail here, not at the first reset
+        self.observation_spec = spec_of(self.entry, self.game)
+        self._shape = self.observation_spec.shape
+        self._encode = self.observation_spec.encode
+        self.metadata = {**type(self).metadata, "name": f"{self.entry.name}_v0"}  # type: ignore[misc]
+        self.render_mode = render_mode
+        self.num_actions: int = self.game.num_actions
+        self.possible_agents = [agent_name(seat) for seat in range(self.observation_spec.num_players)]
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        box, masks = observation_box(self.observation_spec), mask_box(self.num_actions)
+        self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": masks})
+                                   for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self._rng = np.random.default_rng()
+        self.state: Any = None
+        self.match_seed = 0
+        self._cache: dict[str, Obs] = {}  # this step's observations (observe twice, encode once)
+
+    # ------------------------------------------------------------------ spaces
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ playing
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new match: of engine seed ``seed``, else of the next seed of the environment's generator. ``options``
+        (PettingZoo's reset options) are not used: the match options are the environment's."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            self.match_seed = int(seed) % SEED_LIMIT
+        else:
+            self.match_seed = draw_seed(self._rng)
+        self.state = self.game.new_match(self.options, self.match_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._cache = {}
+        self.agent_selection = self.possible_agents[self.state.to_act]
+
+    def observe(self, agent: str) -> Obs:
+        found = self._cache.get(agent)
+        if found is not None:
+            return found
+        st = self.state
+        seat = self._seat_of[agent]
+        obs = np.empty(self._shape, np.float32)  # the spec writes every cell
+        self._encode(st.view(seat), obs)
+        mask = np.zeros(self.num_actions, np.int8)
+        if st.to_act == seat:
+            for action in st.legal_actions():
+                mask[action.id] = 1
+        found = self._cache[agent] = {"observation": obs, "action_mask": mask}
+        return found
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to act: None is only the action of an agent whose match is over")
+        st = self.state
+        seat = self._seat_of[agent]
+        st.apply(self.game.action_from_id(int(action)))  # the engine refuses an illegal action (IllegalAction)
+        self._cache = {}
+        self._cumulative_rewards[agent] = 0.0
+        outcome = st.outcome
+        if outcome is not None:
+            winner = outcome.winner
+            for other in self.agents:
+                self.rewards[other] = 0.0 if winner is None else (1.0 if self._seat_of[other] == winner else -1.0)
+                self.terminations[other] = True
+            self.agent_selection = self.possible_agents[(seat + 1) % len(self.possible_agents)]
+            self._accumulate_rewards()
+        else:
+            self.agent_selection = self.possible_agents[st.to_act]
+
+    # ------------------------------------------------------------------ showing
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        if self.state is None:
+            raise RuntimeError("render() before reset()")
+        st = self.state
+        seat = st.to_act if st.to_act is not None else self._seat_of.get(self.agent_selection, 0)
+        legal = st.legal_actions() if st.to_act == seat else ()
+        return ansi(self.entry, self.game, st.view(seat), legal)
+
+    def close(self) -> None:
+        self.state = None
+
+
+def raw_env(game: str | GameEntry, options: Mapping[str, Any] | None = None, data: str | Path | None = None,
+            render_mode: str | None = None) -> FlametableAEC:
+    """The bare environment of any registry game with an observation piece."""
+    return FlametableAEC(game, options, data, render_mode)
+
+
+def env(game: str | GameEntry, options: Mapping[str, Any] | None = None, data: str | Path | None = None,
+        render_mode: str | None = None) -> AECEnv[str, Obs, int]:
+    """The environment of any registry game with PettingZoo's standard wrappers, as its classic environments have
+    them: an illegal action ends the match with -1 for its agent (0 for the others), an action outside the space
+    fails an assertion, the API's order is enforced."""
+    from pettingzoo.utils import wrappers
+
+    wrapped: AECEnv[str, Obs, int] = wrappers.TerminateIllegalWrapper(raw_env(game, options, data, render_mode),
+                                                                     illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
