@@ -19,6 +19,7 @@ go over every measurement in turn, so that a busy spell of the machine does not 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import time
 import warnings
@@ -102,12 +103,10 @@ def engine_steps(name: str, seconds: float, observe: bool, seed: int = 0) -> flo
 
 def connect_four() -> tuple[Callable[[], Any], Callable[[], Any]] | None:
     """PettingZoo's connect_four_v3: ``env()`` as its registry makes it, and its ``raw_env``."""
-    try:
-        import pettingzoo
-        import pygame  # noqa: F401  (connect_four_v3 draws with it)
-        from pettingzoo.classic.connect_four import connect_four
-    except ImportError:
+    if importlib.util.find_spec("pygame") is None:  # connect_four_v3 draws with it: the bench extra
         return None
+    import pettingzoo
+    from pettingzoo.classic.connect_four import connect_four
 
     def make() -> Any:
         with warnings.catch_warnings():
