@@ -59,11 +59,10 @@ from flametable.web.replays import (
     check_options,
     problem_of,
     read_record,
-    record_of,
     replay_steps,
 )
 from flametable.web.rooms import Conn, Hall, Limits, Room, RoomError, game_of, new_seed, watch_parent
-from flametable.web.store import Store
+from flametable.web.store import Store, record_of
 
 log = logging.getLogger("flametable.web")
 
@@ -272,11 +271,7 @@ def create_app(settings: Settings) -> Starlette:
                                                          number=request.path_params["number"][:20]), 404)
         if match.status == "playing":
             return _fail(tr, "playing", FlametableError(N_("The record is released once the match is over.")), 409)
-        rec = MatchRecord(game=match.game, rules_version=match.rules_version,
-                          content={"id": match.content_id, "hash": match.content_hash}, options=match.options,
-                          seed=match.seed, players=list(match.players), actions=list(match.actions),
-                          setup=match.setup, result=match.result)
-        return Response(rec.dumps() + "\n", media_type="application/json", headers={
+        return Response(record_of(match).dumps() + "\n", media_type="application/json", headers={
             "content-disposition": f'attachment; filename="{match.game}-{room.id}-{match.number}.json"'})
 
     async def room_socket(websocket: WebSocket) -> None:

@@ -17,7 +17,6 @@ from flametable.service import is_public, view_json
 from flametable.texts.log import Reader, log_of, seat_name
 from flametable.texts.translator import Translator
 from flametable.web.rooms import game_of
-from flametable.web.store import MatchRow
 
 AUDIENCES: tuple[tuple[str, int | None], ...] = (("0", 0), ("1", 1), ("spectator", None))
 
@@ -44,14 +43,6 @@ def problem_of(exc: FlametableError, tr: Translator) -> str | None:
 
 
 # ------------------------------------------------------------------ replays
-
-
-def record_of(match: MatchRow) -> MatchRecord:
-    """The record of a stored match."""
-    return MatchRecord(game=match.game, rules_version=match.rules_version,
-                       content={"id": match.content_id, "hash": match.content_hash}, options=match.options,
-                       seed=match.seed, players=list(match.players), actions=list(match.actions),
-                       setup=match.setup, result=match.result)
 
 
 def read_record(raw: bytes) -> MatchRecord:

@@ -37,14 +37,14 @@ from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.core.protocol import Action, Game
-from flametable.core.record import RESIGNED, MatchRecord, start
+from flametable.core.record import RESIGNED, start
 from flametable.core.rng import SEED_MAX
 from flametable.service import Applied, Event, MatchService, Rejected, StaleVersion, is_public
 from flametable.service.takeback import reveals
 from flametable.texts.log import LogStep, match_log
 from flametable.texts.translator import Translator
 from flametable.web import messages
-from flametable.web.store import HUMAN, MatchRow, RoomRow, SeatRow, Store, StoreError
+from flametable.web.store import HUMAN, MatchRow, RoomRow, SeatRow, Store, StoreError, record_of
 
 log = logging.getLogger("flametable.web")
 
@@ -221,9 +221,7 @@ class Room:
     def _rebuild(self, match: MatchRow, upto: int | None = None) -> tuple[MatchService, list[int]]:
         """The match service of ``match`` after its stored actions (the first ``upto`` of them), and who played
         each."""
-        record = MatchRecord(game=match.game, rules_version=match.rules_version,
-                             content={"id": match.content_id, "hash": match.content_hash}, options=match.options,
-                             seed=match.seed, players=list(match.players), setup=match.setup)
+        record = record_of(match, actions=False, result=False)
         service = MatchService.from_record(self.game, record, keep=0)  # the room keeps its events as sent text
         actors = []
         for notation in match.actions[:upto]:
@@ -657,10 +655,7 @@ class Hall:
         and the actions it may know only, replayed from the start (the game's log, :mod:`flametable.texts.log`)."""
         audience = room.seat_of(conn.player)
         match = room.match
-        state = start(room.game, MatchRecord(
-            game=match.game, rules_version=match.rules_version,
-            content={"id": match.content_id, "hash": match.content_hash}, options=match.options, seed=match.seed,
-            players=list(match.players), setup=match.setup))
+        state = start(room.game, record_of(match, actions=False, result=False))
         first = state.view(audience)
         steps = []
         for actor, notation in zip(room.actors, match.actions, strict=True):

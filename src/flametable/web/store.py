@@ -53,6 +53,8 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from flametable.core.record import MatchRecord
+
 T = TypeVar("T")
 
 DATA_DIR_VARIABLE = "FLAMETABLE_DATA_DIR"
@@ -115,6 +117,15 @@ class MatchRow:
     base: int = 0
     actions: list[str] = field(default_factory=list)
     id: int | None = None  # set by the store
+
+
+def record_of(match: MatchRow, *, actions: bool = True, result: bool = True) -> MatchRecord:
+    """The match record of a stored match (the terminal's record file): with its actions and result, or only its
+    start (``actions=False, result=False``: what a match is rebuilt from)."""
+    return MatchRecord(game=match.game, rules_version=match.rules_version,
+                       content={"id": match.content_id, "hash": match.content_hash}, options=match.options,
+                       seed=match.seed, players=list(match.players), actions=list(match.actions) if actions else [],
+                       setup=match.setup, result=match.result if result else None)
 
 
 @dataclass
