@@ -4,11 +4,13 @@
 
 Random legal steps per second, one core, each figure the best of ``--rounds`` runs of ``--seconds`` (the rounds
 go over every measurement in turn, so that a busy spell of the machine does not fall on one of them only):
-- ``aec``: through each environment made as PettingZoo makes it (``env()``: its standard wrappers), by one loop for
-  every environment: ``agent_iter()``; ``last()`` (the observation and the mask built each step, as a learner
-  reads them); a random legal action from the mask; ``step()``. PettingZoo's ``connect_four_v3`` (needs pygame)
-  runs in the same loop, so the ratios compare like with like. A step is one decision (an agent's ``None`` step
-  after the end is not counted).
+- ``aec``: through each environment made as PettingZoo makes it (``env()``: the checks of its standard wrappers; ours
+  makes them in one layer, connect_four_v3 with PettingZoo's three wrappers), by one loop for every environment:
+  ``agent_iter()``; ``last()`` (the observation and the mask built each step, as a learner reads them); a random
+  legal action from the mask; ``step()``. PettingZoo's ``connect_four_v3`` (needs pygame) runs in the same loop,
+  so the ratios compare like with like. A step is one decision (an agent's ``None`` step after the end is not
+  counted).
+- ``aec, PettingZoo's wrappers``: our ``raw_env`` inside PettingZoo's three wrappers, as connect_four_v3's ``env()``.
 - ``raw``: the same loop on ``raw_env`` (no wrappers), compared with connect_four_v3's ``raw_env``.
 - ``batch``: the batch API (``BatchEnv``, ``--batch`` matches a call), a random legal action per match from the
   mask (numpy, for the whole batch at once).
@@ -30,13 +32,17 @@ from typing import Any
 import numpy as np
 
 from flametable.core import registry
-from flametable.rl import duals_v0, duel_v0
+from flametable.rl import aec, duals_v0, duel_v0
 from flametable.rl.batch import BatchEnv
 
 GAMES: dict[str, tuple[Callable[[], Any], Callable[[], Any]]] = {
     "duel": (duel_v0.env, duel_v0.raw_env),
     "duals": (duals_v0.env, duals_v0.raw_env),
 }
+
+
+def pettingzoo_wrapped(name: str) -> Any:
+    return aec.pettingzoo_wrapped(name)
 
 
 def aec_steps(env: Any, seconds: float, seed: int = 0) -> float:
@@ -134,6 +140,7 @@ def main(argv: list[str] | None = None) -> None:
     for name, (wrapped, raw) in GAMES.items():
         measures += [
             (f"{name}_v0", "aec", partial(make_and_step, wrapped, s)),
+            (f"{name}_v0", "aec, PettingZoo's wrappers", partial(make_and_step, partial(pettingzoo_wrapped, name), s)),
             (f"{name}_v0", "raw", partial(make_and_step, raw, s)),
             (f"{name}_v0", f"batch {args.batch}", partial(batch_steps, name, args.batch, s)),
             (f"{name}_v0", "engine", partial(engine_steps, name, s, False)),
@@ -155,7 +162,7 @@ def main(argv: list[str] | None = None) -> None:
             print(json.dumps(row))
         else:
             ratio = f"  {row['x_connect_four']:5.2f}x connect_four_v3" if "x_connect_four" in row else ""
-            print(f"{row['env']:16} {row['kind']:20} {row['steps_per_s']:>9,} steps/s{ratio}")
+            print(f"{row['env']:16} {row['kind']:28} {row['steps_per_s']:>9,} steps/s{ratio}")
 
 
 if __name__ == "__main__":

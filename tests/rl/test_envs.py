@@ -159,6 +159,53 @@ def test_an_illegal_action_raises_in_the_raw_env_and_loses_in_the_wrapped_one() 
     assert all(wrapped.terminations.values())
 
 
+def snapshot(env: Any) -> tuple[Any, ...]:
+    obs = env.observe(env.agent_selection) if env.agents else None
+    return (env.agent_selection, list(env.agents), dict(env.rewards), dict(env._cumulative_rewards),
+            dict(env.terminations), dict(env.truncations),
+            None if obs is None else (obs["observation"].tolist(), obs["action_mask"].tolist()))
+
+
+@pytest.mark.parametrize("name", ["duel", "duals"])
+def test_env_makes_the_checks_of_pettingzoos_three_wrappers(name: str) -> None:
+    """env() is one layer doing what TerminateIllegal(-1), AssertOutOfBounds and OrderEnforcing do around raw_env:
+    the same rewards, terminations and observations after legal, illegal and dead steps, the same errors."""
+    ours, theirs = aec.env(name), aec.pettingzoo_wrapped(name)
+    early: list[Callable[[Any], Any]] = [lambda e: e.step(0), lambda e: e.observe("player_0"),
+                                         lambda e: e.agent_iter(), lambda e: e.render()]
+    for env in (ours, theirs):
+        for call in early:
+            with pytest.raises(AssertionError, match="reset"):
+                call(env)
+    rng = np.random.default_rng(11)
+    illegal_seen = 0
+    for seed in range(12):
+        for env in (ours, theirs):
+            env.reset(seed=seed)
+        for agent in ours.agent_iter():
+            obs, _reward, terminated, truncated, _info = ours.last()
+            theirs.last()
+            if terminated or truncated:
+                action = None
+            elif rng.random() < 0.05:  # now and then an illegal action
+                action = int(rng.choice(np.flatnonzero(obs["action_mask"] == 0)))
+                illegal_seen += 1
+            else:
+                action = random_action(rng, obs["action_mask"])
+            for env in (ours, theirs):
+                env.step(action)
+            assert snapshot(ours) == snapshot(theirs), agent
+        ours.reset(seed=seed)
+        with pytest.raises(AssertionError, match="action space"):  # out of the space
+            ours.step(ours.num_actions)
+    assert illegal_seen > 3
+    ours.reset(seed=0)
+    iterator = iter(ours.agent_iter())
+    next(iterator)
+    with pytest.raises(AssertionError, match="step"):  # two agents without a step between them
+        next(iterator)
+
+
 def test_options_custom_cards_and_data_reach_the_game(tmp_path: Path) -> None:
     env = duel_v0.raw_env(mode="decks", decks=[DECK, None])
     env.reset(seed=9)

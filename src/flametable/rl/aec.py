@@ -24,6 +24,8 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env import AECIterable, AECIterator
+from pettingzoo.utils.env_logger import EnvLogger
 
 from flametable.core import registry
 from flametable.core.registry import GameEntry
@@ -226,6 +228,95 @@ class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo 
         self.state = None
 
 
+class CheckedAEC(FlametableAEC):
+    """The environment with the checks of PettingZoo's standard wrappers, as its classic environments have them
+    (``TerminateIllegalWrapper(illegal_reward=-1)``, ``AssertOutOfBoundsWrapper``, ``OrderEnforcingWrapper``), made
+    in the environment itself: three wrapper layers cost every attribute read three ``__getattr__`` calls, about
+    as much as a whole step of the engine and the observation together (docs/benchmarks.md).
+
+    - Order: ``step``, ``observe``, ``render`` and ``agent_iter`` before ``reset`` raise PettingZoo's errors; a step
+      when no agent is left warns; ``agent_iter``'s loop asserts a ``step`` (or ``reset``) between two agents.
+    - Bounds: an action that is not in the action space (nor ``None`` for an agent whose match is over) fails an
+      assertion.
+    - Illegal actions: an action the acting agent's mask forbids ends the match: -1 for that agent, 0 for the
+      others, every agent terminated and truncated, and PettingZoo's warning logged.
+    """
+
+    def __init__(self, game: str | GameEntry, options: Mapping[str, Any] | None = None,
+                 data: str | Path | None = None, render_mode: str | None = None) -> None:
+        super().__init__(game, options, data, render_mode)
+        self._has_reset = False
+        self._has_updated = False
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._has_reset = True
+        self._has_updated = True
+        super().reset(seed=seed, options=options)
+
+    def observe(self, agent: str) -> Obs:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return super().observe(agent)
+
+    def render(self) -> str | None:
+        if not self._has_reset:
+            EnvLogger.error_render_before_reset()
+        return super().render()
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable[str, Obs, int]:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _CheckedIterable(self, max_iter)
+
+    def step(self, action: int | None) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        self._has_updated = True
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = self.agent_selection
+        dead = self.terminations[agent] or self.truncations[agent]
+        if action is not None or not dead:
+            assert (0 <= action < self.num_actions if type(action) is int
+                    else self.action_spaces[agent].contains(action)), "action is not in action space"
+        if dead:
+            self._was_dead_step(action)
+        elif not self._legal(agent, int(action)):  # type: ignore[arg-type]  # in the space: an integer
+            EnvLogger.warn_on_illegal_move()
+            self._cumulative_rewards[agent] = 0.0
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.truncations = dict.fromkeys(self.agents, True)
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.rewards[agent] = -1.0
+            self._accumulate_rewards()
+            self._deads_step_first()
+        else:
+            super().step(action)
+
+    def _legal(self, agent: str, action: int) -> bool:
+        """The acting agent's mask allows ``action`` (the mask it was shown, else its legal actions now)."""
+        shown = self._cache.get(agent)
+        if shown is not None:
+            return bool(shown["action_mask"][action])
+        return any(a.id == action for a in self.state.legal_actions())
+
+
+class _CheckedIterable(AECIterable[str, Obs, int]):  # type: ignore[misc]  # pettingzoo is untyped
+    def __iter__(self) -> _CheckedIterator:
+        return _CheckedIterator(self.env, self.max_iter)
+
+
+class _CheckedIterator(AECIterator[str, Obs, int]):  # type: ignore[misc]
+    """``agent_iter()``'s iterator, asserting (as OrderEnforcingWrapper's) a step between two agents."""
+
+    def __next__(self) -> str:
+        agent: str = super().__next__()
+        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        self.env._has_updated = False
+        return agent
+
+
 def raw_env(game: str | GameEntry, options: Mapping[str, Any] | None = None, data: str | Path | None = None,
             render_mode: str | None = None) -> FlametableAEC:
     """The bare environment of any registry game with an observation piece."""
@@ -234,9 +325,18 @@ def raw_env(game: str | GameEntry, options: Mapping[str, Any] | None = None, dat
 
 def env(game: str | GameEntry, options: Mapping[str, Any] | None = None, data: str | Path | None = None,
         render_mode: str | None = None) -> AECEnv[str, Obs, int]:
-    """The environment of any registry game with PettingZoo's standard wrappers, as its classic environments have
-    them: an illegal action ends the match with -1 for its agent (0 for the others), an action outside the space
-    fails an assertion, the API's order is enforced."""
+    """The environment of any registry game as PettingZoo's classic environments are made: with the checks of
+    PettingZoo's standard wrappers (an illegal action ends the match with -1 for its agent and 0 for the others, an
+    action outside the space fails an assertion, the API's order is enforced), made by :class:`CheckedAEC` in one
+    layer."""
+    return CheckedAEC(game, options, data, render_mode)
+
+
+def pettingzoo_wrapped(game: str | GameEntry, options: Mapping[str, Any] | None = None,
+                       data: str | Path | None = None, render_mode: str | None = None) -> AECEnv[str, Obs, int]:
+    """The raw environment inside PettingZoo's own three wrappers, as ``connect_four_v3.env()`` is made: what
+    :class:`CheckedAEC` does in one layer (the tests hold the two to the same behaviour; the benchmark compares
+    their speeds)."""
     from pettingzoo.utils import wrappers
 
     wrapped: AECEnv[str, Obs, int] = wrappers.TerminateIllegalWrapper(raw_env(game, options, data, render_mode),
