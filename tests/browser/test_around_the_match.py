@@ -131,14 +131,18 @@ def test_undo_against_a_bot_takes_the_move_back(page: Page, rooms: Rooms) -> Non
     """In a draft of Flame Duel's characters every pick is public, so the take-back is always allowed."""
     rooms.sit(page, rooms.make("duel", ["me", "bot:easy"], {"mode": "shared", "pick": "draft"}))
     my_turn(page)
+    undo = page.locator(".controls button.undo")
+    expect(undo).to_be_disabled()  # nothing of mine to take back yet
     offered, before = moves(page), version(page)
     page.locator(MOVES).first.click()
     my_turn(page, after=before)
     assert moves(page) != offered
-    page.locator(".controls button.undo").click()
+    expect(undo).to_be_enabled()
+    undo.click()
     expect(page.locator("#live")).to_contain_text("Your last move was taken back.")
     my_turn(page)
     assert moves(page) == offered
+    expect(undo).to_be_disabled()
     assert int(version(page) or 0) > int(before or 0)  # a version is never reused for another state
     expect(page.locator(".table .error")).to_have_text("")
 
@@ -196,7 +200,7 @@ def test_every_control_is_reached_and_operated_by_keyboard(page: Page, rooms: Ro
     # the table redraws its board after every message: a control is known by what it is, not by its element
     key = "(el) => `${el.tagName} ${el.className} ${el.getAttribute('href') || ''} ${el.textContent}`"
     every = f"""() => [...document.querySelectorAll('button, a[href], select, input, [tabindex="0"]')]
-        .filter((el) => el.offsetParent !== null).map({key})"""
+        .filter((el) => el.offsetParent !== null && !el.disabled).map({key})"""  # a disabled button is skipped
     controls: list[str] = page.evaluate(every)
     page.locator("body").focus()
     reached: set[str] = set()

@@ -422,6 +422,38 @@ def test_undo_against_a_bot_takes_back_to_the_human_s_previous_decision(server: 
     assert set(outcomes) == {"refused", "taken back"}, outcomes
 
 
+def test_can_undo_says_whether_a_seat_playing_a_bot_has_a_decision_to_take_back(server: Server) -> None:
+    """So that the client offers Undo only when there is something to undo: never before the seat's first decision,
+    never against a person, never to a spectator."""
+    made = server.room("duel", ["me", "bot:random"], {"mode": "shared", "pick": "draft"})
+    with server.connect(made["room"]) as c, server.connect(made["room"]) as watcher:
+        c.hello(made["token"])
+        watcher.hello(None)
+        message = c.until("event")
+        while message["event"]["to_act"] != 0:  # the bot may pick first
+            assert message["can_undo"] is False
+            message = c.until("event")
+        assert message["can_undo"] is False  # nothing of mine to take back yet
+        c.send(type="act", action=legal(message["event"])[0], version=message["event"]["version"])
+        message = c.until("event")
+        while message["event"]["to_act"] != 0:
+            message = c.until("event")
+        assert message["can_undo"] is True
+        c.send(type="undo", version=message["event"]["version"])
+        back = c.until("event")
+        assert back["event"]["actor"] is None
+        assert back["can_undo"] is False  # taken back to before my only decision
+        assert all(m["can_undo"] is False for m in watcher.got if m["type"] == "event")
+    made = server.room("duel", ["me", "open"])
+    joined = server.join(made["room"])
+    with server.connect(made["room"]) as a, server.connect(made["room"]) as b:
+        a.hello(made["token"])
+        b.hello(joined["token"])
+        first = {0: a.event(), 1: b.event()}
+        play_to_end({0: a, 1: b}, first)
+        assert not any(m["can_undo"] for client in (a, b) for m in client.got if m["type"] == "event")
+
+
 def test_a_stale_version_is_named_as_the_client_knows_it_after_an_undo(server: Server) -> None:
     made = server.room("duel", ["me", "bot:random"])
     hall = server.app.state.hall

@@ -472,13 +472,16 @@ class Room:
                 "status": self.match.status, "lang": conn.tr.lang}
 
     def _event(self, event: Event) -> dict[str, Any]:
-        """The message of ``event``: the event JSON at the wire version and, for the seat to act, its legal
-        actions in notation (what a client without the game's table offers as buttons)."""
+        """The message of ``event``: the event JSON at the wire version; for the seat to act, its legal actions in
+        notation (what a client without the game's table offers as buttons); ``can_undo``: the audience is a seat
+        playing a bot that has made a decision of its own in this match (what an undo would take back to; the undo
+        may still be refused, when the moves since revealed something)."""
         data = event.to_json()
         data["version"] += self.match.base
         seat = event.audience
         legal = [a.text() for a in self.service.legal(seat)] if seat is not None and seat == event.to_act else []
-        return {"type": "event", "match": self.match.number, "event": data, "legal": legal}
+        can_undo = seat is not None and self.kind_at(1 - seat) != HUMAN and seat in self.actors
+        return {"type": "event", "match": self.match.number, "event": data, "legal": legal, "can_undo": can_undo}
 
     def _ended(self) -> dict[str, Any]:
         return {"type": "ended", "match": self.match.number, "status": self.match.status,

@@ -109,7 +109,7 @@ export async function mount(root, { room }) {
   const title = (titles.games.find((g) => g.name === summary.game) || { title: summary.game }).title;
   const t = {
     seat: null, players: summary.players, view: null, event: null, status: "connecting", ended: null, match: null,
-    offer: null, log: [], logLoaded: false, logOpen: false, error: "", undoing: false, welcomed: false,
+    offer: null, log: [], logLoaded: false, logOpen: false, error: "", undoing: false, welcomed: false, canUndo: false,
   };
   const status = h("p", { class: "status", role: "status" });
   const watching = h("p", { class: "watching", hidden: true });
@@ -154,7 +154,7 @@ export async function mount(root, { room }) {
     controls.hidden = !t.welcomed;
     controls.replaceChildren(...[
       t.seat !== null && playing ? h("button", { class: "resign", onclick: () => dialog.showModal() }, _("Resign")) : null,
-      againstBot && playing ? h("button", { class: "undo", onclick: () => {
+      againstBot && playing ? h("button", { class: "undo", disabled: !t.canUndo, onclick: () => {
         t.undoing = true;
         socket.send({ type: "undo", version: socket.version });
       } }, _("Undo")) : null,
@@ -230,6 +230,7 @@ export async function mount(root, { room }) {
       const first = t.event === null || t.match !== msg.match;
       t.event = msg.event;
       t.view = msg.event.view;
+      t.canUndo = msg.can_undo === true; // a decision of mine to take back (the server may still refuse)
       t.error = ""; // the match moved on: a refusal before is no longer news
       if (msg.event.actor === null && t.undoing) {
         t.undoing = false;
