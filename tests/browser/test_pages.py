@@ -26,3 +26,19 @@ def test_the_language_switch_is_remembered(page: Page, base_url: str) -> None:
     page.reload()
     expect(page.locator("#lang")).to_have_value("es")
     expect(page.locator("html")).to_have_attribute("lang", "es")
+
+
+def test_a_count_takes_its_plural_form_in_the_reader_s_language(page: Page, base_url: str) -> None:
+    """ngettext in the client: the catalogue's forms, picked by the language's plural rule (Spanish has three:
+    one, many, other), the English singular or plural where nothing is translated."""
+    page.goto(base_url + "/")
+    said = page.evaluate("""async () => {
+        const i18n = await import("/static/js/i18n.js");
+        const bag = (n) => i18n.ngettext("Bag: {n} token", "Bag: {n} tokens", n);
+        await i18n.useLanguage("es");
+        const es = [1, 2, 0, 1000000].map(bag);
+        await i18n.useLanguage("en");
+        return { es, en: [1, 2, 0].map(bag) };
+    }""")
+    assert said == {"es": ["Bolsa: 1 ficha", "Bolsa: 2 fichas", "Bolsa: 0 fichas", "Bolsa: 1000000 fichas"],
+                    "en": ["Bag: 1 token", "Bag: 2 tokens", "Bag: 0 tokens"]}

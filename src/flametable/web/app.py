@@ -147,8 +147,11 @@ async def _body(request: Request, tr: Translator, schema: Obj) -> dict[str, Any]
 
 
 @cache
-def client_texts(lang: str) -> dict[str, str]:
-    """The translations of the browser client's messages (the catalogue's entries found in ``web/static``)."""
+def client_texts(lang: str) -> dict[str, str | list[str]]:
+    """The translations of the browser client's messages (the catalogue's entries found in ``web/static``): a
+    message's translation by its English text; a plural message's forms, in gettext's order, by its English
+    singular (``ngettext`` in ``js/i18n.js``). A message not yet translated is left out (the client shows the
+    English)."""
     if lang == "en":
         return {}
     from babel.messages.pofile import read_po
@@ -156,8 +159,16 @@ def client_texts(lang: str) -> dict[str, str]:
     po = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     with po.open("rb") as f:
         catalog = read_po(f, locale=lang, domain=DOMAIN)
-    return {str(m.id): str(m.string) for m in catalog
-            if m.id and m.string and isinstance(m.id, str) and any("web/static/" in where for where, _ in m.locations)}
+    texts: dict[str, str | list[str]] = {}
+    for m in catalog:
+        if not m.id or not any("web/static/" in where for where, _ in m.locations):
+            continue
+        if isinstance(m.id, str):
+            if m.string:
+                texts[m.id] = str(m.string)
+        elif isinstance(m.string, (tuple, list)) and all(m.string):
+            texts[str(m.id[0])] = [str(form) for form in m.string]
+    return texts
 
 
 def create_app(settings: Settings) -> Starlette:

@@ -24,10 +24,38 @@ export async function useLanguage(lang) {
   table = current === "en" ? {} : await (await fetch(`/api/texts/${current}`)).json();
 }
 
+function fillIn(text, params) {
+  return text.replace(/\{(\w+)\}/g, (all, key) => (key in params ? String(params[key]) : all));
+}
+
 // Translate an English message and fill {name} parameters.
 export function _(message, params = {}) {
-  const text = table[message] || message;
-  return text.replace(/\{(\w+)\}/g, (all, key) => (key in params ? String(params[key]) : all));
+  const text = table[message];
+  return fillIn(typeof text === "string" && text ? text : message, params);
+}
+
+// CLDR's plural categories in the order gettext catalogues made from CLDR (Babel's) number their forms.
+const CATEGORIES = ["zero", "one", "two", "few", "many", "other"];
+
+// The index of n's form among a plural message's `count` forms, by the language's CLDR rule (Spanish: one, many,
+// other). Should the browser's rules count other categories than the catalogue, "one" is the first form and
+// anything else the last.
+function pluralIndex(n, count) {
+  const rules = new Intl.PluralRules(current);
+  const category = rules.select(n);
+  const known = rules.resolvedOptions().pluralCategories.slice()
+    .sort((a, b) => CATEGORIES.indexOf(a) - CATEGORIES.indexOf(b));
+  const i = known.indexOf(category);
+  return known.length === count && i >= 0 ? i : category === "one" ? 0 : count - 1;
+}
+
+// The form of a message for the number n ({n} is filled with it): the catalogue sends a plural message's forms as
+// a list, by its English singular.
+export function ngettext(singular, plural, n, params = {}) {
+  const forms = table[singular];
+  const english = n === 1 ? singular : plural;
+  const text = Array.isArray(forms) ? forms[pluralIndex(n, forms.length)] || english : english;
+  return fillIn(text, { n, ...params });
 }
 
 // Fill the elements marked data-text="English words" (static parts of the page).

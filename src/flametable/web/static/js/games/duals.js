@@ -5,7 +5,7 @@
 // (the first space, then the second), a selection built only from the legal list; actions with no natural place
 // (done, skip, coin, fire, take) are buttons. The words come from the facts (GET /api/games/duals/facts).
 import { announce, h, s } from "../dom.js";
-import { _, language } from "../i18n.js";
+import { _, language, ngettext } from "../i18n.js";
 
 const SIZE = 40; // a board hex's radius in SVG units
 const CARD_SIZE = 11; // a pattern hex's radius
@@ -275,9 +275,9 @@ function seatsPanel(f, view, names) {
 function supplyPanel(f, view) {
   const bag = Object.entries(view.bag);
   return h("section", { class: "supply", "aria-label": _("Bag and reserve") },
-    h("p", {}, h("strong", {}, _("Bag: {n} tokens", { n: view.bag_size })), " ", bag.map(([key, n]) => tokenChip(f, key, n))),
-    h("p", {}, h("strong", {}, _("Reserve: {n} tokens", { n: view.reserve.length })), " ", view.reserve.map((key) => tokenChip(f, key))),
-    h("p", {}, h("strong", {}, _("Shop deck: {n} cards", { n: view.deck_size }))));
+    h("p", {}, h("strong", {}, ngettext("Bag: {n} token", "Bag: {n} tokens", view.bag_size)), " ", bag.map(([key, n]) => tokenChip(f, key, n))),
+    h("p", {}, h("strong", {}, ngettext("Reserve: {n} token", "Reserve: {n} tokens", view.reserve.length)), " ", view.reserve.map((key) => tokenChip(f, key))),
+    h("p", {}, h("strong", {}, ngettext("Shop deck: {n} card", "Shop deck: {n} cards", view.deck_size))));
 }
 
 function finalCount(f, view, names) {
