@@ -253,3 +253,24 @@ def test_nothing_scrolls_sideways_at_360_px(page: Page, rooms: Rooms, base_url: 
         page.locator(".controls button.show-log").click()
         expect(page.locator("#match-log")).to_be_visible()
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 360, game
+
+
+def test_a_moment_s_absence_is_not_shown_to_the_other_player(browser: Browser, page: Page, rooms: Rooms,
+                                                             base_url: str) -> None:
+    """A reload (or a language switch, which reconnects) comes back within the grace: the other player is never
+    told of it; a real departure is told once the grace is over."""
+    room = rooms.make("duals", ["me", "open"])
+    rooms.sit(page, room)
+    other = page.locator(f".table .player.seat{1 - int(seat(page) or 0)} .presence")
+    friend = browser.new_context(base_url=base_url).new_page()
+    rooms.sit(friend, room, token=rooms.join(room))
+    expect(other).to_have_text("connected")
+    friend.reload()
+    friend.select_option("#lang", "es")
+    expect(friend.locator(".table .status")).not_to_have_text("")
+    page.wait_for_timeout(2500)  # past the grace
+    expect(other).to_have_text("connected")
+    expect(page.locator("#live")).not_to_contain_text("disconnected")
+    friend.context.close()
+    expect(other).to_have_text("disconnected")
+    expect(page.locator("#live")).to_contain_text("has disconnected")

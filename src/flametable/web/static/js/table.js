@@ -30,6 +30,8 @@ function botName(kind) {
 }
 
 // A seat's connection in words (the dot before it is drawn by the style sheet: never the only signal).
+const DISCONNECT_GRACE_MS = 2000;
+
 function presenceWords(p) {
   if (p.connected) return _("connected");
   return p.open ? _("seat free") : _("disconnected");
@@ -110,6 +112,7 @@ export async function mount(root, { room }) {
   const t = {
     seat: null, players: summary.players, view: null, event: null, status: "connecting", ended: null, match: null,
     offer: null, log: [], logLoaded: false, logOpen: false, error: "", undoing: false, welcomed: false, canUndo: false,
+    presence: [true, true],
   };
   const status = h("p", { class: "status", role: "status" });
   const watching = h("p", { class: "watching", hidden: true });
@@ -131,6 +134,7 @@ export async function mount(root, { room }) {
   const dialog = resignDialog(() => socket.send({ type: "resign" }));
   root.append(dialog);
 
+  const awayTimers = {}; // by seat: a disconnection not yet shown (DISCONNECT_GRACE_MS)
   let logTimer = null;
   const askLog = () => {
     if (logTimer) return;
@@ -240,8 +244,26 @@ export async function mount(root, { room }) {
       else askLog();
     },
     presence: (msg) => {
+      t.presence = msg.connected;
       t.players = t.players.map((p) => {
         const connected = msg.connected[p.seat];
+        if (!connected && p.connected && p.seat !== t.seat && !p.kind.startsWith("bot:")) {
+          // A moment's absence (a reload, a language switch, a network blip) is not news: the other player is
+          // shown disconnected only if still away after DISCONNECT_GRACE_MS.
+          clearTimeout(awayTimers[p.seat]);
+          awayTimers[p.seat] = setTimeout(() => {
+            if (t.presence[p.seat]) return;
+            t.players = t.players.map((q) => (q.seat === p.seat ? { ...q, connected: false } : q));
+            announce(_("{player} has disconnected.", { player: playerName(p.seat, t.seat) }));
+            draw();
+          }, DISCONNECT_GRACE_MS);
+          return p;
+        }
+        if (connected && awayTimers[p.seat] !== undefined) {
+          clearTimeout(awayTimers[p.seat]);
+          delete awayTimers[p.seat];
+          if (p.connected) return p; // back within the grace: nothing happened
+        }
         if (connected !== p.connected && p.seat !== t.seat && !p.kind.startsWith("bot:")) {
           announce(connected ? _("{player} is connected.", { player: playerName(p.seat, t.seat) })
             : _("{player} has disconnected.", { player: playerName(p.seat, t.seat) }));
@@ -284,5 +306,6 @@ export async function mount(root, { room }) {
   return () => {
     socket.close();
     if (logTimer) clearTimeout(logTimer);
+    Object.values(awayTimers).forEach(clearTimeout);
   };
 }
