@@ -94,8 +94,8 @@ def test_a_seeded_reset_plays_the_engine_match_of_that_seed(name: str) -> None:
     env = aec.raw_env(name)
     env.reset(seed=1234)
     game = registry.make_game(name)
-    assert env.state.view(0) == game.new_match({}, 1234).view(0)
-    assert env.agent_selection == f"player_{env.state.to_act}"
+    assert env.match.view(0) == game.new_match({}, 1234).view(0)
+    assert env.agent_selection == f"player_{env.match.to_act}"
     env.reset()  # the next match's seed comes from the generator that reset(seed=1234) seeded
     again = aec.raw_env(name)
     again.reset(seed=1234)
@@ -109,14 +109,14 @@ def test_observations_are_the_seat_views_and_masks_its_legal_actions(name: str) 
     env.reset(seed=5)
     rng = np.random.default_rng(5)
     for _ in range(40):
-        if env.state.outcome is not None:
+        if env.match.outcome is not None:
             break
         for seat, agent in enumerate(env.possible_agents):
             obs = env.observe(agent)
             assert obs["observation"].dtype == np.float32
             assert obs["action_mask"].dtype == np.int8
-            assert np.array_equal(obs["observation"], observe(env.observation_spec, env.state.view(seat)))
-            legal = sorted(a.id for a in env.state.legal_actions()) if env.state.to_act == seat else []
+            assert np.array_equal(obs["observation"], observe(env.observation_spec, env.match.view(seat)))
+            legal = sorted(a.id for a in env.match.legal_actions()) if env.match.to_act == seat else []
             assert np.flatnonzero(obs["action_mask"]).tolist() == legal
         before = env.observe(env.agent_selection)
         env.step(random_action(rng, before["action_mask"]))
@@ -139,7 +139,7 @@ def test_rewards_are_plus_one_and_minus_one_at_the_end(name: str) -> None:
             if agent not in seen:
                 seen[agent] = reward
             env.step(None)
-        winner = env.state.outcome.winner
+        winner = env.match.outcome.winner
         expected = {f"player_{s}": 0.0 if winner is None else (1.0 if s == winner else -1.0) for s in (0, 1)}
         assert seen == expected
         assert env.agents == []
@@ -172,11 +172,14 @@ def test_env_makes_the_checks_of_pettingzoos_three_wrappers(name: str) -> None:
     the same rewards, terminations and observations after legal, illegal and dead steps, the same errors."""
     ours, theirs = aec.env(name), aec.pettingzoo_wrapped(name)
     early: list[Callable[[Any], Any]] = [lambda e: e.step(0), lambda e: e.observe("player_0"),
-                                         lambda e: e.agent_iter(), lambda e: e.render()]
+                                         lambda e: e.agent_iter(), lambda e: e.render(), lambda e: e.state()]
     for env in (ours, theirs):
         for call in early:
             with pytest.raises(AssertionError, match="reset"):
                 call(env)
+        for name in ("agents", "rewards", "terminations", "agent_selection", "num_agents"):
+            with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+                getattr(env, name)
     rng = np.random.default_rng(11)
     illegal_seen = 0
     for seed in range(12):
@@ -199,6 +202,13 @@ def test_env_makes_the_checks_of_pettingzoos_three_wrappers(name: str) -> None:
         with pytest.raises(AssertionError, match="action space"):  # out of the space
             ours.step(ours.num_actions)
     assert illegal_seen > 3
+    for env in (ours, theirs):
+        env.reset(seed=0)
+        for wrong in (-1, np.int64(-1), 2**70, 1.0, np.bool_(True)):
+            with pytest.raises(AssertionError, match="action space"):
+                env.step(wrong)
+    with pytest.raises(AssertionError, match="action space"):
+        ours.step(True)  # an int to Python, not an action (PettingZoo's wrappers fail on it too)
     ours.reset(seed=0)
     iterator = iter(ours.agent_iter())
     next(iterator)
@@ -206,10 +216,17 @@ def test_env_makes_the_checks_of_pettingzoos_three_wrappers(name: str) -> None:
         next(iterator)
 
 
+def test_there_is_no_global_state_to_show_what_each_agent_may_not_see() -> None:
+    env = duel_v0.raw_env()
+    env.reset(seed=0)
+    with pytest.raises(NotImplementedError, match="hides information"):
+        env.state()
+
+
 def test_options_custom_cards_and_data_reach_the_game(tmp_path: Path) -> None:
     env = duel_v0.raw_env(mode="decks", decks=[DECK, None])
     env.reset(seed=9)
-    assert env.state.view(0).my_characters == (1, 2, 3)
+    assert env.match.view(0).my_characters == (1, 2, 3)
     with pytest.raises(RecordError):
         duel_v0.raw_env(mode="decks", pick="draft")
     cards = tmp_path / "cards.toml"
@@ -220,7 +237,7 @@ def test_options_custom_cards_and_data_reach_the_game(tmp_path: Path) -> None:
     env = duals_v0.raw_env(buddy=True, data=data)
     assert env.game.content_id()[0] == "my-board"
     env.reset(seed=2)
-    assert env.state.view(0).buddy
+    assert env.match.view(0).buddy
     play_out(env, np.random.default_rng(0))
 
 
@@ -272,12 +289,12 @@ def test_the_learner_plays_its_seat_against_the_bot() -> None:
         seats.append(info["seat"])
         done = False
         while not done:
-            assert env.state.to_act == info["seat"]  # the bot has played up to the learner's decision
+            assert env.match.to_act == info["seat"]  # the bot has played up to the learner's decision
             assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool))
             assert np.array_equal(obs["action_mask"], info["action_mask"])
             obs, reward, done, truncated, info = env.step(random_action(rng, info["action_mask"]))
             assert not truncated
-        winner = env.state.outcome.winner
+        winner = env.match.outcome.winner
         assert reward == (0.0 if winner is None else (1.0 if winner == info["seat"] else -1.0))
         rewards.append(reward)
         obs, info = env.reset()
@@ -286,7 +303,7 @@ def test_the_learner_plays_its_seat_against_the_bot() -> None:
     obs, info = fixed.reset(seed=0)
     assert isinstance(obs, np.ndarray)
     assert info["seat"] == 1
-    assert fixed.state.to_act == 1
+    assert fixed.match.to_act == 1
 
 
 def test_an_illegal_action_loses_the_episode() -> None:
@@ -296,6 +313,7 @@ def test_an_illegal_action_loses_the_episode() -> None:
     _obs, reward, terminated, _truncated, info = env.step(illegal)
     assert (reward, terminated, info["illegal"]) == (-1.0, True, True)
     assert not info["action_mask"].any()
+    assert "match_seed" not in info
     with pytest.raises(RuntimeError):
         env.step(0)
 

@@ -1,9 +1,13 @@
 """A PettingZoo AEC environment for any registry game whose entry gives an ``observation`` piece.
 
-The environment drives the game's engine directly: a match is ``game.new_match(options, seed)``; the agent to act
-is the seat of ``state.to_act``; an agent's observation is the spec's encoding of *its seat's view* (never of the
-state) with the action mask of its legal action ids (zeros when it is not to act or the match is over). Rewards are
-+1 and -1 at the end (0 each for a draw), nothing before. Agents are ``player_0`` ... ``player_{n-1}``, seat order.
+The environment drives the game's engine directly: a match is ``game.new_match(options, seed)``, kept as
+``env.match`` (the engine's state, hidden information included: for tests and tools, never for a learner); the
+agent to act is the seat of ``match.to_act``; an agent's observation is the spec's encoding of *its seat's view*
+(never of the state) with the action mask of its legal action ids (zeros when it is not to act or the match is
+over; after an illegal action ends ``env()``'s episode, the offender's mask still shows its legal actions, as
+under PettingZoo's wrappers). Rewards are +1 and -1 at the end (0 each for a draw), nothing before. Agents are
+``player_0`` ... ``player_{n-1}``, seat order. There is no ``state()``: a global state would show what each agent
+may not see.
 
 Seeding (PettingZoo's convention): ``reset(seed=s)`` plays the match of engine seed ``s`` (the same match as
 ``game.new_match(options, s)``) and seeds the environment's generator; ``reset()`` without a seed draws the next
@@ -142,7 +146,7 @@ class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo 
                                    for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._rng = np.random.default_rng()
-        self.state: Any = None
+        self.match: Any = None
         self.match_seed = 0
         self._cache: dict[str, Obs] = {}  # this step's observations (observe twice, encode once)
 
@@ -164,7 +168,7 @@ class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo 
             self.match_seed = int(seed) % SEED_LIMIT
         else:
             self.match_seed = draw_seed(self._rng)
-        self.state = self.game.new_match(self.options, self.match_seed)
+        self.match = self.game.new_match(self.options, self.match_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -172,13 +176,13 @@ class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo 
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._cache = {}
-        self.agent_selection = self.possible_agents[self.state.to_act]
+        self.agent_selection = self.possible_agents[self.match.to_act]
 
     def observe(self, agent: str) -> Obs:
         found = self._cache.get(agent)
         if found is not None:
             return found
-        st = self.state
+        st = self.match
         seat = self._seat_of[agent]
         obs = np.empty(self._shape, np.float32)  # the spec writes every cell
         self._encode(st.view(seat), obs)
@@ -196,7 +200,7 @@ class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo 
             return
         if action is None:
             raise ValueError(f"{agent} is to act: None is only the action of an agent whose match is over")
-        st = self.state
+        st = self.match
         seat = self._seat_of[agent]
         st.apply(self.game.action_from_id(int(action)))  # the engine refuses an illegal action (IllegalAction)
         self._cache = {}
@@ -214,18 +218,24 @@ class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo 
 
     # ------------------------------------------------------------------ showing
 
+    def state(self) -> npt.NDArray[Any]:
+        """No global state: a hidden-information game's whole state is what no learner may see (PettingZoo's
+        ``state()`` is for centralised critics of perfect-information games)."""
+        raise NotImplementedError(f"{self.metadata['name']} has no state(): its match hides information from each "
+                                  "agent, and a global state would show it")
+
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        if self.state is None:
+        if self.match is None:
             raise RuntimeError("render() before reset()")
-        st = self.state
+        st = self.match
         seat = st.to_act if st.to_act is not None else self._seat_of.get(self.agent_selection, 0)
         legal = st.legal_actions() if st.to_act == seat else ()
         return ansi(self.entry, self.game, st.view(seat), legal)
 
     def close(self) -> None:
-        self.state = None
+        self.match = None
 
 
 class CheckedAEC(FlametableAEC):
@@ -263,6 +273,17 @@ class CheckedAEC(FlametableAEC):
             EnvLogger.error_render_before_reset()
         return super().render()
 
+    def state(self) -> npt.NDArray[Any]:
+        if not self._has_reset:
+            EnvLogger.error_state_before_reset()
+        return super().state()
+
+    def __getattr__(self, name: str) -> Any:
+        """Only for an attribute not found: before reset, OrderEnforcingWrapper's message for the match's."""
+        if name in _SET_BY_RESET:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable[str, Obs, int]:
         if not self._has_reset:
             EnvLogger.error_agent_iter_before_reset()
@@ -278,8 +299,9 @@ class CheckedAEC(FlametableAEC):
         agent = self.agent_selection
         dead = self.terminations[agent] or self.truncations[agent]
         if action is not None or not dead:
-            assert (0 <= action < self.num_actions if type(action) is int
-                    else self.action_spaces[agent].contains(action)), "action is not in action space"
+            assert (0 <= action < self.num_actions if type(action) is int  # a bool (an int) is refused too
+                    else not isinstance(action, bool) and self.action_spaces[agent].contains(action)), \
+                "action is not in action space"
         if dead:
             self._was_dead_step(action)
         elif not self._legal(agent, int(action)):  # type: ignore[arg-type]  # in the space: an integer
@@ -299,7 +321,11 @@ class CheckedAEC(FlametableAEC):
         shown = self._cache.get(agent)
         if shown is not None:
             return bool(shown["action_mask"][action])
-        return any(a.id == action for a in self.state.legal_actions())
+        return any(a.id == action for a in self.match.legal_actions())
+
+
+_SET_BY_RESET = frozenset({"rewards", "terminations", "truncations", "infos", "agent_selection", "agents", "num_agents",
+                           "_cumulative_rewards"})
 
 
 class _CheckedIterable(AECIterable[str, Obs, int]):  # type: ignore[misc]  # pettingzoo is untyped

@@ -67,7 +67,7 @@ class SingleEnv(gymnasium.Env[Any, np.int64]):
         self.observation_space = spaces.Dict({"observation": box, "action_mask": mask_box(self.num_actions)}) \
             if dict_obs else box
         self.action_space = spaces.Discrete(self.num_actions)
-        self.state: Any = None
+        self.match: Any = None
         self.seat = 0
         self.match_seed = 0
         self._episodes = 0
@@ -91,14 +91,15 @@ class SingleEnv(gymnasium.Env[Any, np.int64]):
             self.seat = int(rule)
         self._episodes += 1
         self.match_seed = draw_seed(self.np_random)
-        self._bot = make_bot(self.opponent, self.game, draw_seed(self.np_random))
-        self.state = self.game.new_match(self.options, self.match_seed)
+        # deterministic: a bot with a time limit stops by its count alone, so reset(seed=s) replays the episode
+        self._bot = make_bot(self.opponent, self.game, draw_seed(self.np_random), deterministic=True)
+        self.match = self.game.new_match(self.options, self.match_seed)
         self._done = False
         self._opponent_plays()
         return self._observe(), self._info()
 
     def step(self, action: np.int64 | int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        st = self.state
+        st = self.match
         if st is None or st.outcome is not None or self._done:
             raise RuntimeError("step() after the end of the episode: call reset()")
         chosen = self._legal.get(int(action))
@@ -121,22 +122,22 @@ class SingleEnv(gymnasium.Env[Any, np.int64]):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        if self.state is None:
+        if self.match is None:
             raise RuntimeError("render() before reset()")
-        return ansi(self.entry, self.game, self.state.view(self.seat), list(self._legal.values()))
+        return ansi(self.entry, self.game, self.match.view(self.seat), list(self._legal.values()))
 
     def close(self) -> None:
-        self.state = None
+        self.match = None
 
     # ------------------------------------------------------------------ inside
 
     def _opponent_plays(self) -> None:
-        st, me, bot = self.state, self.seat, self._bot
+        st, me, bot = self.match, self.seat, self._bot
         while st.outcome is None and st.to_act != me:
             st.apply(bot.choose(st.view(st.to_act), st.legal_actions()))
 
     def _observe(self) -> Any:
-        st = self.state
+        st = self.match
         obs = np.zeros(self.observation_spec.shape, np.float32)
         self.observation_spec.encode(st.view(self.seat), obs)
         self._mask = mask = np.zeros(self.num_actions, np.int8)
@@ -147,7 +148,9 @@ class SingleEnv(gymnasium.Env[Any, np.int64]):
         return {"observation": obs, "action_mask": mask.copy()} if self.dict_obs else obs
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._mask.copy(), "seat": self.seat, "match_seed": self.match_seed}
+        # Never the match's seed: it decides every shuffle, so it would tell the opponent's cards and the draw order
+        # (env.unwrapped.match_seed keeps it, for replaying an episode with the AEC environment or the engine).
+        return {"action_mask": self._mask.copy(), "seat": self.seat}
 
 
 class DuelEnv(SingleEnv):
