@@ -20,6 +20,7 @@ from flametable.core.data import load_toml
 from flametable.core.errors import DataError
 from flametable.core.i18n import pick
 from flametable.duel.cards import CardSet, builtin_card_set, load_card_set
+from flametable.texts.commands import no_card_called
 from flametable.texts.duel import CardWords as BaseCardWords
 
 T = TypeVar("T")
@@ -115,11 +116,9 @@ def find_duel_card(cards: CardSet, query: str) -> tuple[str, int] | None:
 
 def duel_card(words: BaseCardWords, query: str, example: str) -> RenderableType | str:
     """The card ``query`` names, as the cards page shows it, or what is wrong (in ``words``' language)."""
-    _ = words.tr.gettext
     found = find_duel_card(words.cards, query)
     if found is None:
-        return _("No card is called {query!r}: type {card} and a card's number or name, like {card} {example}.").format(
-            query=query, card=_("card"), example=example)
+        return no_card_called(words.tr, query, example)
     letter, number = found
     return Group(*(character_lines(words, number) if letter == "C" else support_lines(words, number)))
 

@@ -23,7 +23,7 @@ from flametable.duals.actions import DualsAction, Kind
 from flametable.duals.game import DualsGame
 from flametable.duals.rules import STACK_LIMIT, Step
 from flametable.duals.view import DualsView
-from flametable.texts.commands import Commands, duals_commands
+from flametable.texts.commands import Commands, duals_commands, no_card_called
 from flametable.texts.duals import (
     DualsWords,
     first_player_text,
@@ -132,7 +132,6 @@ class DualsTable(Table[DualsView, DualsAction]):
 
     def lookup(self, query: str) -> RenderableType | str:
         """A shop card by its number (``K12``, ``12``) or its name: its pattern and points."""
-        _ = self.tr.gettext
         typed = " ".join(query.casefold().split())
         digits = typed[1:].strip() if typed.startswith("k") else typed
         cards = self.game.data.cards
@@ -142,8 +141,7 @@ class DualsTable(Table[DualsView, DualsAction]):
         named = [c.number for c in cards if c.name and any(typed in text.casefold() for text in c.name.values())]
         if typed and len(named) == 1:
             return duals_render.card_panel(named[0], self.words, None)
-        return _("No card is called {query!r}: type {card} and a card's number or name, like {card} {example}.").format(
-            query=query, card=_("card"), example=self.card_example())
+        return no_card_called(self.tr, query, self.card_example())
 
     def card_example(self) -> str:
         return "K1"

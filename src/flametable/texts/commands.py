@@ -37,6 +37,13 @@ def fold(word: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+def no_card_called(tr: Translator, query: str, example: str) -> str:
+    """What a player who asked to see a card that does not exist is told (both games' ``card`` command)."""
+    _ = tr.gettext
+    return _("No card is called {query!r}: type {card} and a card's number or name, like {card} {example}.").format(
+        query=query, card=_("card"), example=example)
+
+
 def duel_verbs(tr: Translator) -> dict[DuelKind, str]:
     """Flame Duel's command words in the language of ``tr`` (the notation's first word, translated)."""
     return {
