@@ -138,11 +138,15 @@ def test_undo_against_a_bot_takes_the_move_back(page: Page, rooms: Rooms) -> Non
     my_turn(page, after=before)
     assert moves(page) != offered
     expect(undo).to_be_enabled()
-    undo.click()
+    undo.focus()
+    page.keyboard.press("Enter")
     expect(page.locator("#live")).to_contain_text("Your last move was taken back.")
     my_turn(page)
     assert moves(page) == offered
     expect(undo).to_be_disabled()
+    expect(undo).to_be_focused()  # off now, yet still holding the keyboard's focus (aria-disabled)
+    page.keyboard.press("Enter")  # pressed again: told why nothing happens, nothing sent
+    expect(page.locator("#live")).to_contain_text("Nothing to take back yet")
     assert int(version(page) or 0) > int(before or 0)  # a version is never reused for another state
     expect(page.locator(".table .error")).to_have_text("")
 
@@ -273,4 +277,48 @@ def test_a_moment_s_absence_is_not_shown_to_the_other_player(browser: Browser, p
     expect(page.locator("#live")).not_to_contain_text("disconnected")
     friend.context.close()
     expect(other).to_have_text("disconnected")
+    expect(page.locator("#live")).to_contain_text("has disconnected")
+
+
+def test_the_grace_runs_from_the_first_word_of_an_absence(browser: Browser, page: Page, rooms: Rooms,
+                                                          base_url: str) -> None:
+    """Others coming and going (a spectator's hello makes the server say everyone's presence again) do not put off
+    telling that the friend left."""
+    room = rooms.make("duals", ["me", "open"])
+    rooms.sit(page, room)
+    other = page.locator(f".table .player.seat{1 - int(seat(page) or 0)} .presence")
+    friend = browser.new_context(base_url=base_url).new_page()
+    rooms.sit(friend, room, token=rooms.join(room))
+    expect(other).to_have_text("connected")
+    friend.context.close()
+    watchers = []
+    for _ in range(2):  # at 1.5 s and 3 s: each would have restarted a 2 s grace
+        page.wait_for_timeout(1500)
+        watcher = rooms.server.connect(room.id)
+        watcher.send(type="hello", token=None)
+        watcher.until("welcome")
+        watchers.append(watcher)
+    expect(other).to_have_text("disconnected", timeout=900)  # by 4 s, not 5 s
+    for watcher in watchers:
+        watcher.close()
+
+
+def test_a_friend_who_left_as_the_rematch_swapped_the_seats_is_told_once_the_grace_is_over(
+        browser: Browser, page: Page, rooms: Rooms, base_url: str) -> None:
+    room = rooms.make("duals", ["me", "open"])
+    rooms.sit(page, room)
+    friend = browser.new_context(base_url=base_url).new_page()
+    rooms.sit(friend, room, token=rooms.join(room))
+    before = seat(page)
+    page.locator(".controls button.resign").click()
+    page.locator("dialog .confirm-resign").click()
+    friend.locator(".controls button.rematch").click()
+    expect(page.locator(".controls button.rematch")).to_have_text("Accept the rematch")
+    friend.context.close()
+    page.locator(".controls button.rematch").click()  # within the grace: the seats swap
+    expect(page.locator(".table .status")).not_to_have_text("")
+    expect(page.locator("#live")).to_contain_text("A new match begins")
+    assert seat(page) != before
+    other = page.locator(f".table .player.seat{1 - int(seat(page) or 0)} .presence")
+    expect(other).to_have_text("disconnected", timeout=5000)
     expect(page.locator("#live")).to_contain_text("has disconnected")

@@ -134,7 +134,23 @@ export async function mount(root, { room }) {
   const dialog = resignDialog(() => socket.send({ type: "resign" }));
   root.append(dialog);
 
-  const awayTimers = {}; // by seat: a disconnection not yet shown (DISCONNECT_GRACE_MS)
+  // A moment's absence (a reload, a language switch, a network blip) is not news: the other player is shown
+  // disconnected only if still away DISCONNECT_GRACE_MS after the first word of it.
+  const awayTimers = {}; // by seat: a disconnection not yet shown
+  const awayFor = (seat) => {
+    if (awayTimers[seat] !== undefined) return;
+    awayTimers[seat] = setTimeout(() => {
+      delete awayTimers[seat];
+      if (t.presence[seat]) return;
+      t.players = t.players.map((q) => (q.seat === seat ? { ...q, connected: false } : q));
+      announce(_("{player} has disconnected.", { player: playerName(seat, t.seat) }));
+      draw();
+    }, DISCONNECT_GRACE_MS);
+  };
+  const forgetAway = () => {
+    Object.values(awayTimers).forEach(clearTimeout);
+    Object.keys(awayTimers).forEach((seat) => delete awayTimers[seat]);
+  };
   let logTimer = null;
   const askLog = () => {
     if (logTimer) return;
@@ -158,7 +174,13 @@ export async function mount(root, { room }) {
     controls.hidden = !t.welcomed;
     controls.replaceChildren(...[
       t.seat !== null && playing ? h("button", { class: "resign", onclick: () => dialog.showModal() }, _("Resign")) : null,
-      againstBot && playing ? h("button", { class: "undo", disabled: !t.canUndo, onclick: () => {
+      // aria-disabled, not disabled: the button keeps the keyboard's focus when it turns off right after an undo,
+      // and a screen reader still finds it
+      againstBot && playing ? h("button", { class: "undo", "aria-disabled": t.canUndo ? null : "true", onclick: () => {
+        if (!t.canUndo) {
+          announce(_("Nothing to take back yet: you have made no decision in this match."));
+          return;
+        }
         t.undoing = true;
         socket.send({ type: "undo", version: socket.version });
       } }, _("Undo")) : null,
@@ -217,8 +239,17 @@ export async function mount(root, { room }) {
   const onMessage = {
     welcome: (msg) => {
       const newMatch = t.match !== null && t.match !== msg.match;
+      // The other player as shown until now (a rematch may have swapped the seats: the grace follows the player)
+      const other = t.welcomed && t.seat !== null && msg.seat !== null ? t.players[1 - t.seat] : null;
+      forgetAway();
       t.seat = msg.seat;
       t.players = msg.players;
+      t.presence = msg.players.map((p) => p.connected);
+      const now = t.seat !== null ? t.players[1 - t.seat] : null;
+      if (other && other.connected && !other.kind.startsWith("bot:") && now && !now.connected && !now.open) {
+        t.players = t.players.map((q) => (q.seat === now.seat ? { ...q, connected: true } : q));
+        awayFor(now.seat);
+      }
       t.welcomed = true;
       if (msg.status === "playing") t.ended = null;
       if (newMatch || msg.status === "playing") t.offer = null;
@@ -248,15 +279,7 @@ export async function mount(root, { room }) {
       t.players = t.players.map((p) => {
         const connected = msg.connected[p.seat];
         if (!connected && p.connected && p.seat !== t.seat && !p.kind.startsWith("bot:")) {
-          // A moment's absence (a reload, a language switch, a network blip) is not news: the other player is
-          // shown disconnected only if still away after DISCONNECT_GRACE_MS.
-          clearTimeout(awayTimers[p.seat]);
-          awayTimers[p.seat] = setTimeout(() => {
-            if (t.presence[p.seat]) return;
-            t.players = t.players.map((q) => (q.seat === p.seat ? { ...q, connected: false } : q));
-            announce(_("{player} has disconnected.", { player: playerName(p.seat, t.seat) }));
-            draw();
-          }, DISCONNECT_GRACE_MS);
+          awayFor(p.seat); // shown connected until the grace is over (a repeated presence does not restart it)
           return p;
         }
         if (connected && awayTimers[p.seat] !== undefined) {
@@ -306,6 +329,6 @@ export async function mount(root, { room }) {
   return () => {
     socket.close();
     if (logTimer) clearTimeout(logTimer);
-    Object.values(awayTimers).forEach(clearTimeout);
+    forgetAway();
   };
 }
