@@ -7,9 +7,9 @@ so these tests hold whatever a game's drawing."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+from playwright.sync_api import Browser, Locator, Page, WebSocketRoute, expect
 
-from tests.browser.rooms import Rooms
+from tests.browser.rooms import Room, Rooms
 
 MOVES = ".table .board [data-action]"
 
@@ -259,16 +259,23 @@ def test_nothing_scrolls_sideways_at_360_px(page: Page, rooms: Rooms, base_url: 
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 360, game
 
 
-def test_a_moment_s_absence_is_not_shown_to_the_other_player(browser: Browser, page: Page, rooms: Rooms,
-                                                             base_url: str) -> None:
-    """A reload (or a language switch, which reconnects) comes back within the grace: the other player is never
-    told of it; a real departure is told once the grace is over."""
+def with_a_friend(browser: Browser, page: Page, rooms: Rooms, base_url: str) -> tuple[Room, Page, Locator]:
+    """A Duals room where ``page`` plays a friend seated in a page of their own: the room, the friend's page and
+    where ``page`` shows the friend's connection (once it says "connected")."""
     room = rooms.make("duals", ["me", "open"])
     rooms.sit(page, room)
     other = page.locator(f".table .player.seat{1 - int(seat(page) or 0)} .presence")
     friend = browser.new_context(base_url=base_url).new_page()
     rooms.sit(friend, room, token=rooms.join(room))
     expect(other).to_have_text("connected")
+    return room, friend, other
+
+
+def test_a_moment_s_absence_is_not_shown_to_the_other_player(browser: Browser, page: Page, rooms: Rooms,
+                                                             base_url: str) -> None:
+    """A reload (or a language switch, which reconnects) comes back within the grace: the other player is never
+    told of it; a real departure is told once the grace is over."""
+    _room, friend, other = with_a_friend(browser, page, rooms, base_url)
     friend.reload()
     friend.select_option("#lang", "es")
     expect(friend.locator(".table .status")).not_to_have_text("")
@@ -284,12 +291,7 @@ def test_the_grace_runs_from_the_first_word_of_an_absence(browser: Browser, page
                                                           base_url: str) -> None:
     """Others coming and going (a spectator's hello makes the server say everyone's presence again) do not put off
     telling that the friend left."""
-    room = rooms.make("duals", ["me", "open"])
-    rooms.sit(page, room)
-    other = page.locator(f".table .player.seat{1 - int(seat(page) or 0)} .presence")
-    friend = browser.new_context(base_url=base_url).new_page()
-    rooms.sit(friend, room, token=rooms.join(room))
-    expect(other).to_have_text("connected")
+    room, friend, other = with_a_friend(browser, page, rooms, base_url)
     friend.context.close()
     watchers = []
     for _ in range(2):  # at 1.5 s and 3 s: each would have restarted a 2 s grace
