@@ -131,7 +131,8 @@ def test_rewards_are_plus_one_and_minus_one_at_the_end(name: str) -> None:
         env.reset(seed=seed)
         seen: dict[str, float] = {}
         for agent in env.agent_iter():
-            obs, reward, terminated, _truncated, _info = env.last()
+            obs, reward, terminated, _truncated, info = env.last()
+            assert info == {}  # nothing beside the observation: never the seed, never the state
             if not terminated:
                 assert reward == 0
                 env.step(random_action(rng, obs["action_mask"]))
