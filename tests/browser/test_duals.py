@@ -74,11 +74,16 @@ def test_a_whole_match_against_the_hard_bot_by_clicks_only(page: Page, base_url:
     while wait_for_my_turn(page) == "mine":
         assert time.monotonic() - start < MATCH_BUDGET_S, "the match took too long"
         if not shots and clicks >= 12 and page.locator(".hexboard .space.target").count():
-            # mid-match, spaces to click: on a phone (nothing wider than the screen) and on a desktop
-            for width, height in ((360, 740), (1280, 800)):
-                page.set_viewport_size({"width": width, "height": height})
-                page.screenshot(path=str(artefacts / f"duals-{width}x{height}.png"), full_page=True)
-                assert page.evaluate("document.documentElement.scrollWidth") <= width
+            # mid-match, spaces to click: on a phone (nothing wider than the screen) and on a desktop, in Spanish
+            # and in English (the language switch redraws the table; the match goes on in English)
+            for lang in ("es", "en"):
+                page.select_option("#lang", lang)
+                expect(page.locator("html")).to_have_attribute("lang", lang)
+                expect(page.locator(".hexboard .space.target").first).to_be_visible()
+                for width, height in ((360, 740), (1280, 800)):
+                    page.set_viewport_size({"width": width, "height": height})
+                    page.screenshot(path=str(artefacts / f"duals-{lang}-{width}x{height}.png"), full_page=True)
+                    assert page.evaluate("document.documentElement.scrollWidth") <= width
             shots = True
         click_target(page, clicks * 7)  # a spread of choices: places, FIRE UP, moves, swaps, cards, coin, done
         clicks += 1

@@ -113,8 +113,9 @@ def test_two_players_play_a_whole_match_through_the_link_one_in_spanish(browser:
         if not watched and in_round:
             spectator_sees_no_secret(watcher, a, b)
             watched = True
-        if not shot and in_round and seat is a:  # the English page, with its options showing
-            screenshots(a, artefacts)
+        if not shot and in_round and seat is a:  # the English page with its options showing, the Spanish one waiting
+            screenshots(a, artefacts, "en")
+            screenshots(b, artefacts, "es")
             shot = True
         if not stale and seat is b and watched:
             a_stale_action_gets_the_error_in_spanish(b)
@@ -176,13 +177,14 @@ def a_stale_action_gets_the_error_in_spanish(b: Seat) -> None:
     expect(b.page.locator(".duel-table")).to_have_attribute("data-version", str(current))
 
 
-def screenshots(seat: Seat, artefacts: Path) -> None:
+def screenshots(seat: Seat, artefacts: Path, lang: str) -> None:
+    """The whole page on a phone and on a desktop (``duel-LANG-WxH.png``), nothing wider than the screen."""
     for width, height in ((360, 740), (1280, 800)):
         seat.page.set_viewport_size({"width": width, "height": height})
         wide = seat.page.evaluate(WIDER, width)
         assert not wide, f"no sideways scrolling at {width} px: {wide}"
         seat.page.evaluate("window.scrollTo(0, 0)")
-        seat.page.screenshot(path=str(artefacts / f"duel-{width}x{height}.png"))
+        seat.page.screenshot(path=str(artefacts / f"duel-{lang}-{width}x{height}.png"), full_page=True)
 
 
 def test_a_drafted_match_against_a_bot_offers_the_draft_pool_and_only_legal_controls(browser: Browser, base_url: str,
