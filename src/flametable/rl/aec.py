@@ -57,6 +57,23 @@ def spec_of(entry: GameEntry, game: Any) -> ObservationSpec:
     return spec
 
 
+def prepare(game: str | GameEntry, options: Mapping[str, Any] | None,
+            data: str | Path | None) -> tuple[GameEntry, Any, dict[str, Any], ObservationSpec]:
+    """What every environment starts from: the game's registry entry, the game made with ``data`` (None: the
+    built-in data), the options (checked now by making one match: bad options fail here, not at the first reset)
+    and the game's observation spec."""
+    entry = entry_of(game)
+    made: Any = entry.make(data)
+    opts = dict(options or {})
+    made.new_match(opts, 0)
+    return entry, made, opts, spec_of(entry, made)
+
+
+def check_render_mode(render_mode: str | None, modes: list[str]) -> None:
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"render_mode must be one of {modes} or None, got {render_mode!r}")
+
+
 def observation_box(spec: ObservationSpec) -> spaces.Box:
     """The Box of the spec's observations: the spec's ``low`` and ``high`` when it declares them (scalars or arrays
     of its shape), else its layout's bounds (``spec.layout.bounds()``, :class:`flametable.rl.spec.Layout`), else
@@ -127,13 +144,8 @@ class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo 
     def __init__(self, game: str | GameEntry, options: Mapping[str, Any] | None = None,
                  data: str | Path | None = None, render_mode: str | None = None) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
-        self.entry = entry_of(game)
-        self.game: Any = self.entry.make(data)
-        self.options: dict[str, Any] = dict(options or {})
-        self.game.new_match(self.options, 0)  # bad options fail here, not at the first reset
-        self.observation_spec = spec_of(self.entry, self.game)
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        self.entry, self.game, self.options, self.observation_spec = prepare(game, options, data)
         self._shape = self.observation_spec.shape
         self._encode = self.observation_spec.encode
         self.metadata = {**type(self).metadata, "name": f"{self.entry.name}_v0"}  # type: ignore[misc]

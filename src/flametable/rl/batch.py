@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from flametable.core.registry import GameEntry
-from flametable.rl.aec import draw_seed, entry_of, spec_of
+from flametable.rl.aec import draw_seed, prepare
 
 
 class BatchEnv:
@@ -35,11 +35,7 @@ class BatchEnv:
                  data: str | Path | None = None) -> None:
         if n < 1:
             raise ValueError(f"a batch holds at least one match, got n={n}")
-        self.entry = entry_of(game)
-        self.game: Any = self.entry.make(data)
-        self.options: dict[str, Any] = dict(options or {})
-        self.game.new_match(self.options, 0)  # bad options fail here
-        self.observation_spec = spec_of(self.entry, self.game)
+        self.entry, self.game, self.options, self.observation_spec = prepare(game, options, data)
         self.n = n
         self.num_actions: int = self.game.num_actions
         self.num_players: int = self.observation_spec.num_players

@@ -31,7 +31,7 @@ from gymnasium import spaces
 
 from flametable.bots.registry import make_bot
 from flametable.core.registry import GameEntry
-from flametable.rl.aec import ansi, draw_seed, entry_of, mask_box, observation_box, spec_of
+from flametable.rl.aec import ansi, check_render_mode, draw_seed, mask_box, observation_box, prepare
 from flametable.rl.duel_v0 import options as duel_options
 
 Seat = int | Literal["alternate", "random"]
@@ -45,15 +45,10 @@ class SingleEnv(gymnasium.Env[Any, np.int64]):
     def __init__(self, game: str | GameEntry, options: Mapping[str, Any] | None = None,
                  data: str | Path | None = None, opponent: str = "bot:random", seat: Seat = "alternate",
                  dict_obs: bool = True, render_mode: str | None = None) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        check_render_mode(render_mode, self.metadata["render_modes"])
         if seat not in (0, 1, "alternate", "random"):
             raise ValueError(f"seat must be 0, 1, 'alternate' or 'random', got {seat!r}")
-        self.entry = entry_of(game)
-        self.game: Any = self.entry.make(data)
-        self.options: dict[str, Any] = dict(options or {})
-        self.game.new_match(self.options, 0)  # bad options fail here
-        self.observation_spec = spec_of(self.entry, self.game)
+        self.entry, self.game, self.options, self.observation_spec = prepare(game, options, data)
         if self.observation_spec.num_players != 2:
             raise ValueError(f"a single-agent environment needs a two-player game, {self.entry.name!r} has "
                              f"{self.observation_spec.num_players}")
