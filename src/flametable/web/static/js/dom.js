@@ -19,11 +19,6 @@ export function s(tag, attrs = {}, ...children) {
   return h(tag, { ...attrs, svg: true }, ...children);
 }
 
-export function clear(el) {
-  while (el.firstChild) el.firstChild.remove();
-  return el;
-}
-
 // Tell screen readers (the page's live region).
 export function announce(text) {
   const live = document.getElementById("live");

@@ -3,7 +3,7 @@
 // step counter, the view of the seat chosen (or the spectators') drawn by the game's own table, the log lines of
 // the step, and the result at the end. After the end everything may be shown, so both seats' views are offered.
 import { useStyles } from "./decks.js";
-import { h } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { _, language } from "./i18n.js";
 import { playerName } from "./table.js";
 
@@ -77,9 +77,8 @@ async function viewer(root, data) {
     const view = { ...step.views[v.audience], legal: [] }; // nothing to play in a replay
     counter.textContent = _("Step {n} of {total}", { n: v.index, total: last });
     game.render(board, {
-      view, seat, facts: game.facts, names: [playerName(0, seat), playerName(1, seat)], act: () => {},
-      event: { version: step.version, actor: step.actor, action: step.action, to_act: null,
-        result: v.index === last ? data.result : null, view },
+      view, legal: [], version: step.version, seat, facts: game.facts, names: [playerName(0, seat), playerName(1, seat)],
+      act: () => {},
     });
     const told = step.lines[v.audience] || [];
     lines.replaceChildren(...(told.length ? told : [step.action === null ? _("The match begins.")
@@ -88,10 +87,8 @@ async function viewer(root, data) {
       b.disabled = (b.classList.contains("first") || b.classList.contains("previous")) ? v.index === 0 : v.index === last;
     }
     result.hidden = v.index !== last;
-    // (replaceChildren writes a null as the text "null": the optional line is left out instead)
-    const resigned = data.result && data.result.reason === "resigned"
-      ? [h("p", {}, _("{player} resigned.", { player: playerName(1 - data.result.winner, seat) }))] : [];
-    result.replaceChildren(h("h2", {}, headline(data.result)), ...resigned);
+    fill(result, h("h2", {}, headline(data.result)), data.result && data.result.reason === "resigned"
+      ? h("p", {}, _("{player} resigned.", { player: playerName(1 - data.result.winner, seat) })) : null);
   }
 
   const keys = (e) => {

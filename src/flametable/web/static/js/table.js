@@ -3,7 +3,7 @@
 // move of the others told to screen readers. The table holds no rule: the options it offers are the view's legal
 // actions, and the server checks every one.
 import { api, keepSeatToken, seatToken } from "./api.js";
-import { announce, h } from "./dom.js";
+import { announce, fill, h } from "./dom.js";
 import { _ } from "./i18n.js";
 import { RoomSocket } from "./socket.js";
 
@@ -110,7 +110,7 @@ export async function mount(root, { room }) {
   const facts = game.facts ? await game.facts() : null;
   const title = (titles.games.find((g) => g.name === summary.game) || { title: summary.game }).title;
   const t = {
-    seat: null, players: summary.players, view: null, event: null, status: "connecting", ended: null, match: null,
+    seat: null, players: summary.players, event: null, legal: [], status: "connecting", ended: null, match: null,
     offer: null, log: [], logLoaded: false, logOpen: false, error: "", undoing: false, welcomed: false, canUndo: false,
     presence: [true, true],
   };
@@ -159,7 +159,7 @@ export async function mount(root, { room }) {
 
   const drawPlayers = () => {
     bar.replaceChildren(...t.players.map((p) => {
-      const toAct = t.view && !t.ended && t.view.to_act === p.seat;
+      const toAct = t.event && !t.ended && t.event.view.to_act === p.seat;
       return h("li", { class: `player seat${p.seat}` + (toAct ? " to-act" : "") },
         h("span", { class: "name" }, playerName(p.seat, t.seat)),
         p.kind.startsWith("bot:") ? h("span", { class: "kind" }, botName(p.kind)) : null,
@@ -172,7 +172,7 @@ export async function mount(root, { room }) {
     const playing = !t.ended;
     const againstBot = t.seat !== null && t.players[1 - t.seat] && t.players[1 - t.seat].kind.startsWith("bot:");
     controls.hidden = !t.welcomed;
-    controls.replaceChildren(...[
+    fill(controls,
       t.seat !== null && playing ? h("button", { class: "resign", onclick: () => dialog.showModal() }, _("Resign")) : null,
       // aria-disabled, not disabled: the button keeps the keyboard's focus when it turns off right after an undo,
       // and a screen reader still finds it
@@ -190,7 +190,7 @@ export async function mount(root, { room }) {
         t.logOpen = !t.logOpen;
         if (t.logOpen) socket.send({ type: "log" });
         draw();
-      } }, t.logOpen ? _("Hide the log") : _("Match log"))].filter(Boolean));
+      } }, t.logOpen ? _("Hide the log") : _("Match log")));
   };
 
   const drawResult = () => {
@@ -200,12 +200,12 @@ export async function mount(root, { room }) {
     const headline = r.winner === null || r.winner === undefined ? _("The match is a tie.")
       : r.winner === t.seat ? _("You win!") : t.seat === null ? _("{player} wins.", { player: playerName(r.winner, null) })
         : _("You lose.");
-    result.replaceChildren(...[h("h2", { id: "result-title", class: "headline", tabindex: "-1" }, headline),
+    fill(result, h("h2", { id: "result-title", class: "headline", tabindex: "-1" }, headline),
       t.ended.status === "resigned" ? h("p", {}, _("{player} resigned.", { player: playerName(1 - r.winner, t.seat) })) : null,
       h("ul", { class: "final" }, t.log.slice(-3).map((line) => h("li", {}, line))),
       t.offer !== null ? h("p", {}, _("{player} offers a rematch.", { player: playerName(t.offer, t.seat) })) : null,
       t.ended.record ? h("p", {}, h("a", { href: t.ended.record, download: "" }, _("Download the record")), " · ",
-        h("a", { href: `/replay?room=${room}&match=${t.ended.match}`, "data-nav": true }, _("Replay it"))) : null].filter(Boolean));
+        h("a", { href: `/replay?room=${room}&match=${t.ended.match}`, "data-nav": true }, _("Replay it"))) : null);
   };
 
   const draw = () => keepingFocus(root, board, () => {
@@ -220,11 +220,12 @@ export async function mount(root, { room }) {
     watching.textContent = _("You are watching this match.");
     drawPlayers();
     errorBox.textContent = t.error;
-    if (t.view) {
+    if (t.event) {
       // Once the match is over (a resignation sends no new view), nothing is left to play.
       const over = t.ended !== null;
       game.render(board, {
-        view: over ? { ...t.view, legal: [] } : t.view, seat: t.seat, event: over ? { ...t.event, legal: [] } : t.event,
+        view: over ? { ...t.event.view, legal: [] } : t.event.view, legal: over ? [] : t.legal, version: t.event.version,
+        seat: t.seat,
         facts, names: [playerName(0, t.seat), playerName(1, t.seat)],
         act: (action) => { if (over) return; t.error = ""; socket.act(action); },
       });
@@ -264,7 +265,7 @@ export async function mount(root, { room }) {
     event: (msg) => {
       const first = t.event === null || t.match !== msg.match;
       t.event = msg.event;
-      t.view = msg.event.view;
+      t.legal = msg.legal; // the seat to act's legal actions in notation (for the plain table)
       t.canUndo = msg.can_undo === true; // a decision of mine to take back (the server may still refuse)
       t.error = ""; // the match moved on: a refusal before is no longer news
       if (msg.event.actor === null && t.undoing) {

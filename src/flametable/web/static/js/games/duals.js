@@ -302,13 +302,12 @@ function finalCount(f, view, names) {
 // ------------------------------------------------------------------ render
 
 export function render(root, ctx) {
-  const { view, seat, event, names, act } = ctx;
+  const { view, seat, version, names, act } = ctx;
   const f = ctx.facts;
   if (!f) { root.replaceChildren(h("p", { class: "error" }, _("The table could not be drawn."))); return; }
   const focusedKey = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
   const mine = seat !== null && view.to_act === seat && Array.isArray(view.legal) && view.legal.length > 0;
   const legal = mine ? view.legal : [];
-  const version = event ? event.version : null;
   const options = readLegal(legal);
   const send = (action) => act(action);
   const rerender = () => render(root, ctx);

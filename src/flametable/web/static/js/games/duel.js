@@ -267,7 +267,7 @@ function options(W, view, ctl) {
 
 // ------------------------------------------------------------------ the table
 
-export function render(root, { view, event, facts: F, names, act }) {
+export function render(root, { view, version, facts: F, names, act }) {
   const W = wordsOf(F);
   const focused = root.contains(document.activeElement) ? document.activeElement.dataset.action || null : null;
   const ctl = controls(W, view, act);
@@ -280,7 +280,7 @@ export function render(root, { view, event, facts: F, names, act }) {
   const pool = draftPool(W, view, ctl);
   const myHand = hand(W, view, ctl);
   const opts = options(W, view, ctl);
-  root.replaceChildren(h("div", { class: "duel-table" + (view.seat === null ? " spectating" : ""), "data-version": event ? event.version : "" },
+  root.replaceChildren(h("div", { class: "duel-table" + (view.seat === null ? " spectating" : ""), "data-version": version ?? "" },
     header(W, view, names), theirSide, middle(W, view, names), pool, mySide, opts, myHand));
   // keep the keyboard where it was: the same action if it is still offered, else the first option
   if (focused !== null) {
