@@ -161,6 +161,15 @@ def test_a_match_being_played_is_not_replayed(server: Server) -> None:
     assert server.http.get("/api/rooms/nope/matches/0/replay").status_code == 404
 
 
+@pytest.mark.parametrize("number", ["²", "+0", "-1", "0x0", "99999999999", "٠"])
+@pytest.mark.parametrize("what", ["replay", "record"])
+def test_a_match_number_is_ascii_digits_for_the_record_and_the_replay_alike(server: Server, number: str,
+                                                                             what: str) -> None:
+    room, _, _ = server.pair("duel")
+    response = server.http.get(f"/api/rooms/{room}/matches/{number}/{what}")
+    assert (response.status_code, response.json()["error"]) == (404, "no_match")
+
+
 def _changed(record: dict[str, Any], **changes: Any) -> bytes:
     return json.dumps({**record, **changes}).encode()
 

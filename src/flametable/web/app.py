@@ -62,7 +62,7 @@ from flametable.web.replays import (
     replay_steps,
 )
 from flametable.web.rooms import Conn, Hall, Limits, Room, RoomError, game_of, new_seed, watch_parent
-from flametable.web.store import Store, record_of
+from flametable.web.store import MatchRow, Store, record_of
 
 log = logging.getLogger("flametable.web")
 
@@ -267,21 +267,28 @@ def create_app(settings: Settings) -> Starlette:
             return _fail(tr, exc.code, exc, exc.status)
         return JSONResponse({"room": room.id, "player": player, "token": token})
 
-    async def record(request: Request) -> Response:
-        tr = language(request, settings.lang)
+    async def _ended_match(request: Request, tr: Translator) -> tuple[Room, MatchRow] | Response:
+        """The room's match of the path's number, once it is over; else the answer saying why not (a number is
+        ASCII digits: ``+1``, `` 1`` or ``²`` name no match)."""
         room = await _room_or_404(request, tr)
         if isinstance(room, Response):
             return room
-        try:
-            number = int(request.path_params["number"])
-        except ValueError:
-            number = -1
-        match = await room.hall.store.load_match(room.id, number) if 0 <= number <= 1_000_000 else None
+        given = request.path_params["number"]
+        number = int(given) if given.isascii() and given.isdigit() and len(given) <= 7 else -1
+        match = await room.hall.store.load_match(room.id, number) if number >= 0 else None
         if match is None:
-            return _fail(tr, "no_match", FlametableError(N_("This room has no match {number}."),
-                                                         number=request.path_params["number"][:20]), 404)
+            return _fail(tr, "no_match", FlametableError(N_("This room has no match {number}."), number=given[:20]),
+                         404)
         if match.status == "playing":
             return _fail(tr, "playing", FlametableError(N_("The record is released once the match is over.")), 409)
+        return room, match
+
+    async def record(request: Request) -> Response:
+        tr = language(request, settings.lang)
+        found = await _ended_match(request, tr)
+        if isinstance(found, Response):
+            return found
+        room, match = found
         return Response(record_of(match).dumps() + "\n", media_type="application/json", headers={
             "content-disposition": f'attachment; filename="{match.game}-{room.id}-{match.number}.json"'})
 
@@ -419,17 +426,10 @@ def create_app(settings: Settings) -> Starlette:
 
     async def room_replay(request: Request) -> Response:
         tr = language(request, settings.lang)
-        room = await _room_or_404(request, tr)
-        if isinstance(room, Response):
-            return room
-        number = int(request.path_params["number"]) if request.path_params["number"].isdigit() else -1
-        match = await room.hall.store.load_match(room.id, number) if 0 <= number <= 1_000_000 else None
-        if match is None:
-            return _fail(tr, "no_match", FlametableError(N_("This room has no match {number}."),
-                                                         number=request.path_params["number"][:20]), 404)
-        if match.status == "playing":
-            return _fail(tr, "playing", FlametableError(N_("The record is released once the match is over.")), 409)
-        return await _replay(tr, record_of(match))
+        found = await _ended_match(request, tr)
+        if isinstance(found, Response):
+            return found
+        return await _replay(tr, record_of(found[1]))
 
     async def upload_replay(request: Request) -> Response:
         tr = language(request, settings.lang)
