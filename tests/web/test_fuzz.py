@@ -767,6 +767,7 @@ SPANISH_SAMPLE: tuple[tuple[str, Callable[[Table], Any], str | None], ...] = (
      "token."),
     ("stranger", lambda t: {"type": "sync"}, "Say hello first (with your seat token, or none to watch)."),
     ("to_act", lambda t: "{", "The message is not valid JSON (column {column})."),
+    ("to_act", lambda t: b"{\xff}", "The message is not UTF-8 text (byte {position})."),
     ("to_act", lambda t: [], 'A message is a JSON object with a "type".'),
     ("to_act", lambda t: {"type": "dance"}, "Unknown message type {type!r}: send one of {types}."),
     ("to_act", lambda t: {"type": "undo", "version": "3"}, "The message's {field}: {problem}"),
@@ -785,7 +786,7 @@ def test_errors_come_in_the_connection_language() -> None:
         assert tables[0].snapshot()["views"] == tables[1].snapshot()["views"]
         translated = []
         for role, make, template in SPANISH_SAMPLE:
-            english, spanish = [expect_refused(table, case(role, raw if isinstance(raw := make(table), str)
+            english, spanish = [expect_refused(table, case(role, raw if isinstance(raw := make(table), str | bytes)
                                                            else dumps(raw), set(ALL_CODES), "sample"))
                                 for table in tables]
             assert english["code"] == spanish["code"]

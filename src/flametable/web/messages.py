@@ -97,9 +97,11 @@ def read(text: str | bytes) -> dict[str, Any]:
                            limit=MAX_MESSAGE_BYTES, size=size)
     try:
         data = loads_json(text.decode("utf-8") if isinstance(text, bytes) else text)
-    except (LimitError, UnicodeDecodeError) as exc:
-        raise MessageError("bad_json", N_("The message is not valid JSON: {problem}"),
-                           problem=exc if isinstance(exc, LimitError) else str(exc)) from None
+    except LimitError as exc:
+        raise MessageError("bad_json", N_("The message is not valid JSON: {problem}"), problem=exc) from None
+    except UnicodeDecodeError as exc:
+        raise MessageError("bad_json", N_("The message is not UTF-8 text (byte {position})."),
+                           position=exc.start + 1) from None
     except json.JSONDecodeError as exc:
         raise MessageError("bad_json", N_("The message is not valid JSON (column {column})."),
                            column=exc.colno) from None
