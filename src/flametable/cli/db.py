@@ -10,14 +10,6 @@ from flametable.cli.console import fail, out
 from flametable.cli.i18n import _
 
 
-def _first_line(exc: BaseException) -> str:
-    """What went wrong, in the words of the database or its driver: the cause's first line."""
-    cause = exc.__cause__ or exc
-    orig = getattr(cause, "orig", None)
-    lines = str(orig if orig is not None else cause).strip().splitlines()
-    return lines[0] if lines else type(cause).__name__
-
-
 def resolve_url(db: str | None) -> str:
     """The database URL of ``--db`` (``None``: the default one), or one clear line and exit 1."""
     from flametable.web.store import UnsupportedDatabase, database_url, default_url, shown_url
@@ -31,13 +23,13 @@ def resolve_url(db: str | None) -> str:
 
 def upgrade_or_fail(url: str) -> str:
     """Bring the database to the latest migration; the revision reached, or one clear line and exit 1."""
-    from flametable.web.store import StoreError, shown_url, upgrade
+    from flametable.web.store import StoreError, first_line, shown_url, upgrade
 
     try:
         return asyncio.run(upgrade(url))
     except StoreError as exc:
         fail(_("The database {database} cannot be upgraded: {error}").format(database=shown_url(url),
-                                                                             error=_first_line(exc)))
+                                                                             error=first_line(exc.__cause__ or exc)))
 
 
 def run_upgrade(db: str | None) -> None:

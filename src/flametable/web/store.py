@@ -318,10 +318,11 @@ def _database_errors(what: str) -> Iterator[None]:
     except StoreError:
         raise
     except (sa_exc.SQLAlchemyError, OSError, TimeoutError) as exc:
-        raise StoreError(f"{what}: {_reason(exc)}") from exc
+        raise StoreError(f"{what}: {first_line(exc)}") from exc
 
 
-def _reason(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
+    """What went wrong, in the words of the database or its driver: the first line of its message."""
     orig = getattr(exc, "orig", None)
     text = str(orig if orig is not None else exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
@@ -563,9 +564,9 @@ class Store:
         except StoreError as exc:
             _settle(job.future, error=exc)
         except sa_exc.IntegrityError as exc:
-            _settle(job.future, error=_caused(Conflict(f"{job.what}: {_reason(exc)}"), exc))
+            _settle(job.future, error=_caused(Conflict(f"{job.what}: {first_line(exc)}"), exc))
         except (sa_exc.SQLAlchemyError, OSError, TimeoutError) as exc:
-            _settle(job.future, error=_caused(StoreError(f"{job.what}: {_reason(exc)}"), exc))
+            _settle(job.future, error=_caused(StoreError(f"{job.what}: {first_line(exc)}"), exc))
         except Exception as exc:  # a bug in the work: its caller sees it, the writer goes on
             _settle(job.future, error=exc)
         else:
@@ -584,7 +585,7 @@ class Store:
                 await self._commit_appends([item])
         except (sa_exc.SQLAlchemyError, OSError, TimeoutError) as exc:
             for item in run:
-                _settle(item.future, error=_caused(StoreError(f"{_append_what(item)}: {_reason(exc)}"), exc))
+                _settle(item.future, error=_caused(StoreError(f"{_append_what(item)}: {first_line(exc)}"), exc))
         except Exception as exc:  # a bug: every caller sees it, the writer goes on
             for item in run:
                 _settle(item.future, error=exc)
@@ -612,7 +613,7 @@ class Store:
         except (sa_exc.SQLAlchemyError, OSError, TimeoutError):
             taken = False
         what = _append_what(item)
-        error = (Conflict(f"{what}: it exists already") if taken else StoreError(f"{what}: {_reason(exc)}"))
+        error = (Conflict(f"{what}: it exists already") if taken else StoreError(f"{what}: {first_line(exc)}"))
         _settle(item.future, error=_caused(error, exc))
 
     # --- reads ---------------------------------------------------------------------------------------------
