@@ -33,11 +33,10 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from flametable.core import registry
 from flametable.core.registry import GameEntry
+from flametable.core.rng import SEED_MAX
 from flametable.rl.spec import ObservationSpec
 
 Obs = dict[str, npt.NDArray[Any]]
-SEED_LIMIT = 2**64
-"""Engine seeds are 0 .. 2**64 - 1."""
 
 
 def agent_name(seat: int) -> str:
@@ -177,7 +176,7 @@ class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo 
         (PettingZoo's reset options) are not used: the match options are the environment's."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-            self.match_seed = int(seed) % SEED_LIMIT
+            self.match_seed = int(seed) % (SEED_MAX + 1)  # engine seeds: 0 .. SEED_MAX
         else:
             self.match_seed = draw_seed(self._rng)
         self.match = self.game.new_match(self.options, self.match_seed)
@@ -311,7 +310,8 @@ class CheckedAEC(FlametableAEC):
         agent = self.agent_selection
         dead = self.terminations[agent] or self.truncations[agent]
         if action is not None or not dead:
-            assert (0 <= action < self.num_actions if type(action) is int  # a bool (an int) is refused too
+            # a plain int is checked by its range alone; anything else by the space, a bool (an int) refused
+            assert (0 <= action < self.num_actions if type(action) in _PLAIN_INTS  # type: ignore[operator]
                     else not isinstance(action, bool) and self.action_spaces[agent].contains(action)), \
                 "action is not in action space"
         if dead:
@@ -336,6 +336,7 @@ class CheckedAEC(FlametableAEC):
         return any(a.id == action for a in self.match.legal_actions())
 
 
+_PLAIN_INTS = (int, np.int64)  # what Discrete.contains takes with a range check only (numpy policies give np.int64)
 _SET_BY_RESET = frozenset({"rewards", "terminations", "truncations", "infos", "agent_selection", "agents", "num_agents",
                            "_cumulative_rewards"})
 

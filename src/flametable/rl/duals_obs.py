@@ -74,8 +74,8 @@ class DualsObservation:
 
     def __init__(self, game: Any) -> None:
         data: DualsData = game.data
-        b = self.b = data.board.size
-        k = self.k = data.num_kinds
+        b = data.board.size
+        k = data.num_kinds
         c = self.c = len(data.cards)
         t = NUM_TYPES
         self.max_steps = max_steps(data)
@@ -131,11 +131,12 @@ class DualsObservation:
         self.o_outcome = lay.add("outcome", 3, "[0] the match is over, [1] I won, [2] the opponent won (both 0 and "
                                                "[0] 1: a shared victory)")
         self.shape = (lay.size,)
-        # per space and level, the first cell of its kinds
+        # per seat (mine, the opponent's): coins, hand size, points, pile (card n at pile + n), pile size
         self.seat_offsets = [(o["coins"], o["hand_size"], o["points"], o["pile"] - 1, o["pile_size"])
                              for o in self.o_seat]
         # each space's stacks seen so far: the cells they set (at most B x (K + K^2 + K^3) of them)
         self.stacks: list[dict[tuple[int, ...], tuple[int, ...]]] = [{} for _ in range(b)]
+        # per space and level, the first cell of its kinds
         self.cell = [[self.o_board + (s * STACK_LIMIT + level) * k for level in range(STACK_LIMIT)] for s in range(b)]
 
     def _stack_cells(self, s: int, stack: tuple[int, ...]) -> tuple[int, ...]:
