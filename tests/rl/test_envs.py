@@ -242,7 +242,15 @@ def test_options_custom_cards_and_data_reach_the_game(tmp_path: Path) -> None:
     play_out(env, np.random.default_rng(0))
 
 
-def test_render_ansi_is_the_terminals_drawing() -> None:
+def test_render_ansi_is_the_terminals_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from flametable.cli import i18n
+
+    monkeypatch.setattr(i18n, "_terminal", i18n.translator())  # the terminal's language back after the test
+    i18n.set_language("es")
+    spanish = duel_v0.raw_env(render_mode="ansi")
+    spanish.reset(seed=1)
+    assert "Duelo de llamas" in (spanish.render() or "")  # in the terminal's language
+    i18n.set_language("en")
     env = duel_v0.raw_env(render_mode="ansi")
     env.reset(seed=1)
     drawing = env.render()

@@ -99,20 +99,9 @@ def draw_seed(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 2**63, dtype=np.int64))
 
 
-def ansi(entry: GameEntry, game: Any, view: Any, legal: Any = (), width: int = 100, lang: str = "en") -> str:
-    """The terminal's drawing of ``view`` as plain text, in ``lang``: the game's ``table`` piece's board, else the
-    view as text and the legal actions' notations."""
-    from flametable.cli import i18n
-
-    before = i18n.language()
-    i18n.set_language(lang)  # the terminal's drawing reads the terminal's language: this drawing's, for now
-    try:
-        return _ansi(entry, game, view, legal, width)
-    finally:
-        i18n.set_language(before)
-
-
-def _ansi(entry: GameEntry, game: Any, view: Any, legal: Any, width: int) -> str:
+def ansi(entry: GameEntry, game: Any, view: Any, legal: Any = (), width: int = 100) -> str:
+    """The terminal's drawing of ``view`` as plain text, in the terminal's language: the game's ``table`` piece's
+    board, else the view as text and the legal actions' notations."""
     from rich.console import Console
 
     out = io.StringIO()
