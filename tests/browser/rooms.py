@@ -57,7 +57,7 @@ class Rooms:
             page.evaluate("([room, token]) => localStorage.setItem(`flametable.seat.${room}`, token)",
                           [room.id, token])
         page.goto(self.server.base + room.link)
-        expect(page.locator(".table .status")).not_to_have_text("")
+        expect(page.locator(".table .status")).to_have_attribute("data-state", "connected")
 
     def resign_all(self) -> None:
         for room in self.made:

@@ -278,7 +278,7 @@ def test_a_moment_s_absence_is_not_shown_to_the_other_player(browser: Browser, p
     _room, friend, other = with_a_friend(browser, page, rooms, base_url)
     friend.reload()
     friend.select_option("#lang", "es")
-    expect(friend.locator(".table .status")).not_to_have_text("")
+    expect(friend.locator(".table .status")).to_have_attribute("data-state", "connected")
     page.wait_for_timeout(2500)  # past the grace
     expect(other).to_have_text("connected")
     expect(page.locator("#live")).not_to_contain_text("disconnected")
@@ -318,7 +318,7 @@ def test_a_friend_who_left_as_the_rematch_swapped_the_seats_is_told_once_the_gra
     expect(page.locator(".controls button.rematch")).to_have_text("Accept the rematch")
     friend.context.close()
     page.locator(".controls button.rematch").click()  # within the grace: the seats swap
-    expect(page.locator(".table .status")).not_to_have_text("")
+    expect(page.locator(".table .status")).to_have_attribute("data-state", "connected")
     expect(page.locator("#live")).to_contain_text("A new match begins")
     assert seat(page) != before
     other = page.locator(f".table .player.seat{1 - int(seat(page) or 0)} .presence")

@@ -15,7 +15,9 @@ def test_the_lobby_makes_a_room_against_a_bot_and_the_table_takes_a_move(page: P
     expect(page.get_by_role("status")).to_have_text("Connected")
     first = page.locator(".actions button").first
     expect(first).to_be_visible()
+    before = page.locator(".table").get_attribute("data-version")
     first.click()
+    expect(page.locator(".table")).not_to_have_attribute("data-version", before or "")  # the move was taken
     expect(page.locator(".error")).to_have_text("")
 
 

@@ -303,6 +303,8 @@ export async function mount(root, { room }) {
     ended: (msg) => {
       const fresh = !t.ended;
       t.ended = msg;
+      clearTimeout(logTimer); // the log asked now takes the place of one still waiting
+      logTimer = null;
       socket.send({ type: "log" });
       if (fresh) setTimeout(() => { const head = result.querySelector(".headline"); if (head) head.focus(); }, 0);
     },

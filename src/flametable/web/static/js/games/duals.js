@@ -266,10 +266,11 @@ function seatsPanel(f, view, names) {
     h("h3", {}, (view.turn === i ? "▶ " : "") + names[i]),
     h("ul", {},
       h("li", {}, h("span", { class: "stat", "aria-hidden": "true" }, "★"), " ", _("{n} VP", { n: info.points })),
-      h("li", {}, h("span", { class: "stat", "aria-hidden": "true" }, "◎"), " ", _("Coins") + ": " + info.coins),
-      h("li", {}, h("span", { class: "stat", "aria-hidden": "true" }, "▤"), " ", _("Cards in hand") + ": " + info.hand_size),
-      h("li", {}, h("span", { class: "stat", "aria-hidden": "true" }, "✓"), " ",
-        _("Scored cards") + ": " + info.pile.length, info.pile.length ? ` (${info.pile.map((n) => "K" + n).join(", ")})` : "")))));
+      h("li", {}, h("span", { class: "stat", "aria-hidden": "true" }, "◎"), " ", _("Coins: {n}", { n: info.coins })),
+      h("li", {}, h("span", { class: "stat", "aria-hidden": "true" }, "▤"), " ", _("Cards in hand: {n}", { n: info.hand_size })),
+      h("li", {}, h("span", { class: "stat", "aria-hidden": "true" }, "✓"), " ", info.pile.length
+        ? _("Scored cards: {n} ({cards})", { n: info.pile.length, cards: info.pile.map((n) => f.cards[n - 1].label).join(", ") })
+        : _("Scored cards: {n}", { n: 0 }))))));
 }
 
 function supplyPanel(f, view) {

@@ -169,7 +169,8 @@ function lineup(W, view, seat, ctl) {
   if (mine) {
     view.lineup.forEach((n, i) => cards.push(characterFace(W, n, {
       extra: (flipped.has(n) ? "flipped" : "hidden-to-others") + (n === info.character ? " current" : ""),
-      note: `#${i + 1} · ` + (flipped.has(n) ? W.w.flipped : W.w.face_down) + (view.champion === n ? ` · ${_("Your tie-break pick")}` : ""),
+      note: _("#{position} · {state}", { position: i + 1, state: flipped.has(n) ? W.w.flipped : W.w.face_down })
+        + (view.champion === n ? ` · ${_("Your tie-break pick")}` : ""),
       buttons: [ctl.button(`champion C${n}`, _("Choose for the tie-break"))],
     })));
     for (const n of view.my_characters.filter((c) => !view.lineup.includes(c))) {
