@@ -322,6 +322,9 @@ def test_resigning_ends_the_match_for_the_other_player(server: Server, game: str
             assert ended["result"]["winner"] == 1
         a.send(type="act", action=0, version=0)
         assert a.error()["code"] == "over"
+        for client, said in ((a, "Jugador 1 abandonó."), (b, "Player 1 resigned.")):  # the log ends with it
+            client.send(type="log")
+            assert client.until("log")["lines"][-1] == said
     path = tmp_path / "resigned.json"
     path.write_bytes(server.record(room).content)
     out = CliRunner().invoke(cli, ["replay", str(path), "--verify"])

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
+from flametable.core.i18n import N_
 from flametable.core.outcome import Outcome
 from flametable.core.registry import GameEntry, find
 from flametable.service.events import Audience, Event, check_audience
@@ -148,12 +149,19 @@ def log_of(entry_or_game: Any) -> MatchLog:
     return made
 
 
+def resigned_line(reader: Reader, seat: int) -> str:
+    """The log's last line when ``seat`` resigned (the engine's match never ended: nobody's outcome to tell)."""
+    return reader.tr.translate(N_("{player} resigned.")).format(player=reader.names[seat])
+
+
 def match_log(entry_or_game: Any, tr: Translator, audience: Audience, steps: Iterable[LogStep | tuple[Any, ...]],
-              *, first: Any = None, outcome: Outcome | None = None, names: Sequence[str] | None = None) -> list[str]:
+              *, first: Any = None, outcome: Outcome | None = None, names: Sequence[str] | None = None,
+              resigned: int | None = None) -> list[str]:
     """The whole log of a match for ``audience`` in the language of ``tr``: the start (told from ``first``, or
     the first step's view before it), each step, and the end with ``outcome`` (by default the last view's
-    ``outcome``, when the view has one; none: the match goes on, no end is told). ``steps`` are
-    (before, after, actor, action or None) as that audience knows them (:func:`event_steps`)."""
+    ``outcome``, when the view has one; none: the match goes on, no end is told), or, with no outcome, the
+    resignation of the seat ``resigned``. ``steps`` are (before, after, actor, action or None) as that audience
+    knows them (:func:`event_steps`)."""
     log = log_of(entry_or_game)
     reader = Reader.of(tr, audience, names)
     lines: list[str] = []
@@ -171,6 +179,8 @@ def match_log(entry_or_game: Any, tr: Translator, audience: Audience, steps: Ite
         outcome = getattr(last, "outcome", None)
     if outcome is not None:
         lines += log.end(reader, last, outcome)
+    elif resigned is not None:
+        lines.append(resigned_line(reader, resigned))
     return lines
 
 

@@ -14,7 +14,7 @@ from flametable.core.i18n import N_
 from flametable.core.limits import LimitError, loads_json
 from flametable.core.record import MatchRecord, replay, resigner, start
 from flametable.service import is_public, view_json
-from flametable.texts.log import Reader, log_of, seat_name
+from flametable.texts.log import Reader, log_of, resigned_line
 from flametable.texts.translator import Translator
 from flametable.web.rooms import game_of
 
@@ -91,7 +91,7 @@ def replay_steps(record: MatchRecord, tr: Translator) -> dict[str, Any]:
         if state.outcome is not None:
             last[key] = [*last[key], *log.end(readers[key], views[key], state.outcome)]
         elif (loser := resigner(record.result)) is not None:
-            last[key] = [*last[key], tr.translate(N_("{player} resigned.")).format(player=seat_name(tr, loser))]
+            last[key] = [*last[key], resigned_line(readers[key], loser)]
     spectator = [line for step in steps for line in step["lines"]["spectator"]]
     return {"game": record.game, "title": tr.translate(entry.title), "options": record.options,
             "players": record.players, "steps": steps, "result": result, "log": spectator}

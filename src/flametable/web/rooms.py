@@ -37,7 +37,7 @@ from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.core.protocol import Action, Game
-from flametable.core.record import RESIGNED, start
+from flametable.core.record import RESIGNED, resigner, start
 from flametable.core.rng import SEED_MAX
 from flametable.service import Applied, Event, MatchService, Rejected, StaleVersion, is_public
 from flametable.service.takeback import reveals
@@ -667,7 +667,8 @@ class Hall:
             state.apply(action)
             known = audience == actor or is_public(room.game, action)
             steps.append(LogStep(before, state.view(audience), actor, action if known else None))
-        return match_log(room.game, conn.tr, audience, steps, first=first, outcome=state.outcome)
+        return match_log(room.game, conn.tr, audience, steps, first=first, outcome=state.outcome,
+                         resigned=resigner(match.result))
 
     async def close(self) -> None:
         for room in list(self.rooms.values()):
