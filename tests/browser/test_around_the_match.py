@@ -114,7 +114,8 @@ def test_resign_shows_the_result_and_a_rematch_swaps_the_seats(page: Page, rooms
     page.locator("dialog.confirm button.confirm-resign").click()
     expect(page.locator(".result .headline")).to_have_text("You lose.")
     expect(page.locator(".result .headline")).to_be_focused()
-    expect(page.locator(".result")).to_contain_text(f"Player {int(first or 0) + 1} (you) resigned.")
+    # the log's last line, among the result's: who resigned
+    expect(page.locator(".result .final")).to_contain_text(f"Player {int(first or 0) + 1} resigned.")
     expect(page.locator(".result a[download]")).to_have_attribute("href", f"/api/rooms/{room.id}/matches/0/record")
     expect(page.locator(".controls button.resign")).to_have_count(0)
     expect(page.locator(MOVES)).to_have_count(0)  # nothing left to play

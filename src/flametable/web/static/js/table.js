@@ -201,7 +201,6 @@ export async function mount(root, { room }) {
       : r.winner === t.seat ? _("You win!") : t.seat === null ? _("{player} wins.", { player: playerName(r.winner, null) })
         : _("You lose.");
     fill(result, h("h2", { id: "result-title", class: "headline", tabindex: "-1" }, headline),
-      t.ended.status === "resigned" ? h("p", {}, _("{player} resigned.", { player: playerName(1 - r.winner, t.seat) })) : null,
       h("ul", { class: "final" }, t.log.slice(-3).map((line) => h("li", {}, line))),
       t.offer !== null ? h("p", {}, _("{player} offers a rematch.", { player: playerName(t.offer, t.seat) })) : null,
       t.ended.record ? h("p", {}, h("a", { href: t.ended.record, download: "" }, _("Download the record")), " · ",
