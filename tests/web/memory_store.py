@@ -6,7 +6,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from flametable.web.store import HUMAN, Conflict, MatchRow, RoomRow
+from flametable.bots.registry import HUMAN
+from flametable.web.store import Conflict, MatchRow, RoomRow
 
 
 class MemoryStore:

@@ -19,10 +19,10 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
 import flametable
+from flametable.bots.registry import HUMAN
 from flametable.web import store as store_module
 from flametable.web.rooms import Hall
 from flametable.web.store import (
-    HUMAN,
     Conflict,
     MatchRow,
     RoomRow,

@@ -28,6 +28,8 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "medium": ("greedy", {}),
     "hard": ("hard", {}),  # each game's strongest bot: Knowledge.hard
 }
+HUMAN = "human"
+"""The kind of a person's seat, wherever seats are given (a bot's is its spec, ``bot:NAME``)."""
 BOT_NAMES = ("random", "greedy", "planner", "ismcts", "ismcts:N", *LEVELS)
 
 

@@ -17,12 +17,12 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from flametable.bots.registry import bot_names
+from flametable.bots.registry import HUMAN, bot_names
 from flametable.cli.console import fail
 from flametable.cli.i18n import _, explain, translate, translator
 from flametable.cli.options import json_options
 from flametable.cli.playing import match_console, match_seed, only_resume, open_match, play_at_table
-from flametable.cli.seats import HUMAN, seat_message
+from flametable.cli.seats import seat_message
 from flametable.cli.table import Table, TableNarrator, parse_notation, parse_number
 from flametable.core.errors import DataError, FlametableError
 from flametable.core.outcome import Outcome

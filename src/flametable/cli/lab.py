@@ -16,13 +16,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.table import Table
 from rich.text import Text
 
-from flametable.bots.registry import bot_names
+from flametable.bots.registry import HUMAN, bot_names
 from flametable.cli.console import err, fail, out, print_json
 from flametable.cli.games import lookup
 from flametable.cli.generic import make_game_or_fail
 from flametable.cli.i18n import _, explain, language, translate
 from flametable.cli.options import checked_seed, json_options
-from flametable.cli.seats import HUMAN, seat_message
+from flametable.cli.seats import seat_message
 from flametable.core import registry
 from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError

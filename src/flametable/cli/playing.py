@@ -12,11 +12,12 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from flametable.bots.registry import HUMAN
 from flametable.cli.console import err, fail, out, print_json
 from flametable.cli.i18n import _, explain, illegal_text, ngettext
 from flametable.cli.options import checked_seed
 from flametable.cli.prompt import QuitMatch
-from flametable.cli.seats import HUMAN, bot_decider, check_seats
+from flametable.cli.seats import bot_decider, check_seats
 from flametable.cli.table import Table, TableNarrator
 from flametable.core.errors import IllegalAction, RecordError
 from flametable.core.match import new_record

@@ -5,14 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from flametable.bots.registry import BOT_NAMES, UnknownBot, make_bot
+from flametable.bots.registry import BOT_NAMES, HUMAN, UnknownBot, make_bot
 from flametable.cli.console import fail
 from flametable.cli.i18n import _, explain
 from flametable.core.errors import FlametableError
 from flametable.core.rng import Rng
 from flametable.service import Decider
-
-HUMAN = "human"
 
 G = TypeVar("G")
 

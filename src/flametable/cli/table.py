@@ -17,9 +17,9 @@ from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
 
+from flametable.bots.registry import HUMAN
 from flametable.cli.i18n import _, ngettext, translator
 from flametable.cli.prompt import card_words, help_words, log_words, read_line
-from flametable.cli.seats import HUMAN
 from flametable.core.errors import IllegalAction
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Action, GameState

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from flametable.bots.registry import make_bot
+from flametable.bots.registry import HUMAN, make_bot
 from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
@@ -44,7 +44,7 @@ from flametable.service.takeback import reveals
 from flametable.texts.log import LogStep, match_log
 from flametable.texts.translator import Translator
 from flametable.web import messages
-from flametable.web.store import HUMAN, MatchRow, RoomRow, SeatRow, Store, StoreError, record_of
+from flametable.web.store import MatchRow, RoomRow, SeatRow, Store, StoreError, record_of
 
 log = logging.getLogger("flametable.web")
 

@@ -53,6 +53,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from flametable.bots.registry import HUMAN
 from flametable.core.record import MatchRecord
 
 T = TypeVar("T")
@@ -63,8 +64,6 @@ MAX_BATCH = 1000
 """The most writes the writer takes from the queue at once."""
 
 
-HUMAN = "human"
-"""The kind of a person's seat (a bot's is its spec)."""
 
 
 class StoreError(Exception):
