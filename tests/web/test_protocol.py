@@ -530,3 +530,44 @@ def test_own_decks_are_played_and_never_shown_to_the_other_seat(server: Server) 
         b.send(type="rematch")
         assert a.until("welcome")["seat"] == 1
         assert sorted(a.event()["view"]["my_characters"]) == deck["characters"]
+
+
+# ------------------------------------------------------------------ refusals and texts not met elsewhere
+
+
+def test_undo_before_any_decision_of_one_s_own_is_refused(server: Server) -> None:
+    made = server.room("duel", ["me", "bot:random"], {"mode": "shared", "pick": "draft"})
+    with server.connect(made["room"]) as c:
+        c.hello(made["token"])
+        event = c.event()
+        c.send(type="undo", version=event["version"])
+        refused = c.error()
+        while refused["code"] == "stale":  # the bot moved first: ask again at the version now
+            c.send(type="sync")
+            c.send(type="undo", version=c.event()["version"])
+            refused = c.error()
+        assert refused["code"] == "undo_none"
+
+
+def test_a_seat_already_taken_is_not_given_twice(server: Server) -> None:
+    made = server.room("duals", ["me", "open"])
+    response = server.http.post(f"/api/rooms/{made['room']}/join", json={"player": 0})
+    assert (response.status_code, response.json()["error"]) == (409, "seat_taken")
+    server.join(made["room"])
+    response = server.http.post(f"/api/rooms/{made['room']}/join", json={})
+    assert (response.status_code, response.json()["error"]) == (409, "room_full")
+
+
+def test_the_client_texts_are_the_catalogue_s_for_the_browser_with_plural_forms(server: Server) -> None:
+    assert server.http.get("/api/texts/en").json() == {}  # the client's own words are the English
+    texts = server.http.get("/api/texts/es").json()
+    assert texts["Undo"] == "Deshacer"
+    assert texts["Bag: {n} token"] == ["Bolsa: {n} ficha", "Bolsa: {n} fichas", "Bolsa: {n} fichas"]
+    assert "Flame Duel" not in texts  # a message of the terminal's only is not sent
+    response = server.http.get("/api/texts/fr")
+    assert (response.status_code, response.json()["error"]) == (404, "no_language")
+
+
+def test_a_game_without_pieces_to_draw_has_no_facts(server: Server) -> None:
+    response = server.http.get("/api/games/nim/facts")
+    assert (response.status_code, response.json()["error"]) == (404, "no_facts")
