@@ -119,8 +119,11 @@ def test_observations_are_the_seat_views_and_masks_its_legal_actions(name: str) 
             legal = sorted(a.id for a in env.match.legal_actions()) if env.match.to_act == seat else []
             assert np.flatnonzero(obs["action_mask"]).tolist() == legal
         before = env.observe(env.agent_selection)
+        kept = {key: array.copy() for key, array in before.items()}
         env.step(random_action(rng, before["action_mask"]))
-        assert env.observe(env.agent_selection) is not before  # a new array each step: a learner may keep it
+        now = env.observe(env.agent_selection)
+        assert all(now[key] is not before[key] for key in now)  # new arrays each step: a learner may keep them
+        assert all(np.array_equal(before[key], kept[key]) for key in kept)  # ...unchanged by the steps after
 
 
 @pytest.mark.parametrize("name", ["duel", "duals"])

@@ -32,6 +32,7 @@ from pettingzoo.utils.env import AECIterable, AECIterator
 from pettingzoo.utils.env_logger import EnvLogger
 
 from flametable.core import registry
+from flametable.core.outcome import Outcome
 from flametable.core.registry import GameEntry
 from flametable.core.rng import SEED_MAX
 from flametable.rl.spec import ObservationSpec
@@ -66,6 +67,18 @@ def prepare(game: str | GameEntry, options: Mapping[str, Any] | None,
     opts = dict(options or {})
     made.new_match(opts, 0)
     return entry, made, opts, spec_of(entry, made)
+
+
+def reward(outcome: Outcome, seat: int) -> float:
+    """The end's reward of ``seat``: +1 a win, -1 a loss, 0 a draw (the outcome's points, 1 / ½ / 0, made
+    symmetric)."""
+    return 2.0 * outcome.points(seat) - 1.0
+
+
+def fill_mask(mask: npt.NDArray[np.int8], actions: Any) -> None:
+    """Set ``mask``'s cells of ``actions``' ids to 1 (the others are left as they are)."""
+    for action in actions:
+        mask[action.id] = 1
 
 
 def check_render_mode(render_mode: str | None, modes: list[str]) -> None:
@@ -188,8 +201,7 @@ class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo 
         self._encode(st.view(seat), obs)
         mask = np.zeros(self.num_actions, np.int8)
         if st.to_act == seat:
-            for action in st.legal_actions():
-                mask[action.id] = 1
+            fill_mask(mask, st.legal_actions())
         found = self._cache[agent] = {"observation": obs, "action_mask": mask}
         return found
 
@@ -207,9 +219,8 @@ class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo 
         self._cumulative_rewards[agent] = 0.0
         outcome = st.outcome
         if outcome is not None:
-            winner = outcome.winner
             for other in self.agents:
-                self.rewards[other] = 0.0 if winner is None else (1.0 if self._seat_of[other] == winner else -1.0)
+                self.rewards[other] = reward(outcome, self._seat_of[other])
                 self.terminations[other] = True
             self.agent_selection = self.possible_agents[(seat + 1) % len(self.possible_agents)]
             self._accumulate_rewards()

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from flametable.core.registry import GameEntry
-from flametable.rl.aec import draw_seed, prepare
+from flametable.rl.aec import draw_seed, fill_mask, prepare, reward
 
 
 class BatchEnv:
@@ -84,10 +84,7 @@ class BatchEnv:
             st.apply(table[ids[i]])
             outcome = st.outcome
             if outcome is not None:
-                winner = outcome.winner
-                if winner is not None:
-                    rewards[i] = -1.0
-                    rewards[i, winner] = 1.0
+                rewards[i] = [reward(outcome, seat) for seat in range(self.num_players)]
                 dones[i] = True
                 self.matches_played += 1
                 st = self.states[i] = self._new_match(i)
@@ -107,4 +104,4 @@ class BatchEnv:
         self.observation_spec.encode(st.view(seat), self.obs[i])
         row = self.mask[i]
         row[:] = 0
-        row[[a.id for a in st.legal_actions()]] = 1
+        fill_mask(row, st.legal_actions())

@@ -31,7 +31,7 @@ from gymnasium import spaces
 
 from flametable.bots.registry import make_bot
 from flametable.core.registry import GameEntry
-from flametable.rl.aec import ansi, check_render_mode, draw_seed, mask_box, observation_box, prepare
+from flametable.rl.aec import ansi, check_render_mode, draw_seed, fill_mask, mask_box, observation_box, prepare, reward
 from flametable.rl.duel_v0 import options as duel_options
 
 Seat = int | Literal["alternate", "random"]
@@ -107,8 +107,7 @@ class SingleEnv(gymnasium.Env[Any, np.int64]):
         outcome = st.outcome
         if outcome is None:
             return obs, 0.0, False, False, self._info()
-        reward = 0.0 if outcome.winner is None else (1.0 if outcome.winner == self.seat else -1.0)
-        return obs, reward, True, False, self._info()
+        return obs, reward(outcome, self.seat), True, False, self._info()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now, as booleans over the action ids."""
@@ -133,13 +132,13 @@ class SingleEnv(gymnasium.Env[Any, np.int64]):
 
     def _observe(self) -> Any:
         st = self.match
-        obs = np.zeros(self.observation_spec.shape, np.float32)
+        obs = np.empty(self.observation_spec.shape, np.float32)  # the spec writes every cell
         self.observation_spec.encode(st.view(self.seat), obs)
         self._mask = mask = np.zeros(self.num_actions, np.int8)
         self._legal = {}
         if st.to_act == self.seat and not self._done:
             self._legal = {a.id: a for a in st.legal_actions()}
-            mask[list(self._legal)] = 1
+            fill_mask(mask, self._legal.values())
         return {"observation": obs, "action_mask": mask.copy()} if self.dict_obs else obs
 
     def _info(self) -> dict[str, Any]:
