@@ -25,7 +25,7 @@ from flametable.core.registry import BUILTINS, Registry
 from flametable.rl import aec, duals_v0, duel_v0
 from flametable.rl.batch import BatchEnv
 from flametable.rl.single import DualsEnv, DuelEnv, SingleEnv
-from flametable.rl.spec import observe
+from flametable.rl.spec import bounds, observe
 from tests.rl.stand_ins import games_with_observations
 
 with warnings.catch_warnings():  # pettingzoo 1.27's api_test imports connect_four_v3 the way it now deprecates
@@ -274,6 +274,12 @@ def test_a_plug_in_game_with_an_observation_piece_gets_an_environment() -> None:
     assert "bid 1" in (raw.render() or "")  # no table piece: the view as text and the legal actions
     assert raw.observe("player_0")["action_mask"].tolist() == [1, 1, 1, 0, 0]
     assert raw.observe("player_1")["action_mask"].tolist() == [0, 0, 0, 0, 0]
+    box = raw.observation_spaces["player_0"]["observation"]  # the spec's own low and high, as bounds() says
+    assert isinstance(box, gymnasium.spaces.Box)
+    low, high = bounds(raw.observation_spec)
+    assert (box.low.min(), box.high.max()) == (0.0, 1.0)
+    assert np.array_equal(box.low, low)
+    assert np.array_equal(box.high, high)
 
 
 def test_a_game_without_an_observation_piece_has_no_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -35,7 +35,7 @@ from flametable.core import registry
 from flametable.core.outcome import Outcome
 from flametable.core.registry import GameEntry
 from flametable.core.rng import SEED_MAX
-from flametable.rl.spec import ObservationSpec
+from flametable.rl.spec import ObservationSpec, bounds
 
 Obs = dict[str, npt.NDArray[Any]]
 
@@ -87,20 +87,9 @@ def check_render_mode(render_mode: str | None, modes: list[str]) -> None:
 
 
 def observation_box(spec: ObservationSpec) -> spaces.Box:
-    """The Box of the spec's observations: the spec's ``low`` and ``high`` when it declares them (scalars or arrays
-    of its shape), else its layout's bounds (``spec.layout.bounds()``, :class:`flametable.rl.spec.Layout`), else
-    float32's finite range."""
-    info = np.finfo(np.float32)
-    low: Any = getattr(spec, "low", None)
-    high: Any = getattr(spec, "high", None)
-    layout = getattr(spec, "layout", None)
-    if (low is None or high is None) and callable(getattr(layout, "bounds", None)):
-        low, high = layout.bounds()  # type: ignore[union-attr]
-    low = info.min if low is None else low
-    high = info.max if high is None else high
-    return spaces.Box(low=np.broadcast_to(np.asarray(low, np.float32), spec.shape).copy(),
-                      high=np.broadcast_to(np.asarray(high, np.float32), spec.shape).copy(),
-                      shape=spec.shape, dtype=np.float32)
+    """The Box of the spec's observations, within :func:`flametable.rl.spec.bounds`."""
+    low, high = bounds(spec)
+    return spaces.Box(low=low, high=high, shape=spec.shape, dtype=np.float32)
 
 
 def mask_box(num_actions: int) -> spaces.Box:

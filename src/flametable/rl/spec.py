@@ -98,9 +98,17 @@ def _num(x: float) -> str:
 
 
 def bounds(spec: ObservationSpec) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """The lowest and highest value of each cell of ``spec``'s observations: from its ``layout`` when it has one
-    (every built-in encoder does), else -inf..inf."""
-    layout = getattr(spec, "layout", None)
-    if isinstance(layout, Layout) and (layout.size,) == tuple(spec.shape):
-        return layout.bounds()
-    return (np.full(spec.shape, -np.inf, dtype=np.float32), np.full(spec.shape, np.inf, dtype=np.float32))
+    """The lowest and highest value of each cell of ``spec``'s observations (the environments' Box): the spec's
+    ``low`` and ``high`` when it declares them (scalars or arrays of its shape), else its ``layout``'s (every
+    built-in encoder has one), else float32's finite range."""
+    low: Any = getattr(spec, "low", None)
+    high: Any = getattr(spec, "high", None)
+    if low is None or high is None:
+        layout = getattr(spec, "layout", None)
+        if isinstance(layout, Layout) and (layout.size,) == tuple(spec.shape):
+            low, high = layout.bounds()
+        else:
+            info = np.finfo(np.float32)
+            low, high = info.min, info.max
+    return (np.broadcast_to(np.asarray(low, np.float32), spec.shape).copy(),
+            np.broadcast_to(np.asarray(high, np.float32), spec.shape).copy())
