@@ -5,26 +5,9 @@
 import { useStyles } from "./decks.js";
 import { fill, h } from "./dom.js";
 import { _, language } from "./i18n.js";
+import { loadGame } from "./games.js";
 import { playerName } from "./table.js";
 
-const RENDERERS = {
-  duel: () => import("./games/duel.js"),
-  duals: () => import("./games/duals.js"),
-};
-
-async function renderer(game) {
-  const load = RENDERERS[game] || (() => import("./games/generic.js"));
-  const module = await load();
-  let facts = null;
-  try {
-    facts = module.facts ? await module.facts() : null;
-  } catch {
-    facts = null; // a table without its facts still draws what it can
-  }
-  return { render: module.render, facts };
-}
-
-// POST a record file's text as it is: the server reads and checks it, and says what is wrong in our language.
 async function upload(text) {
   const response = await fetch(`/api/replay?lang=${language()}`, {
     method: "POST", headers: { "content-type": "application/json" }, body: text,
@@ -49,7 +32,7 @@ function headline(result) {
 
 // The viewer of one replay (the server's steps JSON); returns the key handler to remove on leaving.
 async function viewer(root, data) {
-  const game = await renderer(data.game);
+  const game = await loadGame(data.game);
   const last = data.steps.length - 1;
   const v = { index: 0, audience: "0" };
   const counter = h("p", { class: "step-counter", role: "status", "aria-live": "polite" });

@@ -4,18 +4,9 @@
 // actions, and the server checks every one.
 import { api, keepSeatToken, seatToken } from "./api.js";
 import { announce, fill, h } from "./dom.js";
+import { loadGame } from "./games.js";
 import { _ } from "./i18n.js";
 import { RoomSocket } from "./socket.js";
-
-const RENDERERS = {
-  duel: () => import("./games/duel.js"),
-  duals: () => import("./games/duals.js"),
-};
-
-async function renderer(game) {
-  const load = RENDERERS[game] || (() => import("./games/generic.js"));
-  return load();
-}
 
 export function playerName(seat, mySeat) {
   const name = _("Player {n}", { n: seat + 1 });
@@ -106,8 +97,8 @@ export async function mount(root, { room }) {
     return null;
   }
   const token = await chooseSeat(root, room, summary);
-  const [game, titles] = await Promise.all([renderer(summary.game), api("/api/games").catch(() => ({ games: [] }))]);
-  const facts = game.facts ? await game.facts() : null;
+  const [game, titles] = await Promise.all([loadGame(summary.game), api("/api/games").catch(() => ({ games: [] }))]);
+  const facts = game.facts;
   const title = (titles.games.find((g) => g.name === summary.game) || { title: summary.game }).title;
   const t = {
     seat: null, players: summary.players, event: null, legal: [], status: "connecting", ended: null, match: null,

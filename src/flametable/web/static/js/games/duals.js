@@ -4,8 +4,9 @@
 // docs/duals.md). Spaces that a legal action names are highlighted and focusable; a move or a swap is two clicks
 // (the first space, then the second), a selection built only from the legal list; actions with no natural place
 // (done, skip, coin, fire, take) are buttons. The words come from the facts (GET /api/games/duals/facts).
+import { api } from "../api.js";
 import { announce, h, s } from "../dom.js";
-import { _, language, ngettext } from "../i18n.js";
+import { _, ngettext } from "../i18n.js";
 
 const SIZE = 40; // a board hex's radius in SVG units
 const CARD_SIZE = 11; // a pattern hex's radius
@@ -14,9 +15,8 @@ const SQRT3 = Math.sqrt(3);
 // The client-side selection of a two-click action (move, swap): the first space, kept while the version stays.
 const picked = { version: null, space: null };
 
-export async function facts() {
-  const response = await fetch(`/api/games/duals/facts?lang=${language()}`);
-  return response.ok ? response.json() : null;
+export function facts() {
+  return api("/api/games/duals/facts");
 }
 
 // ------------------------------------------------------------------ the legal list, read as click targets

@@ -5,15 +5,15 @@
 // `legal` notations; a legal action with no place of its own still gets a button among "Your options".
 // Words: the card set and the table's templates come from /api/games/duel/facts in the player's language (the
 // same messages the terminal shows); the few words of the browser alone go through _().
+import { api } from "../api.js";
 import { h } from "../dom.js";
-import { _, language } from "../i18n.js";
+import { _ } from "../i18n.js";
 
 const PHASE = { DRAFT: 0, LINEUP: 1, CHAMPION: 2, STAT: 3, PLAY: 4, CHOICE: 5, OVER: 6 };
 const LINEUP_SIZE = 3;
 
-export async function facts() {
-  const response = await fetch(`/api/games/duel/facts?lang=${language()}`);
-  return response.json();
+export function facts() {
+  return api("/api/games/duel/facts");
 }
 
 // ------------------------------------------------------------------ words
