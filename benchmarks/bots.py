@@ -29,8 +29,8 @@ from typing import Any
 
 from flametable.bots.ismcts import IsmctsBot, random_playout
 from flametable.bots.registry import make_bot
+from flametable.core.registry import make_game
 from flametable.core.rng import Rng
-from flametable.sim.games import make_game
 from flametable.sim.results import score_entry
 from flametable.sim.runner import SimSpec, run
 from flametable.sim.stats import score_interval

@@ -32,7 +32,9 @@ from typing import Any
 import numpy as np
 
 from flametable.core import registry
-from flametable.rl import aec, duals_v0, duel_v0
+from flametable.games.duals import environments as duals_v0
+from flametable.games.duel import environments as duel_v0
+from flametable.rl import aec
 from flametable.rl.batch import BatchEnv
 
 GAMES: dict[str, tuple[Callable[[], Any], Callable[[], Any]]] = {

@@ -18,11 +18,11 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from flametable.duel.cards import load_card_set
-from flametable.sim.duel_summary import duel_sections
+from flametable.games.duel.cards import load_card_set
+from flametable.games.duel.summary import duel_sections
 from flametable.sim.runner import SimSpec, run
 
-CARDS = Path(__file__).resolve().parents[1] / "src/flametable/data/duel_cards.toml"
+CARDS = Path(__file__).resolve().parents[1] / "src/flametable/games/duel/data/cards.toml"
 STATS = ("spark", "heat", "charm")
 
 

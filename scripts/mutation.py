@@ -2,8 +2,8 @@
 
 Usage (from the repository root, with the dev venv and ``pip install mutmut``)::
 
-    nice -n 10 .venv/bin/python scripts/mutation.py duals      # src/flametable/duals/state.py vs tests/duals
-    nice -n 10 .venv/bin/python scripts/mutation.py duel       # src/flametable/duel/state.py vs tests/duel
+    nice -n 10 .venv/bin/python scripts/mutation.py duals   # src/flametable/games/duals/state.py vs tests/games/duals
+    nice -n 10 .venv/bin/python scripts/mutation.py duel    # src/flametable/games/duel/state.py vs tests/games/duel
 
 The script copies ``src/``, ``tests/`` and ``pyproject.toml`` into ``out/mutation/<engine>/`` (``/out/`` is
 git-ignored), writes a ``setup.cfg`` with the ``[mutmut]`` section there (so the repository's own files are
@@ -33,8 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 ENGINES = {
-    "duals": "src/flametable/duals/state.py",
-    "duel": "src/flametable/duel/state.py",
+    "duals": "src/flametable/games/duals/state.py",
+    "duel": "src/flametable/games/duel/state.py",
 }
 
 # Test functions left out of the run (see the module docstring), by name so a moved file does not matter.

@@ -10,10 +10,29 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "flametable"
-LAYER = {"core": 0, "duel": 1, "duals": 1, "data": 1, "bots": 2, "sim": 2, "service": 2, "texts": 3, "cli": 4,
-         "web": 4, "rl": 4}
+LAYER = {"core": 0, "bots": 2, "sim": 2, "service": 2, "texts": 3, "cli": 4, "web": 4, "rl": 4, "games": 5}
+"""The generic packages' layers; a game's engine modules stand at layer 1, its other modules above the interfaces."""
+GAMES = sorted(p.name for p in (SRC / "games").iterdir() if (p / "entry.py").exists())
+ENGINE = {"board", "pattern", "data", "cards", "actions", "rules", "state", "game", "view", "determinize"}
+"""The modules of a game's folder that make its engine: they import only ``core`` and one another."""
 FORBIDDEN_IN_ENGINES = {"random", "time", "datetime", "os", "io", "socket", "subprocess", "pathlib", "sys"}
 LOADERS = {"record.py", "data.py", "cards.py"}
+
+
+def layer(module: str) -> tuple[int, str | None]:
+    """The layer of a ``flametable...`` module and the game it belongs to (None for the generic layers)."""
+    parts = module.split(".")
+    if parts[1] != "games":
+        return LAYER[parts[1]], None
+    if len(parts) < 3:
+        return LAYER["games"], None
+    return (1 if len(parts) > 3 and parts[3] in ENGINE else LAYER["games"]), parts[2]
+
+
+def package_modules() -> list[tuple[Path, str]]:
+    """Every module of the package, with its dotted name."""
+    return [(path, ".".join(["flametable", *path.relative_to(SRC).with_suffix("").parts]))
+            for path in sorted(SRC.rglob("*.py"))]
 
 
 def imports(path: Path) -> list[str]:
@@ -44,24 +63,30 @@ def modules(package: str) -> list[Path]:
 
 @pytest.mark.parametrize("package", sorted(LAYER))
 def test_imports_flow_one_way(package: str) -> None:
-    """core ← games ← bots/sim/service ← texts ← interfaces: nothing imports from a higher layer, games not from
-    each other. (The game registry, in core, names the pieces of higher layers only as "module:attribute" strings,
-    imported when a command needs them.)"""
-    for path in modules(package):
+    """core ← a game's engine ← bots/sim/service ← texts ← interfaces ← the rest of a game's folder: nothing imports
+    from a higher layer, no generic module imports a game, no game imports another. (A game's registry entry
+    names its pieces as "module:attribute" strings, imported when a command needs them.)"""
+    for path, module in package_modules():
+        if module.split(".")[1] != package:
+            continue
+        mine, game = layer(module)
         for name in imports(path):
             parts = name.split(".")
-            if parts[0] != "flametable" or len(parts) < 2 or parts[1] not in LAYER:
+            if parts[0] != "flametable" or len(parts) < 2 or (parts[1] not in LAYER and parts[1] != "games"):
                 continue
-            other = parts[1]
-            assert LAYER[other] <= LAYER[package], f"{path.relative_to(SRC)} imports {name}"
-            if LAYER[package] == 1 and other != package:
-                assert LAYER[other] == 0, f"{path.relative_to(SRC)}: a game imports another game ({name})"
+            theirs, their_game = layer(name)
+            where = f"{path.relative_to(SRC)} imports {name}"
+            assert their_game is None or their_game == game, f"{where}: only its own game's modules import a game"
+            assert theirs <= mine, where
+            if mine == 1:
+                assert theirs == 0 or their_game == game, f"{where}: an engine imports only core and itself"
 
 
-@pytest.mark.parametrize("package", ["core", "duel", "duals"])
-def test_engines_need_only_the_standard_library_and_do_no_io(package: str) -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_engines_need_only_the_standard_library_and_do_no_io(game: str) -> None:
     stdlib = sys.stdlib_module_names
-    for path in modules(package):
+    paths = [*modules("core"), *(SRC / "games" / game / f"{name}.py" for name in sorted(ENGINE))]
+    for path in (p for p in paths if p.exists()):
         # the loaders of records and data files read files (the engines never call them): paths only
         forbidden = FORBIDDEN_IN_ENGINES - {"pathlib"} if path.name in LOADERS else FORBIDDEN_IN_ENGINES
         for name in imports(path):
@@ -70,22 +95,29 @@ def test_engines_need_only_the_standard_library_and_do_no_io(package: str) -> No
             assert top not in forbidden, f"{path.relative_to(SRC)}: imports {name}"
 
 
+def test_every_game_folder_has_the_same_files_for_the_same_pieces() -> None:
+    """One game's folder reads like the other's: the pieces both have lie in files of the same names."""
+    shared = {"__init__.py", "entry.py", "actions.py", "rules.py", "state.py", "view.py", "determinize.py",
+              "game.py", "texts.py", "render.py", "tui.py", "play.py", "cards_page.py", "observation.py",
+              "summary.py", "bots.py", "environments.py"}
+    for game in GAMES:
+        assert shared <= {p.name for p in (SRC / "games" / game).glob("*.py")}, game
+
+
 def test_relative_imports_are_resolved_before_the_layers_are_checked() -> None:
-    path = SRC / "duel" / "game.py"
+    path = SRC / "games" / "duel" / "game.py"
     text = "from ..duals import rules\nfrom . import state\nfrom .cards import CardSet\n"
     tree_names = imports_of_text(text, path)
-    assert tree_names == ["flametable.duals", "flametable.duel", "flametable.duel.cards"]
+    assert tree_names == ["flametable.games.duals", "flametable.games.duel", "flametable.games.duel.cards"]
 
 
-GAME_NAMES = {"duel", "duals"}
-"""The built-in games' names: only the registry, the games' own packages and their own modules may use them."""
-OWN_MODULES = {"core/registry.py"}
+GAME_NAMES = set(GAMES)
+"""The built-in games' names: only the games' own folders may use them."""
 
 
 def _own(path: Path) -> bool:
-    """The registry, a game's package, or a module of one game's own (``duel.py``, ``duals_summary.py``...)."""
-    relative = path.relative_to(SRC).as_posix()
-    return relative in OWN_MODULES or path.parent.name in GAME_NAMES or path.stem.split("_")[0] in GAME_NAMES
+    """A module of a game's own folder."""
+    return path.relative_to(SRC).parts[0] == "games"
 
 
 def name_dispatch(text: str) -> list[int]:
@@ -127,12 +159,24 @@ def test_the_dispatch_check_finds_each_form(text: str) -> None:
     assert name_dispatch(text) != []
 
 
-def test_every_piece_of_the_builtin_games_can_be_loaded() -> None:
-    """Each "module:attribute" of the built-in entries names something that is there."""
-    from flametable.core.registry import BUILTINS
+def test_every_piece_of_the_builtin_games_lies_in_its_own_folder_and_can_be_loaded() -> None:
+    """Each built-in game is registered through its entry point like a plug-in, and each "module:attribute" of
+    its entry names something that is there, inside the game's own folder."""
+    from flametable.core.registry import builtins
 
-    assert {entry.name for entry in BUILTINS} == GAME_NAMES
-    for entry in BUILTINS:
-        for piece in entry.__dataclass_fields__:
-            if isinstance(getattr(entry, piece), str) and piece not in ("name", "title", "origin"):
+    assert {entry.name for entry in builtins()} == GAME_NAMES
+    for entry in builtins():
+        assert entry.origin == f"{entry.name} = flametable.games.{entry.name}.entry:ENTRY"
+        refs = {piece: getattr(entry, piece) for piece in entry.__dataclass_fields__
+                if isinstance(getattr(entry, piece), str) and piece not in ("name", "title", "origin")}
+        refs |= {f"environments[{key}]": ref for key, ref in entry.environments.items()}
+        for piece, ref in refs.items():
+            assert ref.startswith(f"flametable.games.{entry.name}."), (entry.name, piece, ref)
+            if not piece.startswith("environments"):
                 assert entry.piece(piece) is not None, (entry.name, piece)
+
+
+def test_the_registry_knows_no_game_by_name() -> None:
+    """core/registry.py names no game: the built-in games come in through their entry points."""
+    text = (SRC / "core" / "registry.py").read_text(encoding="utf-8")
+    assert not [name for name in GAME_NAMES if f'"{name}"' in text or f"games.{name}" in text]

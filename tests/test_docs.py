@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from flametable.core import rng
-from flametable.duel.cards import builtin_card_set
+from flametable.games.duel.cards import builtin_card_set
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

@@ -110,7 +110,7 @@ def test_mo_is_compiled_from_po(es: Catalog, tmp_path: Path) -> None:
 
 
 def test_spanish_is_used_at_run_time() -> None:
-    from flametable.duel.rules import Phase, Reason
+    from flametable.games.duel.rules import Phase, Reason
     from flametable.texts.translator import Translator
     from flametable.texts.words import phase_text, reason_text, stat_name
 
@@ -158,7 +158,7 @@ def test_duals_errors_name_tokens_and_abilities_in_the_players_language() -> Non
     from flametable.core.errors import IllegalAction
     from flametable.texts.translator import Translator
     from flametable.texts.words import error_text
-    from tests.duals.scripted import act, play, start
+    from tests.games.duals.scripted import act, play, start
 
     st = start({"c4": ["bread", "meat"], "c5": ["iron"]}, ["plant", "crystal"], coins=(1, 0))
     play(st, "place c3", "fire plant", "use c4")

@@ -1,5 +1,5 @@
 from flametable.core.rng import Rng
-from flametable.duel.game import DuelGame
+from flametable.games.duel.game import DuelGame
 
 
 def test_random_matches_finish() -> None:

@@ -7,7 +7,6 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -62,12 +61,12 @@ def run_without_terminal(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def record_with_other_data(cli: Cli, tmp_path: Path, game: str, resource: str, builtin_id: str,
+def record_with_other_data(cli: Cli, tmp_path: Path, game: str, resource: Path, builtin_id: str,
                            other_id: str) -> tuple[Path, Path]:
     """A bot match of ``game`` (seed 2) played with a copy of the built-in data file ``resource`` whose id
     ``builtin_id`` is changed to ``other_id``, and recorded: (the data file, the record)."""
-    text = resources.files("flametable.data").joinpath(resource).read_text(encoding="utf-8")
-    data = tmp_path / resource
+    text = resource.read_text(encoding="utf-8")
+    data = tmp_path / resource.name
     data.write_text(text.replace(f'id = "{builtin_id}"', f'id = "{other_id}"'), encoding="utf-8")
     path = tmp_path / "match.json"
     cli.json("play", game, *BOTS, "--seed", "2", "--cards", str(data), "--record", str(path))

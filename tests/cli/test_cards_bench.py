@@ -9,7 +9,7 @@ import pytest
 
 from tests.cli.conftest import Cli
 
-BUILTIN = resources.files("flametable.data").joinpath("duel_cards.toml").read_text(encoding="utf-8")
+BUILTIN = resources.files("flametable.games.duel").joinpath("data", "cards.toml").read_text(encoding="utf-8")
 
 
 def test_cards_in_spanish(cli: Cli) -> None:

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from flametable.core.i18n import pick
-from flametable.duel.game import DuelGame
-from flametable.duel.state import DuelState
+from flametable.games.duel.game import DuelGame
+from flametable.games.duel.state import DuelState
 from tests.cli.terminal import Program, Terminal, UnknownSequence
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminal on this system")

@@ -13,8 +13,9 @@ from flametable.cli import main as cli_main
 from flametable.cli.guard import INTERNAL_ERROR
 from flametable.cli.main import app
 from flametable.core.errors import DataError
+from tests.builtin_data import DUEL_CARDS
 
-CARDS = str(Path(__file__).parents[2] / "src" / "flametable" / "data" / "duel_cards.toml")
+CARDS = str(DUEL_CARDS)
 
 LINE = {
     "en": "Internal error: please report it with this file: {file}\n",

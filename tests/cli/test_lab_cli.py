@@ -106,7 +106,7 @@ def test_sim_says_when_its_worker_processes_cannot_start(monkeypatch: pytest.Mon
 
 
 def test_report_speaks_the_readers_language_card_names_included(tmp_path: Path) -> None:
-    from flametable.duel.cards import builtin_card_set
+    from flametable.games.duel.cards import builtin_card_set
 
     cards = builtin_card_set()
     out = tmp_path / "r.jsonl"

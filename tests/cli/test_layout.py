@@ -16,15 +16,15 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
-from flametable.cli.duals_tui import DualsNarrator, DualsTable
 from flametable.cli.i18n import set_language
 from flametable.cli.playing import MakeNarrator
 from flametable.cli.table import Table
 from flametable.core.rng import Rng
-from flametable.duals.actions import Kind as DualsKind
-from flametable.duals.game import DualsGame
-from flametable.duals.rules import Step
-from flametable.duel.game import DuelGame
+from flametable.games.duals.actions import Kind as DualsKind
+from flametable.games.duals.game import DualsGame
+from flametable.games.duals.rules import Step
+from flametable.games.duals.tui import DualsNarrator, DualsTable
+from flametable.games.duel.game import DuelGame
 from flametable.service import Applied, Decider
 from tests.cli.conftest import Cli
 
@@ -177,7 +177,7 @@ def screens_of_a_duel(monkeypatch: pytest.MonkeyPatch, options: dict[str, str], 
                       height: int = 24) -> list[str]:
     """What Player 1 (human, against a bot) is shown before each of its choices on an 80-column terminal of
     ``height`` lines, from the blank line before the board to the prompt; it always takes its first option."""
-    from flametable.cli.duel_tui import DuelTable
+    from flametable.games.duel.tui import DuelTable
 
     set_language(lang)
     game = DuelGame()

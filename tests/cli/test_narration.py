@@ -12,21 +12,21 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from flametable.cli import duals_render
-from flametable.cli.duals_tui import DualsNarrator, DualsTable
-from flametable.cli.duel_tui import DuelTable, Narrator
 from flametable.cli.i18n import set_language
 from flametable.cli.seats import bot_decider
 from flametable.core.rng import Rng
-from flametable.duals.actions import Kind as DualsKind
-from flametable.duals.game import DualsGame
-from flametable.duals.rules import Step
-from flametable.duals.state import DualsState
-from flametable.duals.view import DualsView
-from flametable.duel.game import DuelGame
-from flametable.duel.state import DuelState
+from flametable.games.duals import render as duals_render
+from flametable.games.duals.actions import Kind as DualsKind
+from flametable.games.duals.game import DualsGame
+from flametable.games.duals.rules import Step
+from flametable.games.duals.state import DualsState
+from flametable.games.duals.texts import DualsWords, step_lines
+from flametable.games.duals.tui import DualsNarrator, DualsTable
+from flametable.games.duals.view import DualsView
+from flametable.games.duel.game import DuelGame
+from flametable.games.duel.state import DuelState
+from flametable.games.duel.tui import DuelTable, Narrator
 from flametable.service import MatchService, run
-from flametable.texts.duals import DualsWords, step_lines
 from flametable.texts.translator import Translator
 from tests.cli.conftest import BOTS, Cli
 
@@ -266,7 +266,7 @@ def test_a_done_typed_at_the_start_of_a_turn_says_the_turn_has_just_begun(lang: 
     """The player who types ``done`` at the start of a turn (often meant for a turn the engine already finished:
     nothing more to score, no coin) reads why it is not an option: this turn has just begun with a token to place.
     It claims nothing about the last turn (here there was none)."""
-    from flametable.cli.duals_tui import parse_choice
+    from flametable.games.duals.tui import parse_choice
     from flametable.texts.commands import duals_commands
 
     game = DualsGame()

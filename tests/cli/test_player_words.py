@@ -9,21 +9,21 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from flametable.cli.duals_render import menu
-from flametable.cli.duals_tui import DualsTable
-from flametable.cli.duals_tui import parse_choice as duals_choice
-from flametable.cli.duel_tui import DuelTable
-from flametable.cli.duel_tui import parse_choice as duel_choice
-from flametable.duals.rules import NUM_TYPES
-from flametable.duel.actions import DuelAction
-from flametable.duel.game import DuelGame
-from flametable.duel.rules import Phase
-from flametable.duel.state import DuelState
+from flametable.games.duals.render import menu
+from flametable.games.duals.rules import NUM_TYPES
+from flametable.games.duals.texts import DualsWords, type_letters, type_name
+from flametable.games.duals.tui import DualsTable
+from flametable.games.duals.tui import parse_choice as duals_choice
+from flametable.games.duel.actions import DuelAction
+from flametable.games.duel.game import DuelGame
+from flametable.games.duel.rules import Phase
+from flametable.games.duel.state import DuelState
+from flametable.games.duel.tui import DuelTable
+from flametable.games.duel.tui import parse_choice as duel_choice
 from flametable.texts.commands import Commands, duals_commands, duel_commands, fold
-from flametable.texts.duals import DualsWords, type_letters, type_name
 from flametable.texts.translator import Translator
-from tests.duals.scripted import GAME as DUALS
-from tests.duals.scripted import play, start
+from tests.games.duals.scripted import GAME as DUALS
+from tests.games.duals.scripted import play, start
 
 ES, EN = Translator.for_language("es"), Translator.for_language("en")
 DUEL = DuelGame()

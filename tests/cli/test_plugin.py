@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from flametable.core import registry
-from flametable.core.registry import BUILTINS, GROUP, GameEntry, Registry, UnknownGame
+from flametable.core.registry import GROUP, GameEntry, Registry, UnknownGame, builtins
 
 NIM_SOURCE = Path(__file__).resolve().parents[1] / "plugins" / "nim"
 BOTS = ["--p1", "bot:random", "--p2", "bot:random"]
@@ -207,10 +207,10 @@ def nim_importable(nim_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[N
 
 def test_the_builtin_games_come_from_the_same_registry() -> None:
     from flametable.cli.main import bench_app, play_app
-    from flametable.sim.games import make_game
+    from flametable.core.registry import make_game
 
     assert registry.names()[:2] == ["duel", "duals"]
-    assert [entry.name for entry in BUILTINS] == ["duel", "duals"]
+    assert [entry.name for entry in builtins()] == ["duel", "duals"]
     for name in registry.names():
         assert make_game(name).name == name
         assert registry.get(name).piece("game")().name == name
@@ -221,7 +221,7 @@ def test_the_builtin_games_come_from_the_same_registry() -> None:
 
 
 def test_a_protocol_only_game_is_wrapped_with_no_optional_piece(nim_importable: None) -> None:
-    games = Registry(BUILTINS, [entry_point("flametable_nim:NimGame", "nim")])
+    games = Registry(builtins(), [entry_point("flametable_nim:NimGame", "nim")])
     entry = games.get("nim")
     assert games.names() == ["duel", "duals", "nim"]
     assert entry.origin == "nim = flametable_nim:NimGame"
@@ -233,14 +233,14 @@ def test_a_protocol_only_game_is_wrapped_with_no_optional_piece(nim_importable: 
 
 
 def test_a_broken_plugin_is_listed_and_the_others_stay() -> None:
-    games = Registry(BUILTINS, [entry_point("flametable_broken_nowhere:Game", "gone"),
+    games = Registry(builtins(), [entry_point("flametable_broken_nowhere:Game", "gone"),
                                 entry_point("json:dumps", "not_a_game"),
-                                entry_point("flametable.duel.game:DuelGame", "again")])
+                                entry_point("flametable.games.duel.game:DuelGame", "again")])
     assert games.names() == ["duel", "duals"]
     problems = {b.entry_point: b.error for b in games.broken()}
     assert "ModuleNotFoundError" in problems["gone = flametable_broken_nowhere:Game"]
     assert "neither a GameEntry nor a game" in problems["not_a_game = json:dumps"]
-    assert "already taken" in problems["again = flametable.duel.game:DuelGame"]
+    assert "already taken" in problems["again = flametable.games.duel.game:DuelGame"]
 
 
 def nim_determinizer(game: Any) -> Any:
@@ -259,7 +259,7 @@ def test_a_determiniser_piece_lets_the_search_bots_play(nim_importable: None, mo
     from flametable.bots.registry import bot_names, make_bot
 
     full = GameEntry(name="nim", title="Nim", game="flametable_nim:NimGame", determinizer=nim_determinizer)
-    monkeypatch.setattr(registry, "GAMES", Registry(BUILTINS, [entry_point("tests.cli.test_plugin:FULL", "nim")]))
+    monkeypatch.setattr(registry, "GAMES", Registry(builtins(), [entry_point("tests.cli.test_plugin:FULL", "nim")]))
     monkeypatch.setattr(sys.modules[__name__], "FULL", full, raising=False)
     game = registry.get("nim").make()
     assert "ismcts" in bot_names(game)

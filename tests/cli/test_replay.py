@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.builtin_data import DUEL_CARDS
 from tests.cli.conftest import BOTS, Cli
 from tests.cli.helpers import edit_record, record_with_other_data
 
@@ -130,6 +131,6 @@ def test_unknown_game(cli: Cli, record: Path) -> None:
 
 
 def test_custom_cards_are_needed_to_replay(cli: Cli, tmp_path: Path) -> None:
-    cards, path = record_with_other_data(cli, tmp_path, "duel", "duel_cards.toml", "flametable-base", "my-set")
+    cards, path = record_with_other_data(cli, tmp_path, "duel", DUEL_CARDS, "flametable-base", "my-set")
     assert cli("replay", str(path), "--verify").exit_code == 1  # the built-in set is not the one played
     assert cli("replay", str(path), "--verify", "--cards", str(cards)).exit_code == 0

@@ -10,11 +10,11 @@ import pytest
 from rich.console import Console
 
 from flametable.bots.base import RandomBot
-from flametable.cli.duals_tui import DualsNarrator, DualsTable
-from flametable.cli.duel_tui import DuelTable, Narrator
 from flametable.cli.i18n import set_language
-from flametable.duals.game import DualsGame
-from flametable.duel.game import DuelGame
+from flametable.games.duals.game import DualsGame
+from flametable.games.duals.tui import DualsNarrator, DualsTable
+from flametable.games.duel.game import DuelGame
+from flametable.games.duel.tui import DuelTable, Narrator
 from flametable.service import Applied, MatchService, run
 
 

@@ -17,9 +17,9 @@ from flametable.core.errors import DataError, FlametableError, IllegalAction, Re
 from flametable.core.limits import MAX_DEPTH, MAX_RECORD_BYTES, MAX_STRING_CHARS, LimitError, loads_json, scan_text
 from flametable.core.record import MatchRecord
 from flametable.core.rng import SeedError, check_seed
-from flametable.duals.data import parse_duals_data
-from flametable.duals.game import DualsGame
-from flametable.duel.actions import DuelAction
+from flametable.games.duals.data import parse_duals_data
+from flametable.games.duals.game import DualsGame
+from flametable.games.duel.actions import DuelAction
 from flametable.sim.results import CSV_FIELDS, ResultsError, csv_header, read_results
 from flametable.texts.translator import Translator
 
@@ -237,7 +237,7 @@ def test_a_record_with_seed_s_plus_2_64_is_refused() -> None:
 
 def duals_toml(board: str, cards: str = "") -> str:
     """The built-in Duals data with another board (and cards added to the shop deck)."""
-    text = resources.files("flametable.data").joinpath("duals.toml").read_text("utf-8")
+    text = resources.files("flametable.games.duals").joinpath("data", "duals.toml").read_text("utf-8")
     start, end = text.index("[board]"), text.index("[tokens]")
     return text[:start] + board + "\n" + text[end:] + cards
 
@@ -282,7 +282,7 @@ def test_duals_coordinates_offsets_variables_and_cards_are_bounded() -> None:
 def test_docs_limits_states_the_limits_the_code_has() -> None:
     """docs/limits.md lists every limit per format: its figures are the code's."""
     from flametable.core import limits
-    from flametable.duals import data
+    from flametable.games.duals import data
 
     text = (Path(__file__).parents[2] / "docs" / "limits.md").read_text(encoding="utf-8")
     assert f"at most {limits.MAX_DEPTH} inside each other" in text

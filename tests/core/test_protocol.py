@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from flametable.core.protocol import legal_action_mask
+from flametable.core.registry import make_game
 from flametable.core.rng import Rng
-from flametable.sim.games import make_game
 
 
 @pytest.mark.parametrize("name", ["duel", "duals"])

@@ -13,11 +13,12 @@ from flametable.core.data import load_toml
 from flametable.core.errors import RecordError
 from flametable.core.match import new_record
 from flametable.core.record import RECORD_FORMAT, MatchRecord, ReplayReport, replay, start
-from flametable.duel.actions import ACTIONS
-from flametable.duel.cards import BUILTIN_SET, parse_card_set
-from flametable.duel.game import DuelGame
-from flametable.duel.rules import RULES_VERSION
+from flametable.games.duel.actions import ACTIONS
+from flametable.games.duel.cards import BUILTIN_SET, parse_card_set
+from flametable.games.duel.game import DuelGame
+from flametable.games.duel.rules import RULES_VERSION
 from flametable.service import play
+from tests.builtin_data import DUEL_CARDS
 
 GAME = DuelGame()
 MODES: list[dict[str, Any]] = [
@@ -111,7 +112,7 @@ def test_played_records_replay(records: list[MatchRecord]) -> None:
 
 
 def test_record_with_an_explicit_setup_replays() -> None:
-    from flametable.duel.cards import SupportKind
+    from flametable.games.duel.cards import SupportKind
 
     place = next(s.number for s in GAME.cards.supports if s.kind is SupportKind.PLACE)
     rest = [n for n in range(1, 22) if n != place]
@@ -269,9 +270,8 @@ def test_wrong_card_set_hash_is_a_record_error(records: list[MatchRecord]) -> No
 
 
 def test_a_record_of_another_card_set_does_not_replay_with_the_builtin_one(records: list[MatchRecord]) -> None:
-    from importlib import resources
 
-    text = resources.files("flametable.data").joinpath(BUILTIN_SET).read_text(encoding="utf-8")
+    text = DUEL_CARDS.read_text(encoding="utf-8")
     data = load_toml(BUILTIN_SET, text=text)
     data["set"]["version"] = int(data["set"]["version"]) + 1
     other = DuelGame(parse_card_set(data, "edited.toml"))

@@ -23,17 +23,17 @@ from flametable.cli import schemas
 from flametable.core.errors import DataError, FlametableError, RecordError
 from flametable.core.i18n import Phrase
 from flametable.core.record import SCHEMA as RECORD
-from flametable.core.registry import BUILTINS
+from flametable.core.registry import builtins
 from flametable.core.schema import Int, List, Obj, Str, Text, json_schema, label, located, validate
-from flametable.duals.data import DUALS_DATA
-from flametable.duel.cards import CARD_SET, DECK
+from flametable.games.duals.data import DUALS_DATA
+from flametable.games.duel.cards import CARD_SET, DECK
 from flametable.sim.results import CSV_ROW, ResultsError, csv_header, encode_line, line_schema, parse_csv
 from flametable.sim.runner import SimSpec, run
 from flametable.texts.translator import Translator
 
 ES = Translator.for_language("es")
-DUEL_TOML = tomllib.loads(resources.files("flametable.data").joinpath("duel_cards.toml").read_text("utf-8"))
-DUALS_TOML = tomllib.loads(resources.files("flametable.data").joinpath("duals.toml").read_text("utf-8"))
+DUEL_TOML = tomllib.loads(resources.files("flametable.games.duel").joinpath("data", "cards.toml").read_text("utf-8"))
+DUALS_TOML = tomllib.loads(resources.files("flametable.games.duals").joinpath("data", "duals.toml").read_text("utf-8"))
 DECK_SAMPLE = {"characters": [1, 2, 3], "supports": [1, 2, 3, 4, 5, 6, 7, 8]}
 
 
@@ -41,7 +41,7 @@ DECK_SAMPLE = {"characters": [1, 2, 3], "supports": [1, 2, 3, 4, 5, 6, 7, 8]}
 def sample_lines() -> tuple[dict[str, Any], ...]:
     """Two matches of each built-in game, their records kept in the lines."""
     lines: list[dict[str, Any]] = []
-    for entry in BUILTINS:
+    for entry in builtins():
         lines += run(SimSpec(entry.name, "bot:random", "bot:random", 2, seed=5, records=True))
     return tuple(lines)
 
@@ -93,7 +93,7 @@ def test_the_duals_data_document_states_the_limits_of_the_board_and_the_shop_dec
 
 def test_sample_result_lines_records_and_csv_rows_pass_the_declarations_and_the_documents() -> None:
     line_doc, record_doc, row_doc = (_document(f"{n}.schema.json") for n in ("result-line", "record", "result-csv-row"))
-    schema = line_schema(BUILTINS)
+    schema = line_schema(builtins())
     for n, line in enumerate(sample_lines(), 1):
         plain = json.loads(json.dumps(line))
         validate(plain, schema, "r.jsonl", label("line {n}", n=n), json=True)
@@ -118,7 +118,7 @@ def test_a_wrong_value_in_a_result_line_is_refused_by_the_reader_and_the_documen
     line = copy.deepcopy(json.loads(json.dumps(sample_lines()[0])))
     line[path[0]] = value
     with pytest.raises(ResultsError) as info:
-        validate(line, line_schema(BUILTINS), "r.jsonl", label("line {n}", n=4), error=located(ResultsError),
+        validate(line, line_schema(builtins()), "r.jsonl", label("line {n}", n=4), error=located(ResultsError),
                  json=True)
     assert str(info.value).startswith(f"r.jsonl: line 4: {field}: ")
     assert list(_document("result-line.schema.json").iter_errors(line))
@@ -129,7 +129,7 @@ def test_a_wrong_value_deep_in_a_summary_is_named_by_its_path_in_spanish() -> No
     line = json.loads(json.dumps(next(x for x in sample_lines() if x["summary"].get("plays"))))
     line["summary"]["plays"][0][2] = 22
     with pytest.raises(ResultsError) as info:
-        validate(line, line_schema(BUILTINS), "r.jsonl", label("line {n}", n=2), error=located(ResultsError),
+        validate(line, line_schema(builtins()), "r.jsonl", label("line {n}", n=2), error=located(ResultsError),
                  json=True)
     assert str(info.value) == "r.jsonl: line 2: summary.plays[0][2]: must be at most 21, got 22"
     assert ES.error(info.value) == "r.jsonl: línea 2: summary.plays[0][2]: debe ser como máximo 21, no 22"
@@ -196,10 +196,10 @@ def test_views_of_both_games_pass_their_declarations_and_the_generated_documents
     """The views' documents are generated from declarations beside to_json: views of a few random matches, of each
     seat and a spectator, pass both the declaration (validate) and the document; a view with a seat 2 fails both."""
     from flametable.core.rng import Rng
-    from flametable.duals.game import DualsGame
-    from flametable.duals.view import VIEW_SCHEMA as DUALS_VIEW
-    from flametable.duel.game import DuelGame
-    from flametable.duel.view import VIEW_SCHEMA as DUEL_VIEW
+    from flametable.games.duals.game import DualsGame
+    from flametable.games.duals.view import VIEW_SCHEMA as DUALS_VIEW
+    from flametable.games.duel.game import DuelGame
+    from flametable.games.duel.view import VIEW_SCHEMA as DUEL_VIEW
 
     for game, declared, name in ((DuelGame(), DUEL_VIEW, "duel-view"), (DualsGame(), DUALS_VIEW, "duals-view")):
         doc = _document(f"{name}.schema.json")

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.builtin_data import DUALS_DATA, DUEL_CARDS
+
 # ------------------------------------------------------------------ values the emitters write as text
 
 
@@ -350,7 +352,6 @@ def write_variant(directory: Path, kind: str, original: bytes, seed: int) -> Pat
 
 # ------------------------------------------------------------------ the valid files the variants start from
 
-DATA = Path(__file__).parents[2] / "src" / "flametable" / "data"
 DECK = "# a Flame Duel deck (R2)\ncharacters = [1, 5, 9]\nsupports = [1, 2, 3, 4, 5, 6, 7, 8]\n"
 BOTS = ["--p1", "bot:random", "--p2", "bot:random"]
 
@@ -375,8 +376,8 @@ def originals(directory: Path) -> dict[str, bytes]:
     made("sim", "duel", *BOTS, "--games", "4", "--seed", "1", "--out", str(directory / "duel.jsonl"), "--json")
     made("sim", "duals", *BOTS, "--games", "2", "--seed", "1", "--out", str(directory / "duals.csv"), "--json")
     return {
-        "cards": (DATA / "duel_cards.toml").read_bytes(),
-        "duals": (DATA / "duals.toml").read_bytes(),
+        "cards": DUEL_CARDS.read_bytes(),
+        "duals": DUALS_DATA.read_bytes(),
         "deck": DECK.encode(),
         "record-duel": (directory / "duel.json").read_bytes(),
         "record-duals": (directory / "duals.json").read_bytes(),

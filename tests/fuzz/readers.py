@@ -9,11 +9,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from flametable.cli.games import check_duals, check_duel
 from flametable.core import registry
 from flametable.core.record import MatchRecord, replay
 from flametable.core.rng import Rng
-from flametable.duel.cards import load_deck
+from flametable.games.duals.cards_page import check as check_duals
+from flametable.games.duel.cards import load_deck
+from flametable.games.duel.cards_page import check as check_duel
 from flametable.sim.report import build_report
 from flametable.sim.results import read_results
 

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from flametable.core import registry
-from flametable.core.registry import BUILTINS, GROUP, GameEntry, Registry
+from flametable.core.registry import GROUP, GameEntry, Registry, builtins
 from tests.service.tiny import STONES, TinyGame, TinyView
 
 
@@ -73,6 +73,6 @@ def tiny_entry_point() -> EntryPoint:
 
 def games_with_observations() -> Registry:
     """The built-in games (with a stand-in spec if theirs is missing) and Secret Nim as a plug-in."""
-    builtins = [entry if entry.has("observation") else _with(entry, observation="tests.rl.stand_ins:FewFields")
-                for entry in BUILTINS]
-    return Registry(builtins, [tiny_entry_point()])
+    entries = [entry if entry.has("observation") else _with(entry, observation="tests.rl.stand_ins:FewFields")
+                for entry in builtins()]
+    return Registry(entries, [tiny_entry_point()])

@@ -21,18 +21,22 @@ from gymnasium.utils.env_checker import check_env
 
 from flametable.core import registry
 from flametable.core.errors import IllegalAction, RecordError
-from flametable.core.registry import BUILTINS, Registry
-from flametable.rl import aec, duals_v0, duel_v0
+from flametable.core.registry import Registry, builtins
+from flametable.games.duals import environments as duals_v0
+from flametable.games.duals.environments import DualsEnv
+from flametable.games.duel import environments as duel_v0
+from flametable.games.duel.environments import DuelEnv
+from flametable.rl import aec
 from flametable.rl.batch import BatchEnv
-from flametable.rl.single import DualsEnv, DuelEnv, SingleEnv
+from flametable.rl.single import SingleEnv
 from flametable.rl.spec import bounds, observe
+from tests.builtin_data import DUALS_DATA, DUEL_CARDS
 from tests.rl.stand_ins import games_with_observations
 
 with warnings.catch_warnings():  # pettingzoo 1.27's api_test imports connect_four_v3 the way it now deprecates
     warnings.simplefilter("ignore", DeprecationWarning)
     from pettingzoo.test import api_test, seed_test
 
-DATA = Path(__file__).resolve().parents[2] / "src" / "flametable" / "data"
 DECK = {"characters": [1, 2, 3], "supports": [1, 2, 3, 4, 5, 6, 7, 8]}
 
 
@@ -234,10 +238,10 @@ def test_options_custom_cards_and_data_reach_the_game(tmp_path: Path) -> None:
     with pytest.raises(RecordError):
         duel_v0.raw_env(mode="decks", pick="draft")
     cards = tmp_path / "cards.toml"
-    cards.write_text((DATA / "duel_cards.toml").read_text().replace('"flametable-base"', '"my-cards"'))
+    cards.write_text(DUEL_CARDS.read_text().replace('"flametable-base"', '"my-cards"'))
     assert duel_v0.raw_env(cards=cards).game.content_id()[0] == "my-cards"
     data = tmp_path / "duals.toml"
-    data.write_text((DATA / "duals.toml").read_text().replace('"flamecraft-duals-base"', '"my-board"'))
+    data.write_text(DUALS_DATA.read_text().replace('"flamecraft-duals-base"', '"my-board"'))
     env = duals_v0.raw_env(buddy=True, data=data)
     assert env.game.content_id()[0] == "my-board"
     env.reset(seed=2)
@@ -284,7 +288,7 @@ def test_a_plug_in_game_with_an_observation_piece_gets_an_environment() -> None:
 
 def test_a_game_without_an_observation_piece_has_no_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     bare = registry.wrap(__import__("tests.service.tiny", fromlist=["TinyGame"]).TinyGame(), origin="tiny = x")
-    monkeypatch.setattr(registry, "GAMES", Registry([*BUILTINS, bare]))
+    monkeypatch.setattr(registry, "GAMES", Registry([*builtins(), bare]))
     with pytest.raises(ValueError, match="no 'observation' piece"):
         aec.raw_env("tiny")
 

@@ -18,16 +18,17 @@ import pytest
 
 from flametable.core import registry
 from flametable.core.rng import Rng
-from flametable.duals.game import DualsGame
-from flametable.duals.state import DualsState
-from flametable.duals.view import DualsView
-from flametable.duel.game import DuelGame
-from flametable.duel.rules import Phase
-from flametable.duel.state import DuelState
-from flametable.duel.view import DuelView
-from flametable.rl import duals_obs, duel_obs
-from flametable.rl.duals_obs import DualsObservation
-from flametable.rl.duel_obs import DuelObservation
+from flametable.games.duals import observation as duals_obs
+from flametable.games.duals.game import DualsGame
+from flametable.games.duals.observation import DualsObservation
+from flametable.games.duals.state import DualsState
+from flametable.games.duals.view import DualsView
+from flametable.games.duel import observation as duel_obs
+from flametable.games.duel.game import DuelGame
+from flametable.games.duel.observation import DuelObservation
+from flametable.games.duel.rules import Phase
+from flametable.games.duel.state import DuelState
+from flametable.games.duel.view import DuelView
 from flametable.rl.spec import Layout, ObservationSpec, bounds, observe
 from flametable.service import view_json
 from tests.rl import leakcheck

@@ -10,8 +10,8 @@ from flametable.bots.base import RandomBot
 from flametable.core.match import new_record
 from flametable.core.protocol import Action
 from flametable.core.record import replay
-from flametable.duals.game import DualsGame
-from flametable.duel.game import DuelGame
+from flametable.games.duals.game import DualsGame
+from flametable.games.duel.game import DuelGame
 from flametable.service import Applied, Illegal, MatchService, StaleVersion, play, run
 from tests.service.tiny import TinyGame, TinyView
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from flametable.duel.game import DuelGame
+from flametable.games.duel.game import DuelGame
 from flametable.service import EVENT_FORMAT, Event, EventError, MatchService, run, view_json
 from flametable.service.events import Applied
 from tests.service.tiny import TinyGame, TinyView

@@ -1,6 +1,6 @@
 """Every event of both games round-trips through JSON over 1,000 random matches each, and the view inside an
 audience's event is exactly the engine's view of that audience (whose JSON the games' view tests check for leaks:
-tests/duel/test_view_json.py, tests/duals/test_view_json.py).
+tests/games/duel/test_view_json.py, tests/games/duals/test_view_json.py).
 
 Flame Duel: every event of every step of 1,000 matches (shared, draft, own decks). Flamecraft Duals, whose
 matches are about five times longer: all 1,000 matches played through the service with events, every event of
@@ -14,10 +14,10 @@ from typing import Any
 
 from flametable.bots.base import RandomBot
 from flametable.core.protocol import Game
-from flametable.duals.game import DualsGame
-from flametable.duals.view import DualsView
-from flametable.duel.game import DuelGame
-from flametable.duel.view import DuelView
+from flametable.games.duals.game import DualsGame
+from flametable.games.duals.view import DualsView
+from flametable.games.duel.game import DuelGame
+from flametable.games.duel.view import DuelView
 from flametable.service import Applied, Event, MatchService, run
 
 DUEL = DuelGame()

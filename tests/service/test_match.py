@@ -12,9 +12,9 @@ import pytest
 from flametable.core.errors import IllegalAction, RecordError
 from flametable.core.match import new_record
 from flametable.core.record import MatchRecord, replay
-from flametable.duals.game import DualsGame
-from flametable.duel.actions import DuelAction, Kind
-from flametable.duel.game import DuelGame
+from flametable.games.duals.game import DualsGame
+from flametable.games.duel.actions import DuelAction, Kind
+from flametable.games.duel.game import DuelGame
 from flametable.service import (
     REJECTIONS,
     Illegal,

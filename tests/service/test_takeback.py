@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flametable.core.registry import make_game
-from flametable.duel.rules import Phase
+from flametable.games.duel.rules import Phase
 from flametable.service.takeback import reveals
 from tests.service.tiny import TinyGame
 

@@ -11,7 +11,7 @@ import pytest
 
 from flametable.bots.base import RandomBot
 from flametable.core.protocol import Action
-from flametable.duel.game import DuelGame
+from flametable.games.duel.game import DuelGame
 from flametable.service import MatchService, StaleVersion, bot_turn, decide_later
 
 

@@ -21,10 +21,10 @@ from typing import Any
 from flametable.bots.base import RandomBot
 from flametable.core.match import new_record
 from flametable.core.protocol import Action
-from flametable.duals.actions import Kind as DualsKind
-from flametable.duals.game import DualsGame
-from flametable.duel.actions import Kind as DuelKind
-from flametable.duel.game import DuelGame
+from flametable.games.duals.actions import Kind as DualsKind
+from flametable.games.duals.game import DualsGame
+from flametable.games.duel.actions import Kind as DuelKind
+from flametable.games.duel.game import DuelGame
 from flametable.service import Applied, MatchService, play, run, view_json
 
 DUEL = DuelGame()

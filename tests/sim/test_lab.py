@@ -180,7 +180,7 @@ def test_ladder_intervals_contain_the_ratings_and_part_a_clear_winner() -> None:
 
 
 def test_report_is_one_self_contained_page_with_plots() -> None:
-    from flametable.duel.game import DuelGame
+    from flametable.games.duel.game import DuelGame
 
     lines = list(run(SimSpec("duel", "bot:greedy", "bot:greedy", 30, seed=4), 1))
     page, figures = build_report(lines, DuelGame())

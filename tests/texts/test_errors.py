@@ -21,13 +21,13 @@ from flametable.core.data import load_toml, read_text_file
 from flametable.core.errors import DataError, FlametableError, RecordError
 from flametable.core.i18n import Phrase
 from flametable.core.record import MatchRecord, start
-from flametable.duals.data import parse_duals_data
-from flametable.duals.game import DualsGame
-from flametable.duals.rules import DualsOptions
-from flametable.duel.cards import parse_card_set, parse_deck
-from flametable.duel.game import DuelGame
-from flametable.duel.rules import DuelOptions
-from flametable.duel.view import VIEW_FORMAT, DuelView
+from flametable.games.duals.data import parse_duals_data
+from flametable.games.duals.game import DualsGame
+from flametable.games.duals.rules import DualsOptions
+from flametable.games.duel.cards import parse_card_set, parse_deck
+from flametable.games.duel.game import DuelGame
+from flametable.games.duel.rules import DuelOptions
+from flametable.games.duel.view import VIEW_FORMAT, DuelView
 from flametable.texts.translator import Translator
 
 ES, EN = Translator.for_language("es"), Translator.for_language("en")
@@ -43,8 +43,8 @@ ENGLISH = re.compile(
     r"holds|each|pair|different|lowercase|letters|then|digits|like|shop|leave|room|fits|nowhere|section|"
     r"permission|denied|folder|decimal|date|time)\b")
 
-DUEL_TOML = tomllib.loads(resources.files("flametable.data").joinpath("duel_cards.toml").read_text("utf-8"))
-DUALS_TOML = tomllib.loads(resources.files("flametable.data").joinpath("duals.toml").read_text("utf-8"))
+DUEL_TOML = tomllib.loads(resources.files("flametable.games.duel").joinpath("data", "cards.toml").read_text("utf-8"))
+DUALS_TOML = tomllib.loads(resources.files("flametable.games.duals").joinpath("data", "duals.toml").read_text("utf-8"))
 DECK = {"characters": [1, 2, 3], "supports": [1, 2, 3, 4, 5, 6, 7, 8]}
 
 
@@ -313,8 +313,8 @@ def test_bad_json_reads_fully_in_spanish(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ every raise, read from the source
 
-SOURCES = ("core/data.py", "core/record.py", "duel/cards.py", "duel/rules.py", "duel/game.py", "duel/view.py",
-           "duals/data.py", "duals/game.py", "duals/rules.py")
+SOURCES = ("core/data.py", "core/record.py", "games/duel/cards.py", "games/duel/rules.py", "games/duel/game.py",
+           "games/duel/view.py", "games/duals/data.py", "games/duals/game.py", "games/duals/rules.py")
 TEMPLATE_ARG = {"fail": 1, "DataError": 3, "RecordError": 0, "error": 0}
 
 

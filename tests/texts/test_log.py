@@ -13,19 +13,19 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from flametable.cli.duals_tui import DualsNarrator, DualsTable
-from flametable.cli.duel_tui import DuelTable, Narrator
 from flametable.cli.i18n import set_language
 from flametable.core.registry import get
 from flametable.core.rng import Rng
-from flametable.duals.game import DualsGame
-from flametable.duals.view import DualsView
-from flametable.duel.actions import Kind as DuelKind
-from flametable.duel.game import DuelGame
-from flametable.duel.view import DuelView
+from flametable.games.duals.game import DualsGame
+from flametable.games.duals.texts import DualsLog
+from flametable.games.duals.tui import DualsNarrator, DualsTable
+from flametable.games.duals.view import DualsView
+from flametable.games.duel.actions import Kind as DuelKind
+from flametable.games.duel.game import DuelGame
+from flametable.games.duel.texts import DuelLog
+from flametable.games.duel.tui import DuelTable, Narrator
+from flametable.games.duel.view import DuelView
 from flametable.service import Audience, MatchService
-from flametable.texts.duals import DualsLog
-from flametable.texts.duel import DuelLog
 from flametable.texts.log import GenericLog, LogStep, Reader, event_steps, log_of, match_log
 from flametable.texts.translator import Translator
 from tests.service.tiny import QuietGame, TinyGame

@@ -20,9 +20,10 @@ import pytest
 from flametable.core.errors import IllegalAction
 from flametable.core.protocol import Game
 from flametable.core.rng import Rng
-from flametable.duals.game import DualsGame
-from flametable.duel.game import DuelGame
-from flametable.texts import duals, duel
+from flametable.games.duals import texts as duals
+from flametable.games.duals.game import DualsGame
+from flametable.games.duel import texts as duel
+from flametable.games.duel.game import DuelGame
 from flametable.texts.translator import Translator
 from flametable.texts.words import error_text
 

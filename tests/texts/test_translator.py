@@ -6,7 +6,7 @@ import pytest
 
 from flametable.core.errors import IllegalAction, RecordError
 from flametable.core.i18n import N_, Phrase
-from flametable.duel.rules import PHASE_TEXT, Phase
+from flametable.games.duel.rules import PHASE_TEXT, Phase
 from flametable.texts.translator import Translator
 
 ES, EN = Translator.for_language("es"), Translator.for_language("en")

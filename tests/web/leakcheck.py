@@ -45,8 +45,8 @@ from flametable.core import registry
 from flametable.core.i18n import LANGUAGES
 from flametable.core.record import MatchRecord, start
 from flametable.core.rng import Rng
-from flametable.duals.view import DualsView
-from flametable.duel.view import DuelView
+from flametable.games.duals.view import DualsView
+from flametable.games.duel.view import DuelView
 from flametable.service import is_public, view_json
 from flametable.texts.log import LogStep, match_log
 from flametable.texts.translator import Translator

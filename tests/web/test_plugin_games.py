@@ -9,7 +9,7 @@ from importlib.metadata import EntryPoint
 import pytest
 
 from flametable.core import registry
-from flametable.core.registry import BUILTINS, GROUP, Registry
+from flametable.core.registry import GROUP, Registry, builtins
 from flametable.web import rooms
 from tests.web.client import Server
 
@@ -17,7 +17,7 @@ from tests.web.client import Server
 @pytest.fixture
 def tiny_installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     plugin = EntryPoint(name="tiny", value="tests.service.tiny:TinyGame", group=GROUP)
-    monkeypatch.setattr(registry, "GAMES", Registry(BUILTINS, [plugin]))
+    monkeypatch.setattr(registry, "GAMES", Registry(builtins(), [plugin]))
     rooms._game.cache_clear()
     yield
     rooms._game.cache_clear()

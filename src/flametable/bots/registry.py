@@ -52,27 +52,6 @@ class Knowledge:
     hard: tuple[str, dict[str, Any]] = ("ismcts", {})  # the bot and its settings behind bot:hard
 
 
-def duel_knowledge(game: Any) -> Knowledge:
-    """Flame Duel (the registry's ``bots`` piece): playouts are short (about 18 decisions), so playouts to the end
-    are cheap; they follow a sensible player's policy rather than random moves (:func:`duel.playout_action`)."""
-    from flametable.bots import duel
-
-    return Knowledge(duel.duel_determinizer(game.cards), duel.evaluate,
-                     {"iterations": 1000, "policy": duel.playout_action},
-                     ("ismcts", {"iterations": 4000, "seconds": 1.5}))
-
-
-def duals_knowledge(game: Any) -> Knowledge:
-    """Flamecraft Duals (the registry's ``bots`` piece): a match is about 100 decisions long, so random playouts
-    to the end are slow and mostly noise; leaves are judged at once by a value function built on greedy's
-    evaluation."""
-    from flametable.bots import duals
-
-    return Knowledge(duals.duals_determinizer(game), duals.evaluate,
-                     {"iterations": 1000, "playout_depth": 0, "value": duals.win_chance, "exploration": 0.7},
-                     ("planner", {"samples": 6, "width": 10}))
-
-
 def outcome_only(state: GameState[Any, Any], me: int) -> float:
     """The evaluation of a game that gives none: a finished match's result, nothing before it."""
     out = state.outcome

@@ -2,26 +2,19 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 from rich.console import Group, RenderableType
-from rich.padding import Padding
-from rich.rule import Rule
 from rich.text import Text
 
 from flametable.cli.console import fail, out, print_json
 from flametable.cli.games import checkable, detect, lookup
-from flametable.cli.i18n import TerminalCardWords as CardWords
-from flametable.cli.i18n import _, explain, language
+from flametable.cli.i18n import _, explain
 from flametable.core.data import load_toml
 from flametable.core.errors import DataError
 from flametable.core.i18n import pick
-from flametable.duel.cards import CardSet, builtin_card_set, load_card_set
-from flametable.texts.commands import no_card_called
-from flametable.texts.duel import CardWords as BaseCardWords
 
 T = TypeVar("T")
 
@@ -60,96 +53,3 @@ def show_page(data: T, as_json: bool, to_json: Callable[[T], dict[str, Any]],
 
 def page_title(name: Mapping[str, str], version: int, lang: str) -> Text:
     return Text(_("{name} (version {version})").format(name=pick(name, lang), version=version), style="bold")
-
-
-def show_duel(file: Path | None, as_json: bool) -> None:
-    cards = load_or_fail(file, load_card_set, builtin_card_set, _("Bad card file: {error}"))
-    show_page(cards, as_json, duel_json, duel_page)
-
-
-def duel_page(cards: CardSet) -> list[RenderableType]:
-    words = CardWords(cards)
-    parts: list[RenderableType] = [page_title(cards.name, cards.version, words.lang), Rule(_("Characters"))]
-    for c in cards.characters:
-        parts += character_lines(words, c.number)
-    parts.append(Rule(_("Support cards")))
-    for s in cards.supports:
-        parts += support_lines(words, s.number)
-    return parts
-
-
-def character_lines(words: BaseCardWords, number: int) -> list[RenderableType]:
-    """A character as the cards page shows it: name and stats, then its ability."""
-    _ = words.tr.gettext
-    return [Text(f"{words.character(number)} — {words.character_stats(number)}", style="bold"),
-            Padding(Text(_("Ability: {text}").format(text=words.ability(number))), (0, 0, 0, 4))]
-
-
-def support_lines(words: BaseCardWords, number: int) -> list[RenderableType]:
-    """A support card as the cards page shows it: name, kind, stat and bonus, whom it equips to, its text."""
-    _ = words.tr.gettext
-    head = f"{words.support(number)} — {words.support_detail(number)}"
-    if words.cards.support(number).equips_to:
-        head += " · " + _("Equips to: {characters}").format(characters=words.equips_to(number))
-    return [Text(head, style="bold"), Padding(Text(words.support_text(number)), (0, 0, 0, 4))]
-
-
-def find_duel_card(cards: CardSet, query: str) -> tuple[str, int] | None:
-    """The card ``query`` names: ``("C", n)`` or ``("S", n)``, from its notation (``C12``, ``s7``) or its name in
-    any language (whole, or a part that only one card's name has); None when it names none."""
-    typed = " ".join(query.casefold().split())
-    notation = re.fullmatch(r"([cs]) ?(\d+)", typed)
-    if notation is not None:
-        letter, n = notation.group(1).upper(), int(notation.group(2))
-        last = len(cards.characters) if letter == "C" else len(cards.supports)
-        return (letter, n) if 1 <= n <= last else None
-    named = [("C", c.number, c.name) for c in cards.characters] + [("S", s.number, s.name) for s in cards.supports]
-    for whole in (True, False):
-        found = {(letter, n) for letter, n, name in named
-                 if any(typed == text.casefold() if whole else typed in text.casefold() for text in name.values())}
-        if len(found) == 1:
-            return found.pop()
-        if found:
-            return None
-    return None
-
-
-def duel_card(words: BaseCardWords, query: str, example: str) -> RenderableType | str:
-    """The card ``query`` names, as the cards page shows it, or what is wrong (in ``words``' language)."""
-    found = find_duel_card(words.cards, query)
-    if found is None:
-        return no_card_called(words.tr, query, example)
-    letter, number = found
-    return Group(*(character_lines(words, number) if letter == "C" else support_lines(words, number)))
-
-
-def duel_json(cards: CardSet) -> dict[str, Any]:
-    """The card set in the current language, kinds and stats as their keys."""
-    lang = language()
-    return {
-        "game": "duel",
-        "id": cards.id,
-        "version": cards.version,
-        "lang": lang,
-        "name": pick(cards.name, lang),
-        "characters": [
-            {"number": c.number, "name": pick(c.name, lang), "spark": c.spark, "heat": c.heat, "charm": c.charm,
-             "ability": pick(c.ability, lang), "effects": [{"kind": e.kind.key, "n": e.n} for e in c.effects]}
-            for c in cards.characters
-        ],
-        "supports": [
-            {"number": s.number, "name": pick(s.name, lang), "kind": s.kind.key, "stat": s.stat.key,
-             "bonus": s.bonus, "equips_to": sorted(s.equips_to), "text": pick(s.text, lang),
-             "effects": [{"kind": e.kind.key, "n": e.n} for e in s.effects],
-             "condition": _condition(s.printed_at_most, s.printed_at_least)}
-            for s in cards.supports
-        ],
-    }
-
-
-def _condition(at_most: int | None, at_least: int | None) -> dict[str, int] | None:
-    if at_most is not None:
-        return {"printed_at_most": at_most}
-    if at_least is not None:
-        return {"printed_at_least": at_least}
-    return None

@@ -5,9 +5,6 @@ The terminal passes :func:`translator` explicitly to everything it uses from :mo
 texts a player reads whatever the front end); ``_``, ``ngettext`` and ``translate`` here are its shortcuts
 for the terminal's own messages (menus, prompts, help), English literals found by the extractor. The
 catalogue is kept up to date with ``python -m flametable.cli.i18n_tools update``.
-
-The ``Terminal*`` classes and the one-argument word functions at the end are the terminal's translator bound
-to :mod:`flametable.texts`, for commands that do not pass a translator themselves yet.
 """
 
 from __future__ import annotations
@@ -16,17 +13,11 @@ import os
 from collections.abc import Mapping
 
 from flametable.core.errors import FlametableError
-from flametable.duals.data import DualsData
-from flametable.duel.cards import CardSet
-from flametable.texts import duals as duals_texts
 from flametable.texts import words
-from flametable.texts.duals import DualsWords
-from flametable.texts.duel import CardWords
 from flametable.texts.translator import DOMAIN, LOCALE_DIR, Translator
 
-__all__ = ["DOMAIN", "LOCALE_DIR", "TerminalCardWords", "TerminalDualsWords", "Translator", "_", "ability_text",
-           "error_text", "illegal_text", "language", "language_from_env", "ngettext", "reason_text", "set_language",
-           "translate", "translator", "type_name"]
+__all__ = ["DOMAIN", "LOCALE_DIR", "Translator", "_", "error_text", "illegal_text", "language", "language_from_env",
+           "ngettext", "reason_text", "set_language", "translate", "translator"]
 
 _terminal: Translator = Translator.for_language("en")
 
@@ -90,28 +81,6 @@ def explain(exc: BaseException) -> str:
 
 def reason_text(reason: object) -> str:
     return words.reason_text(_terminal, reason)
-
-
-def type_name(t: int) -> str:
-    return duals_texts.type_name(_terminal, t)
-
-
-def ability_text(t: int) -> str:
-    return duals_texts.ability_text(_terminal, t)
-
-
-class TerminalCardWords(CardWords):
-    """Flame Duel's card labels in the terminal's language (or ``tr``'s)."""
-
-    def __init__(self, cards: CardSet, tr: Translator | None = None) -> None:
-        super().__init__(tr or _terminal, cards)
-
-
-class TerminalDualsWords(DualsWords):
-    """Flamecraft Duals' tokens, spaces and cards in the terminal's language (or ``tr``'s)."""
-
-    def __init__(self, data: DualsData, tr: Translator | None = None) -> None:
-        super().__init__(tr or _terminal, data)
 
 
 set_language(None)

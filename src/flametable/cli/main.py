@@ -197,8 +197,6 @@ def _add_game_commands() -> None:
         try:
             play = entry.piece("play") or _plain_play_command(entry)
         except registry.PieceError as exc:
-            if entry.origin == "built-in":
-                raise
             registry.GAMES.skip(entry.name, exc)  # reported with the plug-ins that could not be loaded
             continue
         play_app.command(entry.name, cls=Command, help=_help(entry, "play", H_("Play a match.")))(play)

@@ -12,13 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from flametable.core import registry
 from flametable.core.record import SCHEMA as RECORD
-from flametable.core.registry import BUILTINS
 from flametable.core.schema import json_schema
-from flametable.duals.data import DUALS_DATA
-from flametable.duals.view import VIEW_SCHEMA as DUALS_VIEW
-from flametable.duel.cards import CARD_SET, DECK
-from flametable.duel.view import VIEW_SCHEMA as DUEL_VIEW
 from flametable.service.events import SCHEMA as EVENT
 from flametable.sim.results import CSV_ROW, line_schema
 from flametable.web.app import JOIN_REQUEST, ROOM_REQUEST
@@ -31,33 +27,15 @@ BASE = "https://flametable.invalid/schemas/"
 def documents() -> dict[str, dict[str, Any]]:
     """Each document's file name and content, made from the declarations."""
     made = {
-        "card-set": (CARD_SET, "Flame Duel card set",
-                     "A Flame Duel card set file (TOML, read as this JSON data): the set, 33 characters and 21 "
-                     "support cards (R1). Rules between fields are in docs/formats.md."),
-        "deck": (DECK, "Flame Duel deck", "An own deck (TOML): 3 characters and 8 to 12 support cards (R2)."),
-        "duals-data": (DUALS_DATA, "Flamecraft Duals data",
-                       "A Flamecraft Duals data file (TOML, read as this JSON data): the set, the board (D1), the "
-                       "tokens (D2, D3) and the shop deck (D4). Rules between fields are in docs/formats.md."),
-        "duel-view": (DUEL_VIEW, "Flame Duel view",
-                      "What one seat (or a spectator, seat null) may see of a Flame Duel match (R15): the JSON form of "
-                      "flametable.duel.view.DuelView (DuelView.to_json / DuelView.from_json). Ids and notation, no "
-                      "language: cards by number, actions in the game's notation, enums by value. Private fields "
-                      "(hand, lineup, my_characters, known_top, my_pile, champion, legal) are empty in a spectator's "
-                      "view."),
-        "duals-view": (DUALS_VIEW, "Flamecraft Duals view",
-                       "What one seat (or a spectator, seat null) may see of a Flamecraft Duals match (D10), as made"
-                       " by flametable.duals.view.DualsView.to_json. Ids and notation only: spaces by their board "
-                       "names, token kinds by the rules' type keys (a dual as 'type+type', 'buddy'), cards by "
-                       "number, actions in notation, steps by name. Hidden from everyone: the deck order and the "
-                       "bag's order; private to the seat: hand, matching, bottom_known, legal (empty for a spectator"
-                       " and for the seat not to act)."),
         "record": (RECORD, "flametable match record",
                    "A match record (JSON): everything needed to replay a match exactly."),
-        "result-line": (line_schema(BUILTINS), "flametable sim result line",
+        "result-line": (line_schema(registry.entries()), "flametable sim result line",
                         "One line of a JSON-lines results file of flametable sim; the summary by the line's game."),
         "result-csv-row": (CSV_ROW, "flametable sim result CSV row",
                            "One row of a CSV results file, every cell as text, by its column's name."),
     }
+    for entry in registry.entries():
+        made.update(entry.piece("schemas")() if entry.has("schemas") else {})
     made["event"] = (EVENT, "flametable event",
                      "One audience's news at one version of a match (docs/service.md): its view after the step, "
                      "who acted and the action's notation when that audience may know it. The game server sends "

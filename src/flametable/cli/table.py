@@ -2,7 +2,7 @@
 narration for everyone and the hot-seat hand-over; and the narrator's steps from one view to the next.
 
 Each game gives its board, its menu and how typed text becomes one of its actions
-(:mod:`flametable.cli.duel_tui`, :mod:`flametable.cli.duals_tui`); a human seat sees only its view, and the
+(:mod:`flametable.games.duel.tui`, :mod:`flametable.games.duals.tui`); a human seat sees only its view, and the
 narration is made from the match service's events for the table's observer (:mod:`flametable.service`).
 """
 

@@ -89,10 +89,11 @@ def load_toml(path: Path | str, *, text: str | None = None) -> dict[str, Any]:
                         line=int(at.group(1)), column=int(at.group(2))) from None
 
 
-def load_data(path: Path | str | None, builtin: str, parse: Callable[[dict[str, Any], str], T]) -> T:
-    """The data file ``path`` read with ``parse``, or the package's built-in file ``builtin`` when it is None."""
+def load_data(path: Path | str | None, builtin: str, parse: Callable[[dict[str, Any], str], T], package: str) -> T:
+    """The data file ``path`` read with ``parse``, or the built-in file ``builtin`` of the game's ``package`` (its
+    ``data/`` folder) when it is None."""
     if path is None:
-        text = resources.files("flametable.data").joinpath(builtin).read_text(encoding="utf-8")
+        text = resources.files(package).joinpath("data", builtin).read_text(encoding="utf-8")
         return parse(load_toml(builtin, text=text), f"<built-in {builtin}>")
     return parse(load_toml(path), str(path))
 

@@ -7,8 +7,9 @@ and its play command. A reference is a ``"module:attribute"`` string, imported o
 So this module, at the bottom of the layers, imports nothing above it: a piece is loaded only when a
 command needs it.
 
-The built-in games are declared at the end of this module and nowhere else. Other games are *plug-ins*: an
-installed distribution that declares an entry point in the group ``flametable.games`` naming either a full
+This module knows no game by name. Every game is a *plug-in*, the built-in ones too (each in its folder under
+:mod:`flametable.games`): an installed distribution declares an entry point in the group ``flametable.games``
+naming either a full
 :class:`GameEntry` or just an object implementing the core :class:`~flametable.core.protocol.Game` protocol
 (or a class of such objects, made with no argument), which is wrapped in an entry with no optional piece.
 Every piece is optional but ``game``; what a missing piece means is said where it is declared below.
@@ -113,10 +114,18 @@ class GameEntry:
     notation."""
     cards: Ref = None
     """``(file, as_json) -> None``: shows the game's data for ``cards NAME`` (None: no such command)."""
+    schemas: Ref = None
+    """``() -> {name: (declaration, title, description)}``: the JSON Schema documents of the game's files and views
+    (:mod:`flametable.core.schema` declarations), written to ``docs/schemas/NAME.schema.json`` (None: none)."""
+    environments: Mapping[str, str] = field(default_factory=dict)
+    """The learning environments registered when :mod:`flametable.rl` is imported: ``"pettingzoo:ID"`` or
+    ``"gymnasium:ID"`` to the ``"module:attribute"`` that makes it (None of them: the game is still playable
+    through ``flametable.rl.aec.env(NAME)`` when it has an ``observation`` piece)."""
     help: Mapping[str, str] = field(default_factory=dict)
     """Help texts of the game's commands (``play``, ``cards``, ``bench``), in English, marked with ``N_``."""
     origin: str = "built-in"
-    """Where the entry comes from: ``built-in``, or the entry point that declared it."""
+    """Where the entry comes from: the entry point that declared it (``name = module:attribute``), or ``built-in``
+    for an entry made in code (a test's)."""
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def piece(self, name: str) -> Any:
@@ -205,11 +214,12 @@ def _with_origin(entry: GameEntry, origin: str) -> GameEntry:
 
 
 class Registry:
-    """The games by name: the built-in ones, then the plug-ins found through their entry points."""
+    """The games by name: ``entries`` given in code (a test's), and the games found through their entry points
+    (``plugins``; None: the installed ones); flametable's own games first, by title, then the others by name."""
 
-    def __init__(self, builtins: Iterable[GameEntry], plugins: Iterable[EntryPoint] | None = None) -> None:
+    def __init__(self, entries: Iterable[GameEntry] = (), plugins: Iterable[EntryPoint] | None = None) -> None:
         self._games: dict[str, GameEntry] = {}
-        for entry in builtins:
+        for entry in entries:
             self._games[entry.name] = entry
         self._plugins = list(plugins) if plugins is not None else None
         self._loaded = False
@@ -221,7 +231,7 @@ class Registry:
             return
         self._loaded = True
         found = self._plugins if self._plugins is not None else entry_points(group=GROUP)
-        for ep in sorted(found, key=lambda e: (e.name, e.value)):
+        for ep in sorted(found, key=_plugin_order):
             origin = f"{ep.name} = {ep.value}"
             dist = ep.dist.name if ep.dist is not None else "?"
             try:
@@ -235,6 +245,10 @@ class Registry:
                 continue
             self._games[entry.name] = entry
             self._distributions[entry.name] = dist
+        # flametable's own games first, by their titles
+        own = sorted((e for e in self._games.values() if self._distributions.get(e.name) == DISTRIBUTION),
+                     key=lambda e: e.title)
+        self._games = {e.name: e for e in [*own, *self._games.values()]}
 
     def names(self) -> list[str]:
         """Every game's name: the built-in games first, then the plug-ins by name."""
@@ -259,8 +273,8 @@ class Registry:
     def skip(self, name: str, error: Exception) -> None:
         """Take the plug-in game ``name`` out, as broken: one of its pieces turned out not to load."""
         entry = self._games.get(name)
-        if entry is None or entry.origin == "built-in":
-            raise ValueError(f"only a plug-in game can be skipped, not {name!r}")
+        if entry is None or name not in self._distributions:
+            raise ValueError(f"only a game found through an entry point can be skipped, not {name!r}")
         del self._games[name]
         self._broken.append(BrokenPlugin(name, entry.origin, self._distributions.get(name, "?"),
                                          f"{type(error).__name__}: {error}"))
@@ -270,71 +284,24 @@ class Registry:
         self._load()
         return list(self._broken)
 
-
-# --------------------------------------------------------------------------- the built-in games
-
-
-def claims_duel(data: Mapping[str, Any]) -> bool:
-    """A Flame Duel card set has characters or support cards; a Flame Duel deck lists them."""
-    return any(key in data for key in ("character", "support", "characters", "supports"))
+    def builtins(self) -> list[GameEntry]:
+        """The games that flametable's own distribution registers (its built-in games), in declared order."""
+        self._load()
+        return [entry for name, entry in self._games.items() if self._distributions.get(name) == DISTRIBUTION]
 
 
-def claims_duals(data: Mapping[str, Any]) -> bool:
-    """Flamecraft Duals data has a board, tokens or shop cards."""
-    return "board" in data or "tokens" in data or "card" in data
+DISTRIBUTION = "flametable"
+"""The distribution whose entry points are the built-in games."""
 
 
-BUILTINS = (
-    GameEntry(
-        name="duel",
-        title=N_("Flame Duel"),
-        game="flametable.duel.game:DuelGame",
-        data="flametable.duel.cards:load_card_set",
-        check="flametable.cli.games:check_duel",
-        claims=claims_duel,
-        bots="flametable.bots.registry:duel_knowledge",
-        collect="flametable.sim.duel_summary:collect",
-        summarize="flametable.sim.duel_summary:summarize",
-        summary_schema="flametable.sim.duel_summary:SUMMARY",
-        report="flametable.sim.duel_summary:report_sections",
-        play="flametable.cli.play:play_command",
-        table="flametable.cli.duel_tui:DuelTable",
-        narrator="flametable.cli.duel_tui:Narrator",
-        log="flametable.texts.duel:DuelLog",
-        observation="flametable.rl.duel_obs:DuelObservation",
-        facts="flametable.texts.duel:facts",
-        cards="flametable.cli.cards:show_duel",
-        help={"play": N_("Play Flame Duel: humans at this terminal (hot-seat for two) or bots."),
-              "cards": N_("Show the Flame Duel cards."),
-              "bench": N_("Random Flame Duel playouts on one core: steps and matches per second.")},
-    ),
-    GameEntry(
-        name="duals",
-        title=N_("Flamecraft Duals"),
-        game="flametable.duals.game:DualsGame",
-        data="flametable.duals.data:load_duals_data",
-        check="flametable.cli.games:check_duals",
-        claims=claims_duals,
-        bots="flametable.bots.registry:duals_knowledge",
-        collect="flametable.sim.duals_summary:collect",
-        summarize="flametable.sim.duals_summary:summarize",
-        summary_schema="flametable.sim.duals_summary:SUMMARY",
-        report="flametable.sim.duals_summary:report_sections",
-        play="flametable.cli.duals_play:play_command",
-        table="flametable.cli.duals_tui:DualsTable",
-        narrator="flametable.cli.duals_tui:DualsNarrator",
-        log="flametable.texts.duals:DualsLog",
-        observation="flametable.rl.duals_obs:DualsObservation",
-        facts="flametable.texts.duals:facts",
-        cards="flametable.cli.duals_cards:show_duals",
-        help={"play": N_("Play Flamecraft Duals: humans at this terminal (hot-seat for two) or bots."),
-              "cards": N_("Show the Flamecraft Duals shop deck, tokens and board."),
-              "bench": N_("Random Flamecraft Duals playouts on one core: steps and matches per second.")},
-    ),
-)
+def _plugin_order(ep: EntryPoint) -> tuple[bool, str, str]:
+    """Flametable's own games first, then the others, each by name."""
+    return (ep.dist is None or ep.dist.name != DISTRIBUTION, ep.name, ep.value)
 
-GAMES = Registry(BUILTINS)
-"""Every game of this installation: the built-in ones and the installed plug-ins (found on first use)."""
+
+GAMES = Registry()
+"""Every game of this installation, each found through its ``flametable.games`` entry point on first use: the
+built-in games (flametable's own entry points) first, then the plug-ins."""
 
 
 def get(name: str) -> GameEntry:
@@ -356,6 +323,11 @@ def entries() -> list[GameEntry]:
 
 def broken() -> list[BrokenPlugin]:
     return GAMES.broken()
+
+
+def builtins() -> list[GameEntry]:
+    """The built-in games' entries (those of flametable's own entry points)."""
+    return GAMES.builtins()
 
 
 def make_game(name: str, data: Any = None) -> Any:

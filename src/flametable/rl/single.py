@@ -1,9 +1,10 @@
 """Gymnasium single-agent environments: the learner plays one seat of a registry game against a registry bot.
 
-``import flametable.rl`` registers them as ``flametable/Duel-v0`` and ``flametable/Duals-v0`` (Gymnasium has no
-plug-in entry points any more): ``gymnasium.make("flametable/Duel-v0")`` after it, or
-``gymnasium.make("flametable.rl:flametable/Duel-v0")``, which imports it. Keyword arguments of ``make`` are those of
-:class:`DuelEnv` and :class:`DualsEnv`; :class:`SingleEnv` plays any game with an observation piece.
+``import flametable.rl`` registers those the games' registry entries name (``environments``), such as
+``flametable/Duel-v0`` and ``flametable/Duals-v0`` (Gymnasium has no plug-in entry points any more):
+``gymnasium.make("flametable/Duel-v0")`` after it, or ``gymnasium.make("flametable.rl:flametable/Duel-v0")``, which
+imports it. Keyword arguments of ``make`` are those of each game's class
+(``flametable.games.duel.environments.DuelEnv``); :class:`SingleEnv` plays any game with an observation piece.
 
 - Seats: ``seat=0`` or ``1`` fixes the learner's seat; ``"alternate"`` (the default) swaps it every episode, seat 0
   first after each seeded reset; ``"random"`` draws it from the environment's generator.
@@ -20,7 +21,7 @@ plug-in entry points any more): ``gymnasium.make("flametable/Duel-v0")`` after i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -32,7 +33,6 @@ from gymnasium import spaces
 from flametable.bots.registry import make_bot
 from flametable.core.registry import GameEntry
 from flametable.rl.aec import ansi, check_render_mode, draw_seed, fill_mask, mask_box, observation_box, prepare, reward
-from flametable.rl.duel_v0 import options as duel_options
 
 Seat = int | Literal["alternate", "random"]
 
@@ -145,21 +145,3 @@ class SingleEnv(gymnasium.Env[Any, np.int64]):
         # Never the match's seed: it decides every shuffle, so it would tell the opponent's cards and the draw order
         # (env.unwrapped.match_seed keeps it, for replaying an episode with the AEC environment or the engine).
         return {"action_mask": self._mask.copy(), "seat": self.seat}
-
-
-class DuelEnv(SingleEnv):
-    """Flame Duel against a bot (``flametable/Duel-v0``); the game's options as in :mod:`flametable.rl.duel_v0`."""
-
-    def __init__(self, mode: str = "shared", pick: str = "random", decks: Sequence[Any] | None = None,
-                 cards: str | Path | None = None, opponent: str = "bot:random", seat: Seat = "alternate",
-                 dict_obs: bool = True, render_mode: str | None = None) -> None:
-        super().__init__("duel", duel_options(mode, pick, decks), cards, opponent, seat, dict_obs, render_mode)
-
-
-class DualsEnv(SingleEnv):
-    """Flamecraft Duals against a bot (``flametable/Duals-v0``); options as in :mod:`flametable.rl.duals_v0`."""
-
-    def __init__(self, buddy: bool = False, data: str | Path | None = None, opponent: str = "bot:random",
-                 seat: Seat = "alternate", dict_obs: bool = True, render_mode: str | None = None) -> None:
-        super().__init__("duals", {"buddy": buddy}, data, opponent, seat, dict_obs, render_mode)
-

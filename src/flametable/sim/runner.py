@@ -20,11 +20,11 @@ from flametable.bots.registry import make_bot
 from flametable.core.match import new_record
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Action, GameState
+from flametable.core.registry import make_game
 from flametable.core.rng import Rng
 from flametable.service import MatchService
 from flametable.service import run as run_service
 from flametable.sim import summaries
-from flametable.sim.games import make_game
 
 T = TypeVar("T")
 

@@ -20,11 +20,11 @@ from typing import Any, TypeVar
 from flametable.core.errors import IllegalAction
 from flametable.core.i18n import LANGUAGES, N_
 from flametable.core.protocol import Action
-from flametable.duals.actions import Kind as DualsKind
-from flametable.duals.rules import NUM_TYPES, TYPE_KEYS
-from flametable.duel.actions import Kind as DuelKind
-from flametable.duel.cards import Stat
-from flametable.texts.duals import DualsWords, type_name
+from flametable.games.duals.actions import Kind as DualsKind
+from flametable.games.duals.rules import NUM_TYPES, TYPE_KEYS
+from flametable.games.duals.texts import DualsWords, type_name
+from flametable.games.duel.actions import Kind as DuelKind
+from flametable.games.duel.cards import Stat
 from flametable.texts.translator import Translator
 from flametable.texts.words import stat_name
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
-from flametable.duals.rules import Reason as DualsReason
-from flametable.duel.cards import Stat, SupportKind
-from flametable.duel.rules import PHASE_TEXT, Phase, Reason
+from flametable.games.duals.rules import Reason as DualsReason
+from flametable.games.duel.cards import Stat, SupportKind
+from flametable.games.duel.rules import PHASE_TEXT, Phase, Reason
 from flametable.texts.translator import Translator
 
 STAT_NAMES = {Stat.SPARK: N_("Spark"), Stat.HEAT: N_("Heat"), Stat.CHARM: N_("Charm")}

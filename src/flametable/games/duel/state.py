@@ -1,0 +1,720 @@
+"""The Flame Duel rules engine: one match in progress (no I/O, no clock, no global randomness).
+
+Cards are integer-coded by their numbers. Draw piles keep their top at the *end* of the list.
+Every rule is cited by its ruling number (R1-R15 in ``shared/rules/RULINGS.md``).
+
+What a seat may see is decided here, by :func:`observe`, and nowhere else; the view's types live in
+``duel.view`` (data only). ``DRAW``, ``Played`` and ``RoundResult`` are defined there and stay importable from here.
+"""
+
+from __future__ import annotations
+
+import ast
+from bisect import insort
+from enum import Enum
+from typing import Any
+
+from flametable.core.errors import IllegalAction
+from flametable.core.i18n import N_, Phrase
+from flametable.core.outcome import Outcome
+from flametable.core.rng import Rng
+from flametable.games.duel.actions import (
+    ABILITY,
+    CHAMPION,
+    LINE,
+    PASS,
+    PICK,
+    PLAY,
+    STAT,
+    SWAP,
+    TAKE,
+    DuelAction,
+    Kind,
+)
+from flametable.games.duel.cards import CardSet, EffectKind, SupportKind
+from flametable.games.duel.rules import ABILITY_BONUS, HAND_SIZE, MAX_PLAYS, PHASE_TEXT, ROUNDS, Phase, Reason
+from flametable.games.duel.view import DRAW as DRAW  # re-exported: DRAW, Played and RoundResult were defined here
+from flametable.games.duel.view import DuelView, SeatInfo
+from flametable.games.duel.view import Played as Played
+from flametable.games.duel.view import RoundResult as RoundResult
+
+NO_STAT = -1
+
+
+class Copy(Enum):
+    """How :meth:`DuelState.clone` copies a field (and :meth:`DuelState.blank` its empty value)."""
+
+    VALUE = "value"  # immutable (or shared and never mutated): the same object
+    LIST = "list"  # a flat list of immutable values
+    PER_SEAT = "per_seat"  # a list of two flat lists, one per seat
+    LISTS = "lists"  # a list of flat lists, as many as there are (the draw piles)
+    CLONE = "clone"  # an object with its own ``clone`` (the generator)
+
+
+ARG: Any = object()  # in FIELDS: the field's value comes from blank()'s arguments
+
+FIELDS: tuple[tuple[str, Copy, object], ...] = (
+    # (name, how clone copies it, its value in blank(); ARG: from blank()'s arguments). Add a field here, and its
+    # annotation in the class: __slots__, blank, clone and the determiniser's samples (clones of a blank state)
+    # follow from this list.
+    ("cards", Copy.VALUE, ARG),
+    ("shared", Copy.VALUE, ARG),  # R2: one shared deck, else own decks
+    ("draft", Copy.VALUE, ARG),
+    ("pile_of", Copy.VALUE, ARG),  # which pile each seat draws from
+    ("rng", Copy.CLONE, ARG),
+    ("phase", Copy.VALUE, Phase.LINEUP),
+    ("acting", Copy.VALUE, 0),  # the seat to act (meaningless once OVER)
+    ("first_picker", Copy.VALUE, 0),
+    ("characters", Copy.PER_SEAT, [[], []]),
+    ("lineups", Copy.PER_SEAT, [[], []]),
+    ("champion", Copy.LIST, [0, 0]),
+    ("hands", Copy.PER_SEAT, [[], []]),
+    ("piles", Copy.LISTS, []),
+    ("discards", Copy.PER_SEAT, [[], []]),
+    ("looked_at", Copy.LIST, [0, 0]),
+    ("place", Copy.VALUE, 0),
+    ("place_owner", Copy.VALUE, 0),
+    ("round_no", Copy.VALUE, 0),
+    ("chooser", Copy.VALUE, 0),
+    ("stat", Copy.VALUE, NO_STAT),
+    ("current", Copy.LIST, [0, 0]),
+    ("plays", Copy.LIST, [0, 0]),
+    ("ability_used", Copy.LIST, [False, False]),
+    ("passes", Copy.VALUE, 0),
+    ("items", Copy.PER_SEAT, [[], []]),
+    ("events", Copy.LIST, []),
+    ("modifiers", Copy.LIST, [0, 0]),
+    ("pending", Copy.LIST, []),
+    ("log", Copy.LIST, []),
+    ("results", Copy.LIST, []),
+    ("revealed", Copy.PER_SEAT, [[], []]),
+    ("wins", Copy.LIST, [0, 0]),
+    ("_outcome", Copy.VALUE, None),
+)
+
+
+_COPY_CODE = {
+    Copy.VALUE: "self.{0}",
+    Copy.LIST: "self.{0}[:]",
+    Copy.PER_SEAT: "[self.{0}[0][:], self.{0}[1][:]]",
+    Copy.LISTS: "[x[:] for x in self.{0}]",
+    Copy.CLONE: "self.{0}.clone()",
+}
+
+
+class DuelState:
+    """A Flame Duel match. Mutates in place; :meth:`clone` is a cheap copy of its lists."""
+
+    __slots__ = tuple(name for name, _how, _blank in FIELDS)
+
+    @classmethod
+    def blank(cls, cards: CardSet, shared: bool, draft: bool, rng: Rng) -> DuelState:
+        """A state before anything is dealt, every field at its empty value: ``DuelGame.new_match`` and the
+        determiniser start from it and fill in what they know."""
+        st = cls.__new__(cls)
+        _fill_blank(st)
+        st.cards = cards
+        st.shared = shared
+        st.draft = draft
+        st.pile_of = (0, 0) if shared else (0, 1)
+        st.rng = rng
+        return st
+
+    cards: CardSet
+    shared: bool
+    draft: bool
+    pile_of: tuple[int, int]
+    rng: Rng
+    phase: Phase
+    acting: int
+    first_picker: int
+    characters: list[list[int]]  # each seat's characters (dealt, drafted or brought), sorted
+    lineups: list[list[int]]  # each seat's secret order (R3), complete after the line-up phase
+    champion: list[int]  # tie-break picks (R14), 0 = not yet
+    hands: list[list[int]]
+    piles: list[list[int]]  # draw piles, top at the end; shared mode: one pile
+    discards: list[list[int]]
+    looked_at: list[int]  # how many top cards of its pile each seat has looked at (R15)
+    place: int  # 0 = none
+    place_owner: int
+    round_no: int  # 0-based; 3 = the tie-break round
+    chooser: int
+    stat: int  # NO_STAT before it is chosen
+    current: list[int]  # each seat's character this round
+    plays: list[int]
+    ability_used: list[bool]
+    passes: int  # passes in a row
+    items: list[list[int]]
+    events: list[tuple[int, int]]  # (seat, support)
+    modifiers: list[int]  # effect modifiers on each seat's total this round (boost, sap)
+    pending: list[tuple[int, int, int]]  # queued table effects: (seat, effect kind, n)
+    log: list[tuple[int, DuelAction, bool]]  # this round's public plays: (seat, action, auto)
+    results: list[RoundResult]
+    revealed: list[list[int]]  # cards publicly known to be in each hand (taken back from a discard pile)
+    wins: list[int]
+    _outcome: Outcome | None
+
+    # ------------------------------------------------------------------ protocol
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.phase is Phase.OVER else self.acting
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def tiebreak(self) -> bool:
+        return self.round_no == ROUNDS
+
+    def clone(self) -> DuelState:
+        """A copy that shares nothing mutable (compiled from FIELDS below, as fast as one written by hand)."""
+        raise NotImplementedError  # pragma: no cover - replaced by _compile_clone()
+
+    def legal_actions(self) -> list[DuelAction]:
+        phase = self.phase
+        p = self.acting
+        if phase is Phase.PLAY:
+            hand = self.hands[p]
+            acts = [PASS]
+            acts += [PLAY[s] for s in hand]
+            if not self.ability_used[p]:
+                acts += [ABILITY[s] for s in hand]
+            return acts
+        if phase is Phase.STAT:
+            return list(STAT)
+        if phase is Phase.CHOICE:
+            return [(TAKE if self.pending[0][1] == EffectKind.RECOVER else SWAP)[s] for s in self._options()]
+        if phase is Phase.LINEUP:
+            return [LINE[c] for c in self.characters[p] if c not in self.lineups[p]]
+        if phase is Phase.DRAFT:
+            taken = self.characters[0] + self.characters[1]
+            return [PICK[c] for c in range(1, len(self.cards.characters) + 1) if c not in taken]
+        if phase is Phase.CHAMPION:
+            return [CHAMPION[c] for c in self._champion_options(p)]
+        return []
+
+    def apply(self, action: DuelAction) -> None:
+        phase = self.phase
+        kind = action.kind
+        p = self.acting
+        if phase is Phase.PLAY:
+            if kind is Kind.PASS:
+                self._pass(p, auto=False)
+                return
+            if kind is Kind.PLAY:
+                self._check_in_hand(p, action.arg)
+                self._play_support(p, action)
+                return
+            if kind is Kind.ABILITY:
+                if self.ability_used[p]:
+                    raise IllegalAction(N_("Your ability can be triggered only once per round."))  # R6
+                self._check_in_hand(p, action.arg)
+                self._trigger_ability(p, action)
+                return
+        elif phase is Phase.STAT and kind is Kind.STAT:
+            self.stat = action.arg
+            self.phase = Phase.PLAY
+            self.acting = self.chooser  # R6: starting with the chooser
+            self._advance()
+            return
+        elif phase is Phase.CHOICE and (kind is Kind.TAKE or kind is Kind.SWAP):
+            self._choose(p, action)
+            return
+        elif phase is Phase.LINEUP and kind is Kind.LINE:
+            self._line(p, action.arg)
+            return
+        elif phase is Phase.DRAFT and kind is Kind.PICK:
+            self._pick(p, action.arg)
+            return
+        elif phase is Phase.CHAMPION and kind is Kind.CHAMPION:
+            if action.arg not in self._champion_options(p):
+                raise IllegalAction(
+                    N_("{card} is not one of your most charming characters."), card=f"C{action.arg}"  # R14
+                )
+            self._set_champion(p, action.arg)
+            return
+        if phase is Phase.OVER:
+            raise IllegalAction(N_("The match is over."))
+        raise IllegalAction(
+            N_("{action} is not possible now: {expected}."), action=action.text(), expected=PHASE_TEXT[phase]
+        )
+
+    def view(self, seat: int | None) -> DuelView:
+        return observe(self, seat)
+
+    # ------------------------------------------------------------------ helpers
+
+    def pile(self, seat: int) -> list[int]:
+        return self.piles[self.pile_of[seat]]
+
+    def _check_in_hand(self, p: int, s: int) -> None:
+        if s not in self.hands[p]:
+            raise IllegalAction(N_("{card} is not in your hand."), card=f"S{s}")
+
+    def _draw(self, p: int) -> None:
+        """Draw one card for ``p``; an empty pile draws nothing (R13)."""
+        k = self.pile_of[p]
+        pile = self.piles[k]
+        if not pile:
+            return
+        self.hands[p].append(pile.pop())
+        kt = self.looked_at
+        for q in (0, 1):
+            if kt[q] and self.pile_of[q] == k:
+                kt[q] -= 1
+
+    # ------------------------------------------------------------------ draft and line-up
+
+    def _pick(self, p: int, c: int) -> None:
+        if c in self.characters[0] or c in self.characters[1]:
+            raise IllegalAction(N_("{card} has already been picked."), card=f"C{c}")  # R2
+        insort(self.characters[p], c)  # kept sorted, like dealt characters
+        if len(self.characters[0]) == 3 and len(self.characters[1]) == 3:
+            self.phase = Phase.LINEUP
+            self.acting = 0
+        else:
+            self.acting = 1 - p
+
+    def _line(self, p: int, c: int) -> None:
+        lineup = self.lineups[p]
+        if c not in self.characters[p]:
+            raise IllegalAction(N_("{card} is not one of your characters."), card=f"C{c}")
+        if c in lineup:
+            raise IllegalAction(N_("{card} is already in your line-up."), card=f"C{c}")
+        lineup.append(c)
+        if len(lineup) == 2:  # the last one has only one place left
+            lineup.extend(x for x in self.characters[p] if x not in lineup)
+        if len(lineup) == 3:
+            if len(self.lineups[1 - p]) < 3:
+                self.acting = 1 - p
+            else:
+                self._lineups_done()
+
+    def _lineups_done(self) -> None:
+        """R4: each player draws 3 support cards, then round 1 starts (R5)."""
+        for p in (0, 1):
+            for _ in range(HAND_SIZE - len(self.hands[p])):
+                self._draw(p)
+        self._start_round()
+
+    # ------------------------------------------------------------------ rounds
+
+    def _start_round(self) -> None:
+        r = self.round_no
+        if r < ROUNDS:
+            self.current = [self.lineups[0][r], self.lineups[1][r]]
+        else:
+            self.current = self.champion[:]
+        if r == 0:
+            a, b = self.current
+            # R5: the lower card number chooses; the same number (own decks) by a coin flip.
+            self.chooser = 0 if a < b else 1 if b < a else self.rng.coin()
+        else:
+            last = self.results[-1]
+            # R5: after a won round the loser chooses, after a draw the one who did not choose.
+            self.chooser = 1 - last.chooser if last.winner == DRAW else 1 - last.winner
+        self.phase = Phase.STAT
+        self.acting = self.chooser
+
+    def _advance(self) -> None:
+        """Make the passes the engine makes for a player who can only pass (R6); end play after two."""
+        while True:
+            if self.passes >= 2:
+                self._end_round()
+                return
+            p = self.acting
+            if self.plays[p] < MAX_PLAYS and self.hands[p]:
+                return
+            self.log.append((p, PASS, True))
+            self.passes += 1
+            self.acting = 1 - p
+
+    def _pass(self, p: int, auto: bool) -> None:
+        self.log.append((p, PASS, auto))
+        self.passes += 1
+        self.acting = 1 - p
+        self._advance()
+
+    def _play_support(self, p: int, action: DuelAction) -> None:
+        s = self._from_hand(p, action)
+        cards = self.cards
+        kind = cards.support_kind[s]
+        if kind is SupportKind.ITEM:
+            self.items[p].append(s)  # R7: equipped to the current character
+        elif kind is SupportKind.PLACE:
+            self._set_place(s, p)  # R8
+        else:
+            self.events.append((p, s))  # R9
+        self._played(p, cards.support_effects[s])
+
+    def _trigger_ability(self, p: int, action: DuelAction) -> None:
+        # R11: discard a card of your choice, +15 (counted in the total), then the table effects.
+        self.discards[p].append(self._from_hand(p, action))
+        self.ability_used[p] = True
+        self._played(p, self.cards.ability_effects[self.current[p]])
+
+    def _from_hand(self, p: int, action: DuelAction) -> int:
+        """Take the action's card out of ``p``'s hand and log the play (R15: plays are public)."""
+        s = action.arg
+        self.hands[p].remove(s)
+        if self.revealed[p]:
+            self._unreveal(p, s)
+        self.log.append((p, action, False))
+        return s
+
+    def _played(self, p: int, effects: tuple[tuple[int, int], ...]) -> None:
+        """One of ``p``'s 2 plays is made (R6): its table effects (R10), then the other player's turn."""
+        self.plays[p] += 1
+        self.passes = 0
+        if effects:
+            self.pending = [(p, k, n) for k, n in effects]
+            self._resolve(p)
+        else:
+            self.acting = 1 - p
+            self._advance()
+
+    def _set_place(self, s: int, owner: int) -> None:
+        # R8: the old place goes to the discard pile of the player who played it.
+        if self.place:
+            self.discards[self.place_owner].append(self.place)
+        self.place = s
+        self.place_owner = owner
+
+    def _resolve(self, actor: int) -> None:
+        """R10: do the queued effects in order; stop at one that needs its player's choice.
+
+        The turn passes to the other player once the play is fully resolved.
+        """
+        pending = self.pending
+        while pending:
+            p, kind, n = pending[0]
+            if kind == EffectKind.DRAW:
+                for _ in range(n):
+                    self._draw(p)
+            elif kind == EffectKind.PEEK:
+                self.looked_at[p] = max(self.looked_at[p], min(n, len(self.pile(p))))
+            elif kind == EffectKind.BOOST:
+                self.modifiers[p] += n
+            elif kind == EffectKind.SAP:
+                self.modifiers[1 - p] -= n
+            elif kind == EffectKind.CLEAR_PLACE:
+                if self.place:
+                    self.discards[self.place_owner].append(self.place)
+                    self.place = 0
+            else:  # RECOVER, SWAP_PLACE: a choice among the discard pile
+                options = self._options()
+                if len(options) > 1:
+                    self.phase = Phase.CHOICE
+                    self.acting = p
+                    return
+                if options:  # a single option needs no decision
+                    self._do_choice(p, kind, options[0])
+                    table = TAKE if kind == EffectKind.RECOVER else SWAP
+                    self.log.append((p, table[options[0]], True))
+            pending.pop(0)
+        if self.phase is Phase.CHOICE:
+            self.phase = Phase.PLAY
+        self.acting = 1 - actor
+        self._advance()
+
+    def _options(self) -> list[int]:
+        p, kind, _ = self.pending[0]
+        if kind == EffectKind.RECOVER:
+            return sorted(set(self.discards[p]))
+        kinds = self.cards.support_kind
+        return sorted({s for s in self.discards[p] if kinds[s] is SupportKind.PLACE})
+
+    def _unreveal(self, p: int, s: int) -> None:
+        if s in self.revealed[p]:
+            self.revealed[p].remove(s)
+
+    def _do_choice(self, p: int, kind: int, s: int) -> None:
+        self.discards[p].remove(s)
+        if kind == EffectKind.RECOVER:
+            self.hands[p].append(s)
+            self.revealed[p].append(s)  # it came from a public pile (R15)
+        else:
+            self._set_place(s, p)
+
+    def _choose(self, p: int, action: DuelAction) -> None:
+        kind = self.pending[0][1]
+        wanted = Kind.TAKE if kind == EffectKind.RECOVER else Kind.SWAP
+        if action.kind is not wanted:
+            raise IllegalAction(N_("{action} is not possible now: {expected}."), action=action.text(),
+                                expected=CHOICE_TEXT[wanted])
+        if action.arg not in self._options():
+            raise IllegalAction(N_("{card} is not a card you can choose from your discard pile."),
+                                card=f"S{action.arg}")
+        self._do_choice(p, kind, action.arg)
+        self.log.append((p, action, False))
+        self.pending.pop(0)
+        self._resolve(p)
+
+    def totals(self) -> tuple[int, int]:
+        """R12: printed stat + items + owned place + events + ability + effect modifiers; (0, 0) before the round's
+        stat is chosen."""
+        stat = self.stat
+        if stat == NO_STAT:
+            return (0, 0)
+        sups = self.cards.supports
+        printed = self.cards.printed
+        out = []
+        for p in (0, 1):
+            c = self.current[p]
+            base = printed[c][stat]
+            total = base + self.modifiers[p]
+            if self.ability_used[p]:
+                total += ABILITY_BONUS
+            for s in self.items[p]:
+                card = sups[s - 1]
+                if card.stat == stat:
+                    total += card.bonus * 2 if c in card.equips_to else card.bonus  # R7
+            if self.place and self.place_owner == p:
+                card = sups[self.place - 1]
+                if card.stat == stat:
+                    total += card.bonus  # R8
+            for _, s in self.events:
+                card = sups[s - 1]
+                if card.stat != stat:
+                    continue
+                if card.printed_at_most is not None and base > card.printed_at_most:
+                    continue
+                if card.printed_at_least is not None and base < card.printed_at_least:
+                    continue
+                total += card.bonus  # R9: for both players
+            out.append(total)
+        return out[0], out[1]
+
+    def _end_round(self) -> None:
+        t0, t1 = self.totals()
+        charm = self.cards.charm
+        by_charm = False
+        if t0 != t1:
+            winner = 0 if t0 > t1 else 1
+        else:  # R12: the higher printed Charm wins; equal again, a draw
+            c0, c1 = charm[self.current[0]], charm[self.current[1]]
+            winner = 0 if c0 > c1 else 1 if c1 > c0 else DRAW
+            by_charm = winner != DRAW
+        self.results.append(
+            RoundResult(self.round_no + 1, self.chooser, self.stat, (self.current[0], self.current[1]), (t0, t1),
+                        winner, by_charm)
+        )
+        if winner != DRAW:
+            self.wins[winner] += 1
+        # R13: items and events to the discard pile of whoever played them; the place stays.
+        for p in (0, 1):
+            self.discards[p].extend(self.items[p])
+        for p, s in self.events:
+            self.discards[p].append(s)
+        self.items = [[], []]
+        self.events = []
+        w0, w1 = self.wins
+        if self.round_no == ROUNDS:  # R14: the tie-break round decides, or the match is tied
+            if winner == DRAW:
+                self._finish(None, Reason.TIED_MATCH)
+            else:
+                self._finish(winner, Reason.TIEBREAK)
+            return
+        if w0 >= 2 or w1 >= 2:  # R14: 2 round wins win at once
+            self._finish(0 if w0 >= 2 else 1, Reason.TWO_WINS)
+            return
+        if self.round_no == ROUNDS - 1 and w0 != w1:
+            self._finish(0 if w0 > w1 else 1, Reason.MORE_WINS)
+            return
+        # R13: each player draws a card, the round's chooser first.
+        self._draw(self.chooser)
+        self._draw(1 - self.chooser)
+        self.stat = NO_STAT
+        self.plays = [0, 0]
+        self.ability_used = [False, False]
+        self.passes = 0
+        self.modifiers = [0, 0]
+        self.log = []
+        self.round_no += 1
+        if self.round_no == ROUNDS:
+            self._start_tiebreak()
+        else:
+            self._start_round()
+
+    def _finish(self, winner: int | None, reason: Reason) -> None:
+        self.phase = Phase.OVER
+        self.pending = []
+        self._outcome = Outcome(winner, reason, (self.wins[0], self.wins[1]))
+
+    # ------------------------------------------------------------------ tie-break (R14)
+
+    def _champion_options(self, p: int) -> list[int]:
+        charm = self.cards.charm
+        best = max(charm[c] for c in self.lineups[p])
+        return sorted(c for c in self.lineups[p] if charm[c] == best)
+
+    def _start_tiebreak(self) -> None:
+        self.champion = [0, 0]
+        for p in (0, 1):
+            options = self._champion_options(p)
+            if len(options) == 1:
+                self.champion[p] = options[0]
+        self._next_champion()
+
+    def _set_champion(self, p: int, c: int) -> None:
+        # No "already chosen" check: the pick is asked only of a seat without one (_next_champion).
+        self.champion[p] = c
+        self._next_champion()
+
+    def _next_champion(self) -> None:
+        for p in (0, 1):
+            if not self.champion[p]:
+                self.phase = Phase.CHAMPION
+                self.acting = p
+                return
+        self._start_round()
+
+
+
+# ---------------------------------------------------------------------- views (R15)
+
+
+def _flipped(st: DuelState, p: int) -> tuple[int, ...]:
+    if st.phase in (Phase.DRAFT, Phase.LINEUP):
+        return ()
+    shown = min(st.round_no + 1, 3)
+    return tuple(st.lineups[p][:shown])
+
+
+def observe(st: DuelState, seat: int | None) -> DuelView:
+    """What ``seat`` may see of ``st`` (``None``: a spectator); see ``duel.view`` for what is public and private."""
+    if seat not in (None, 0, 1):
+        raise ValueError(f"seat must be 0, 1 or None, got {seat!r}")
+    over = st.phase is Phase.OVER
+    totals = st.totals() if not over else (0, 0)  # (0, 0) until the round's stat is chosen
+    in_round = st.phase in (Phase.STAT, Phase.PLAY, Phase.CHOICE) or (over and bool(st.results))
+    infos = []
+    for p in (0, 1):
+        flipped = _flipped(st, p)
+        known = tuple(sorted(st.characters[p])) if p == seat or st.draft else tuple(sorted(flipped))
+        character = st.current[p] if in_round else 0
+        if st.tiebreak and character:
+            flipped = (*flipped, character) if character not in flipped else flipped
+        infos.append(
+            SeatInfo(
+                flipped=flipped,
+                known_characters=known,
+                character=character,
+                hand_size=len(st.hands[p]),
+                revealed=tuple(st.revealed[p]),
+                pile_size=len(st.pile(p)),
+                discard=tuple(st.discards[p]),
+                items=tuple(st.items[p]),
+                plays=st.plays[p],
+                ability_used=st.ability_used[p],
+                wins=st.wins[p],
+                modifier=st.modifiers[p],
+                total=totals[p],
+            )
+        )
+    hand: tuple[int, ...] = ()
+    lineup: tuple[int, ...] = ()
+    my_chars: tuple[int, ...] = ()
+    known_top: tuple[int, ...] = ()
+    my_pile: tuple[int, ...] = ()
+    champion = 0
+    legal: tuple[DuelAction, ...] = ()
+    if seat is not None:
+        hand = tuple(st.hands[seat])
+        lineup = tuple(st.lineups[seat])
+        my_chars = tuple(sorted(st.characters[seat]))
+        pile = st.pile(seat)
+        k = st.looked_at[seat]
+        known_top = tuple(reversed(pile[len(pile) - k :])) if k else ()
+        if not st.shared:
+            my_pile = tuple(sorted(pile))
+        champion = st.champion[seat] if st.phase is Phase.CHAMPION else 0
+        legal = tuple(st.legal_actions()) if st.to_act == seat else ()
+    draft_pool: tuple[int, ...] = ()
+    if st.phase is Phase.DRAFT:
+        taken = set(st.characters[0]) | set(st.characters[1])
+        draft_pool = tuple(c for c in range(1, len(st.cards.characters) + 1) if c not in taken)
+    return DuelView(
+        seat=seat,
+        phase=st.phase,
+        to_act=st.to_act,
+        shared_pile=st.shared,
+        draft=st.draft,
+        round_number=st.round_no + 1,
+        chooser=st.chooser if st.phase in (Phase.STAT, Phase.PLAY, Phase.CHOICE) else None,
+        stat=st.stat if st.phase in (Phase.PLAY, Phase.CHOICE) else -1,
+        place=st.place,
+        place_owner=st.place_owner if st.place else None,
+        events=tuple(st.events),
+        log=tuple(Played(*e) for e in st.log),
+        passes=st.passes,
+        pending=tuple(st.pending),
+        results=tuple(st.results),
+        seats=(infos[0], infos[1]),
+        hand=hand,
+        lineup=lineup,
+        my_characters=my_chars,
+        known_top=known_top,
+        my_pile=my_pile,
+        champion=champion,
+        legal=legal,
+        draft_pool=draft_pool,
+        outcome=st.outcome,
+    )
+
+
+# Runs only at import, before mutation testing can switch a mutant in (docs/mutation.md); the state-fields
+# tests pin what it makes.
+def _is_literal(value: object) -> bool:  # pragma: no mutate block
+    """``repr(value)`` is Python source that makes an equal value of the same type (ints, lists of them...)."""
+    try:
+        again = ast.literal_eval(repr(value))
+    except (ValueError, SyntaxError):
+        return False
+    return bool(again == value) and type(again) is type(value)
+
+
+# Runs only at import, before mutation testing can switch a mutant in (docs/mutation.md); the state-fields
+# tests pin what it makes.
+def _compile_blank() -> Any:  # pragma: no mutate block
+    """``_fill_blank(st)``: every field of FIELDS that blank() does not take from its arguments, at its empty value
+    (a literal when the value is one, so a new match costs no more than with fields set by hand)."""
+    lines = ["def fill_blank(st):"]
+    namespace: dict[str, Any] = {}
+    for i, (name, how, value) in enumerate(FIELDS):
+        if value is ARG:
+            continue
+        if _is_literal(value):
+            lines.append(f"    st.{name} = {value!r}")
+        else:
+            namespace[f"blank{i}"] = value
+            lines.append(f"    st.{name} = " + _COPY_CODE[how].replace("self.", "").format(f"blank{i}"))
+    exec("\n".join(lines), namespace)  # code made from FIELDS above, no outside input
+    return namespace["fill_blank"]
+
+
+_fill_blank = _compile_blank()
+
+
+# Runs only at import, before mutation testing can switch a mutant in (docs/mutation.md); the state-fields
+# tests pin what it makes.
+def _compile_clone() -> Any:  # pragma: no mutate block
+    lines = ["def clone(self):", "    c = new(DuelState)"]
+    lines += [f"    c.{name} = " + _COPY_CODE[how].format(name) for name, how, _blank in FIELDS]
+    lines.append("    return c")
+    namespace: dict[str, Any] = {"new": object.__new__, "DuelState": DuelState}
+    exec("\n".join(lines), namespace)  # code made from FIELDS above, no outside input
+    clone = namespace["clone"]
+    clone.__doc__ = DuelState.clone.__doc__
+    clone.__qualname__ = "DuelState.clone"
+    return clone
+
+
+DuelState.clone = _compile_clone()  # type: ignore[method-assign]
+
+CHOICE_TEXT = {
+    Kind.TAKE: Phrase(N_("take a card from your discard pile")),
+    Kind.SWAP: Phrase(N_("put a place from your discard pile on the table")),
+}

@@ -1,0 +1,130 @@
+"""What the lab keeps of a Flame Duel match, and the report's Flame Duel sections."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from flametable.core.i18n import N_, pick
+from flametable.core.protocol import Action, GameState
+from flametable.core.schema import Int, List, Nullable, Obj, Str, Tuple
+from flametable.games.duel.actions import Kind
+from flametable.games.duel.cards import NUM_CHARACTERS, NUM_SUPPORTS
+from flametable.sim.charts import Bar, Translate, bar_chart, english, score_of, section
+from flametable.sim.stats import score_interval
+
+_SEAT = Int(0, 1)
+_CHARACTER = Int(1, NUM_CHARACTERS)
+_TOTAL = Int(-10**6, 10**6)
+SUMMARY = Obj(
+    required={
+        "lineups": List(List(_CHARACTER, min=3, max=3), min=2, max=2, description="each seat's line-up (R2)"),
+        "first_chooser": Nullable(_SEAT, description="who chose the stat of round 1 (R5)"),
+        "rounds": List(Obj(required={"chooser": _SEAT, "stat": Int(0, 2), "characters": List(_CHARACTER, min=2, max=2),
+                                     "totals": List(_TOTAL, min=2, max=2),
+                                     "winner": Int(-1, 1, "the seat that won the round, -1 for a draw")}),
+                       max=4, description="the rounds played, the tie-break included (R14)"),
+        "plays": List(Tuple((_SEAT, Str(choices=("play", "ability")), Int(1, NUM_SUPPORTS), Int(0, 3))),
+                      max=10_000, description="[seat, play or ability, support card, round index]"),
+    },
+    title="Flame Duel match summary",
+)
+"""The ``summary`` of a Flame Duel result line."""
+
+
+def collect(state: GameState[Any, Any], seat: int, action: Action) -> Any:
+    """Rounds finished after the step: the next step belongs to round number this value (0-based)."""
+    st: Any = state
+    return len(st.results)
+
+
+def summarize(state: GameState[Any, Any], trace: list[tuple[int, Action, Any]]) -> dict[str, Any]:
+    st: Any = state
+    rounds = [
+        {"chooser": r.chooser, "stat": r.stat, "characters": list(r.characters), "totals": list(r.totals),
+         "winner": r.winner}
+        for r in st.results
+    ]
+    plays = []
+    round_index = 0  # a step belongs to the round after those finished before it (one may end inside apply)
+    for seat, action, finished_after in trace:
+        kind = getattr(action, "kind", None)
+        if kind is Kind.PLAY or kind is Kind.ABILITY:
+            plays.append([seat, kind.word, action.arg, round_index])  # type: ignore[attr-defined]
+        round_index = finished_after
+    return {
+        "lineups": [list(st.lineups[0]), list(st.lineups[1])],
+        "first_chooser": st.results[0].chooser if st.results else None,
+        "rounds": rounds,
+        "plays": plays,
+    }
+
+
+def duel_sections(lines: list[dict[str, Any]], cards: Any, tr: Translate = english,
+                  lang: str = "en") -> tuple[list[str], dict[str, Any]]:
+    sections: list[str] = []
+    figures: dict[str, Any] = {}
+    # First chooser's advantage (R5).
+    pts = []
+    for x in lines:
+        fc = x["summary"].get("first_chooser")
+        if fc is None:
+            continue
+        pts.append(score_of(x["winner_seat"], fc))
+    adv = score_interval(pts)
+    figures["first_chooser_score"] = adv.to_json()
+    sections.append(section(
+        tr(N_("First chooser's advantage")),
+        bar_chart(tr(N_("first chooser")), [Bar(tr(N_("first chooser's score")), adv, len(pts))], band=(0.45, 0.55)),
+        tr(N_("Score of the player who chose the stat in round 1 (target: 45–55%).")),
+    ))
+    # Characters: match score of the player who had them, and round win rate when flipped.
+    match_pts: dict[int, list[float]] = defaultdict(list)
+    round_pts: dict[int, list[float]] = defaultdict(list)
+    for x in lines:
+        s = x["summary"]
+        for seat in (0, 1):
+            score = score_of(x["winner_seat"], seat)
+            for c in s["lineups"][seat]:
+                match_pts[c].append(score)
+        for r in s["rounds"]:
+            for seat in (0, 1):
+                c = r["characters"][seat]
+                round_pts[c].append(score_of(r["winner"], seat))
+    def name(c: int) -> str:
+        return f"C{c} {pick(cards.character(c).name, lang)}" if cards is not None else f"C{c}"
+
+    chars = sorted(match_pts, key=lambda c: -sum(match_pts[c]) / len(match_pts[c]))
+    bars = [Bar(name(c), score_interval(match_pts[c]), len(match_pts[c])) for c in chars]
+    figures["characters"] = {str(c): score_interval(match_pts[c]).to_json() | {"n": len(match_pts[c])}
+                             for c in sorted(match_pts)}
+    sections.append(section(tr(N_("Each character's win rate")), bar_chart(tr(N_("characters")), bars),
+                            tr(N_("Match score of the player who had the character in their line-up "
+                                  "(target: 40–60%)."))))
+    rbars = [Bar(name(c), score_interval(round_pts[c]), len(round_pts[c]))
+             for c in sorted(round_pts, key=lambda c: -sum(round_pts[c]) / len(round_pts[c]))]
+    sections.append(section(tr(N_("Rounds won by each character")), bar_chart(tr(N_("character rounds")), rbars),
+                            tr(N_("Share of the rounds a character played that it won (draws ½)."))))
+    # Support cards: how often played, and the round score of whoever played them.
+    played: dict[int, list[float]] = defaultdict(list)
+    for x in lines:
+        rounds = x["summary"]["rounds"]
+        for seat, kind, card, r in x["summary"]["plays"]:
+            if kind != "play" or not 0 <= r < len(rounds):
+                continue
+            played[card].append(score_of(rounds[r]["winner"], seat))
+    def sname(s: int) -> str:
+        return f"S{s} {pick(cards.support(s).name, lang)}" if cards is not None else f"S{s}"
+
+    sbars = [Bar(sname(card), score_interval(v), len(v))
+             for card, v in sorted(played.items(), key=lambda kv: -sum(kv[1]) / len(kv[1]))]
+    figures["supports"] = {str(card): score_interval(v).to_json() | {"n": len(v)} for card, v in played.items()}
+    sections.append(section(tr(N_("Support cards when played")), bar_chart(tr(N_("supports")), sbars, band=None),
+                            tr(N_("Round score of the player who played the card in that round."))))
+    return sections, figures
+
+
+def report_sections(lines: list[dict[str, Any]], game: Any, tr: Translate = english,
+                    lang: str = "en") -> tuple[list[str], dict[str, Any]]:
+    """The report's Flame Duel sections, naming the cards of ``game``'s card set."""
+    return duel_sections(lines, game.cards if game is not None else None, tr, lang)
