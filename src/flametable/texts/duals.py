@@ -385,24 +385,43 @@ def step_lines(prev: DualsView, view: DualsView, actor: int, action: DualsAction
         lines.append(Text(_("The bag was empty: the reserve tokens went into the bag, shuffled."),  # D7
                           style="bold"))
     if view.end_triggered and not prev.end_triggered:
-        lines.append(end_text(view, words.tr, names, prev.turn))
+        lines.append(end_text(view, words.tr, names))
     if view.outcome is not None and not prev.last_chance:
+        # the match is over, so the view's turn is the last chance's, skipped (D8)
         lines.append(Text(_("{player} has nothing to score and no coin to spend: the last chance is skipped and the "
-                            "match ends.").format(player=names[1 - prev.turn]), style="bold yellow"))
+                            "match ends.").format(player=names[view.turn]), style="bold yellow"))
     return lines
 
 
-def end_text(view: DualsView, tr: Translator, names: Sequence[str], turn: int | None = None) -> Text:
-    """D8: why the end is triggered, and what is left (``turn``: whose turn triggered it, by default the view's)."""
-    turn = view.turn if turn is None else turn
+def end_seats(view: DualsView) -> tuple[int, int]:
+    """D8, from a view of the end triggered: (the seat whose turn triggered it, the seat of the last chance).
+
+    The engine is then either still in the turn that triggered the end (a draw during the turn, or the draw of
+    the token that begins it), or already in the opponent's last chance (the REFRESH emptied the deck, or the
+    rest of the turn went by itself); a match over ends with the last chance, its view still says so."""
+    last = view.turn if view.last_chance else 1 - view.turn
+    return 1 - last, last
+
+
+def end_text(view: DualsView, tr: Translator, names: Sequence[str]) -> Text:
+    """D8: why the end is triggered, and what is left, told from the first view that shows it triggered (the
+    view after the step that triggered it: :func:`end_seats`)."""
     _ = tr.gettext
-    if view.deck_size == 0:
+    trigger, last = end_seats(view)
+    deck = view.deck_size == 0
+    if view.last_chance:  # the turn that triggered the end is over already
+        if deck:
+            text = _("The shop deck is empty: the end is triggered. {player}'s turn is over; {other} gets a last "
+                     "chance.")
+        else:
+            text = _("The bag is empty: the end is triggered. {player}'s turn is over; {other} gets a last chance.")
+    elif deck:
         text = _("The shop deck is empty: the end is triggered. {player} finishes this turn, then {other} "
                  "gets a last chance.")
     else:
         text = _("The bag is empty: the end is triggered. {player} finishes this turn, then {other} gets a "
                  "last chance.")
-    return Text(text.format(player=names[turn], other=names[1 - turn]), style="bold yellow")
+    return Text(text.format(player=names[trigger], other=names[last]), style="bold yellow")
 
 
 def turn_start_lines(view: DualsView, words: DualsWords, names: Sequence[str]) -> list[Text]:
