@@ -379,8 +379,7 @@ def step_lines(prev: DualsView, view: DualsView, actor: int, action: DualsAction
     turn_over = view.outcome is not None or view.turn_number != prev.turn_number
     finished = action is not None and action.kind is Kind.DONE and prev.phase is Step.SCORE
     if turn_over and not finished:
-        lines.append(Text(_("{player} has nothing more to score and no coin to spend: the turn ends.").format(
-            player=names[prev.turn])))
+        lines.append(Text(turn_end_text(prev, words.tr, names)))
     if prev.reserve and not view.reserve:
         lines.append(Text(_("The bag was empty: the reserve tokens went into the bag, shuffled."),  # D7
                           style="bold"))
@@ -391,6 +390,17 @@ def step_lines(prev: DualsView, view: DualsView, actor: int, action: DualsAction
         lines.append(Text(_("{player} has nothing to score and no coin to spend: the last chance is skipped and the "
                             "match ends.").format(player=names[view.turn]), style="bold yellow"))
     return lines
+
+
+def turn_end_text(view: DualsView, tr: Translator, names: Sequence[str]) -> str:
+    """The turn of ``view`` (a view of its last decision) ended by itself: its player has nothing more to score
+    and cannot spend a coin, having none left or having spent one this turn already (once a turn)."""
+    player = names[view.turn]
+    if view.coin_used and view.seats[view.turn].coins > 0:
+        return tr.gettext("{player} has nothing more to score and has already spent a coin this turn: the turn "
+                          "ends.").format(player=player)
+    return tr.gettext("{player} has nothing more to score and no coin to spend: the turn ends.").format(
+        player=player)
 
 
 def end_seats(view: DualsView) -> tuple[int, int]:
