@@ -51,6 +51,11 @@ def check_the_end(steps: list[LogStep]) -> tuple[str, str, bool]:
     assert len(turns) <= 2
     assert steps[-1].after.outcome is not None
     trigger_turn = steps[at].after.turn_number  # the turn the match is in once the end is triggered
+    new_turn = trigger_turn != steps[at].before.turn_number
+    if new_turn and said["left"] == " finishes this turn, then ":
+        # "this turn" is the turn just begun: told after its title and its draw
+        title = told[at].index(f"── Turn {trigger_turn} · {said['player']} ──")
+        assert told[at].index(said[0]) > title + 1, told[at]
     if said["left"] == " finishes this turn, then ":
         # the named player plays on in the same turn, and only the other plays after it
         rest = [step.actor for step in after if step.before.turn_number == trigger_turn]
@@ -63,7 +68,7 @@ def check_the_end(steps: list[LogStep]) -> tuple[str, str, bool]:
     assert set(last) <= {other}, (last, said[0])
     skipped = [m["player"] for lines in told for line in lines if (m := SKIPPED.fullmatch(line))]
     assert skipped == ([] if last else [said["other"]])  # a last chance with nothing to do goes by itself
-    return said["why"], said["left"], steps[at].after.turn_number != steps[at].before.turn_number
+    return said["why"], said["left"], new_turn
 
 
 def test_the_end_names_who_finishes_the_turn_and_who_gets_the_last_chance() -> None:

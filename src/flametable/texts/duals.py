@@ -369,9 +369,29 @@ def step_lines(prev: DualsView, view: DualsView, actor: int, action: DualsAction
     before and after: the action (the observer's own too, so that it sees what it chose), the turn ending by
     itself when nothing is left to do, the reserve going into the bag (D7), the end being triggered and a last
     chance with nothing to do (D8). ``action`` is None when the observer may not know it: the card put back
-    under the deck (D10)."""
+    under the deck (D10). :func:`step_story` adds the turn that begins after the step."""
+    lines, in_new_turn = _step_parts(prev, view, actor, action, observer, words, names)
+    return lines + in_new_turn
+
+
+def step_story(prev: DualsView, view: DualsView, actor: int, action: DualsAction | None, observer: int | None,
+               words: DualsWords, names: Sequence[str]) -> list[Text]:
+    """Everything ``observer`` is told of a step (the log's and the terminal's narration): :func:`step_lines`,
+    then the turn that begins after it (:func:`turn_start_lines`), the end triggered in that turn (by the token
+    that begins it, D8) told after its draw, so that its "this turn" is the turn just begun."""
+    lines, in_new_turn = _step_parts(prev, view, actor, action, observer, words, names)
+    if view.outcome is None and view.turn_number != prev.turn_number:
+        lines += turn_start_lines(view, words, names)
+    return lines + in_new_turn
+
+
+def _step_parts(prev: DualsView, view: DualsView, actor: int, action: DualsAction | None, observer: int | None,
+                words: DualsWords, names: Sequence[str]) -> tuple[list[Text], list[Text]]:
+    """:func:`step_lines` in two parts: what is told of the turn of ``prev``, and what happened in a turn that
+    began after it (the end triggered there)."""
     _ = words.tr.gettext
     lines: list[Text] = []
+    in_new_turn: list[Text] = []
     if action is None:
         lines.append(Text(_("{player} puts a card at the bottom of the deck.").format(player=names[actor])))
     else:
@@ -384,12 +404,13 @@ def step_lines(prev: DualsView, view: DualsView, actor: int, action: DualsAction
         lines.append(Text(_("The bag was empty: the reserve tokens went into the bag, shuffled."),  # D7
                           style="bold"))
     if view.end_triggered and not prev.end_triggered:
-        lines.append(end_text(view, words.tr, names))
+        new_turn = view.turn_number != prev.turn_number and not view.last_chance and view.outcome is None
+        (in_new_turn if new_turn else lines).append(end_text(view, words.tr, names))
     if view.outcome is not None and not prev.last_chance:
         # the match is over, so the view's turn is the last chance's, skipped (D8)
         lines.append(Text(_("{player} has nothing to score and no coin to spend: the last chance is skipped and the "
                             "match ends.").format(player=names[view.turn]), style="bold yellow"))
-    return lines
+    return lines, in_new_turn
 
 
 def turn_end_text(view: DualsView, tr: Translator, names: Sequence[str]) -> str:
@@ -458,8 +479,8 @@ def turn_start_lines(view: DualsView, words: DualsWords, names: Sequence[str]) -
 
 class DualsLog:
     """Flamecraft Duals' match log (:class:`~flametable.texts.log.MatchLog`): what the terminal's narrator tells,
-    as plain lines: the first-player draws and the first turn, each step (:func:`step_lines`) and the turn that
-    begins after it (:func:`turn_start_lines`), the result."""
+    as plain lines: the first-player draws and the first turn, each step and the turn that begins after it
+    (:func:`step_story`), the result."""
 
     def __init__(self, game: DualsGame) -> None:
         self.data = game.data
@@ -473,10 +494,8 @@ class DualsLog:
     def step(self, reader: Reader, before: DualsView, after: DualsView, actor: int,
              action: DualsAction | None) -> list[str]:
         words = DualsWords(reader.tr, self.data)
-        lines = step_lines(before, after, actor, action, reader.audience, words, reader.names)
-        if after.outcome is None and after.turn_number != before.turn_number:
-            lines += turn_start_lines(after, words, reader.names)
-        return [line.plain for line in lines]
+        return [line.plain for line in step_story(before, after, actor, action, reader.audience, words,
+                                                  reader.names)]
 
     def end(self, reader: Reader, view: DualsView, outcome: Outcome) -> list[str]:
         lines = [outcome_text(reader.tr, outcome, view, reader.names)]
