@@ -183,7 +183,7 @@ def test_a_turn_that_ends_by_itself_is_told() -> None:
                                                            table.names))
         ended_by_itself = not (action.kind is DualsKind.DONE and before.phase is Step.SCORE)
         by_itself += ended_by_itself
-        assert ("has nothing more to score and no coin to spend: the turn ends." in lines) == ended_by_itself
+        assert ("has nothing more to score and" in lines and ": the turn ends." in lines) == ended_by_itself
     assert by_itself
 
 

@@ -199,7 +199,8 @@ def test_the_duals_log_hides_the_cards_put_back_from_the_others() -> None:
              "tokens go back into the bag.", "── Turn 1 · Player 1 ──", "Player 1 draws I iron from the bag.",
              "Player 1 spends a coin: draws 2 cards, then puts 2 at the bottom of the deck."]
     end = ["Player 1 places I iron on a1.", "Player 1 does not FIRE UP I iron.",
-           "Player 1 has nothing more to score and no coin to spend: the turn ends.", "── Turn 2 · Player 2 ──",
+           "Player 1 has nothing more to score and has already spent a coin this turn: the turn ends.",
+           "── Turn 2 · Player 2 ──",
            "Player 2 draws L plant from the bag."]
     assert played.log(EN, 0) == [*start, "Player 1 puts K17 at the bottom of the deck.",
                                  "Player 1 puts K19 at the bottom of the deck.", *end]
@@ -212,7 +213,7 @@ def test_the_duals_log_hides_the_cards_put_back_from_the_others() -> None:
         "Jugador 1 gasta una moneda: roba 2 cartas y después pone 2 al final del mazo.",
         *["Jugador 1 pone una carta al final del mazo."] * 2, "Jugador 1 coloca H hierro en a1.",
         "Jugador 1 no activa H hierro.",
-        "Jugador 1 no tiene nada más que puntuar ni monedas que gastar: el turno termina.",
+        "Jugador 1 no tiene nada más que puntuar y ya ha gastado una moneda este turno: el turno termina.",
         "── Turno 2 · Jugador 2 ──", "Jugador 2 roba F flor de la bolsa."]
 
 

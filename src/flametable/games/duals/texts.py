@@ -369,9 +369,29 @@ def step_lines(prev: DualsView, view: DualsView, actor: int, action: DualsAction
     before and after: the action (the observer's own too, so that it sees what it chose), the turn ending by
     itself when nothing is left to do, the reserve going into the bag (D7), the end being triggered and a last
     chance with nothing to do (D8). ``action`` is None when the observer may not know it: the card put back
-    under the deck (D10)."""
+    under the deck (D10). :func:`step_story` adds the turn that begins after the step."""
+    lines, in_new_turn = _step_parts(prev, view, actor, action, observer, words, names)
+    return lines + in_new_turn
+
+
+def step_story(prev: DualsView, view: DualsView, actor: int, action: DualsAction | None, observer: int | None,
+               words: DualsWords, names: Sequence[str]) -> list[Text]:
+    """Everything ``observer`` is told of a step (the log's and the terminal's narration): :func:`step_lines`,
+    then the turn that begins after it (:func:`turn_start_lines`), the end triggered in that turn (by the token
+    that begins it, D8) told after its draw, so that its "this turn" is the turn just begun."""
+    lines, in_new_turn = _step_parts(prev, view, actor, action, observer, words, names)
+    if view.outcome is None and view.turn_number != prev.turn_number:
+        lines += turn_start_lines(view, words, names)
+    return lines + in_new_turn
+
+
+def _step_parts(prev: DualsView, view: DualsView, actor: int, action: DualsAction | None, observer: int | None,
+                words: DualsWords, names: Sequence[str]) -> tuple[list[Text], list[Text]]:
+    """:func:`step_lines` in two parts: what is told of the turn of ``prev``, and what happened in a turn that
+    began after it (the end triggered there)."""
     _ = words.tr.gettext
     lines: list[Text] = []
+    in_new_turn: list[Text] = []
     if action is None:
         lines.append(Text(_("{player} puts a card at the bottom of the deck.").format(player=names[actor])))
     else:
@@ -379,30 +399,60 @@ def step_lines(prev: DualsView, view: DualsView, actor: int, action: DualsAction
     turn_over = view.outcome is not None or view.turn_number != prev.turn_number
     finished = action is not None and action.kind is Kind.DONE and prev.phase is Step.SCORE
     if turn_over and not finished:
-        lines.append(Text(_("{player} has nothing more to score and no coin to spend: the turn ends.").format(
-            player=names[prev.turn])))
+        lines.append(Text(turn_end_text(prev, words.tr, names)))
     if prev.reserve and not view.reserve:
         lines.append(Text(_("The bag was empty: the reserve tokens went into the bag, shuffled."),  # D7
                           style="bold"))
     if view.end_triggered and not prev.end_triggered:
-        lines.append(end_text(view, words.tr, names, prev.turn))
+        new_turn = view.turn_number != prev.turn_number and not view.last_chance and view.outcome is None
+        (in_new_turn if new_turn else lines).append(end_text(view, words.tr, names))
     if view.outcome is not None and not prev.last_chance:
+        # the match is over, so the view's turn is the last chance's, skipped (D8)
         lines.append(Text(_("{player} has nothing to score and no coin to spend: the last chance is skipped and the "
-                            "match ends.").format(player=names[1 - prev.turn]), style="bold yellow"))
-    return lines
+                            "match ends.").format(player=names[view.turn]), style="bold yellow"))
+    return lines, in_new_turn
 
 
-def end_text(view: DualsView, tr: Translator, names: Sequence[str], turn: int | None = None) -> Text:
-    """D8: why the end is triggered, and what is left (``turn``: whose turn triggered it, by default the view's)."""
-    turn = view.turn if turn is None else turn
+def turn_end_text(view: DualsView, tr: Translator, names: Sequence[str]) -> str:
+    """The turn of ``view`` (a view of its last decision) ended by itself: its player has nothing more to score
+    and cannot spend a coin, having none left or having spent one this turn already (once a turn)."""
+    player = names[view.turn]
+    if view.coin_used and view.seats[view.turn].coins > 0:
+        return tr.gettext("{player} has nothing more to score and has already spent a coin this turn: the turn "
+                          "ends.").format(player=player)
+    return tr.gettext("{player} has nothing more to score and no coin to spend: the turn ends.").format(
+        player=player)
+
+
+def end_seats(view: DualsView) -> tuple[int, int]:
+    """D8, from a view of the end triggered: (the seat whose turn triggered it, the seat of the last chance).
+
+    The engine is then either still in the turn that triggered the end (a draw during the turn, or the draw of
+    the token that begins it), or already in the opponent's last chance (the REFRESH emptied the deck, or the
+    rest of the turn went by itself); a match over ends with the last chance, its view still says so."""
+    last = view.turn if view.last_chance else 1 - view.turn
+    return 1 - last, last
+
+
+def end_text(view: DualsView, tr: Translator, names: Sequence[str]) -> Text:
+    """D8: why the end is triggered, and what is left, told from the first view that shows it triggered (the
+    view after the step that triggered it: :func:`end_seats`)."""
     _ = tr.gettext
-    if view.deck_size == 0:
+    trigger, last = end_seats(view)
+    deck = view.deck_size == 0
+    if view.last_chance:  # the turn that triggered the end is over already
+        if deck:
+            text = _("The shop deck is empty: the end is triggered. {player}'s turn is over; {other} gets a last "
+                     "chance.")
+        else:
+            text = _("The bag is empty: the end is triggered. {player}'s turn is over; {other} gets a last chance.")
+    elif deck:
         text = _("The shop deck is empty: the end is triggered. {player} finishes this turn, then {other} "
                  "gets a last chance.")
     else:
         text = _("The bag is empty: the end is triggered. {player} finishes this turn, then {other} gets a "
                  "last chance.")
-    return Text(text.format(player=names[turn], other=names[1 - turn]), style="bold yellow")
+    return Text(text.format(player=names[trigger], other=names[last]), style="bold yellow")
 
 
 def turn_start_lines(view: DualsView, words: DualsWords, names: Sequence[str]) -> list[Text]:
@@ -429,8 +479,8 @@ def turn_start_lines(view: DualsView, words: DualsWords, names: Sequence[str]) -
 
 class DualsLog:
     """Flamecraft Duals' match log (:class:`~flametable.texts.log.MatchLog`): what the terminal's narrator tells,
-    as plain lines: the first-player draws and the first turn, each step (:func:`step_lines`) and the turn that
-    begins after it (:func:`turn_start_lines`), the result."""
+    as plain lines: the first-player draws and the first turn, each step and the turn that begins after it
+    (:func:`step_story`), the result."""
 
     def __init__(self, game: DualsGame) -> None:
         self.data = game.data
@@ -444,10 +494,8 @@ class DualsLog:
     def step(self, reader: Reader, before: DualsView, after: DualsView, actor: int,
              action: DualsAction | None) -> list[str]:
         words = DualsWords(reader.tr, self.data)
-        lines = step_lines(before, after, actor, action, reader.audience, words, reader.names)
-        if after.outcome is None and after.turn_number != before.turn_number:
-            lines += turn_start_lines(after, words, reader.names)
-        return [line.plain for line in lines]
+        return [line.plain for line in step_story(before, after, actor, action, reader.audience, words,
+                                                  reader.names)]
 
     def end(self, reader: Reader, view: DualsView, outcome: Outcome) -> list[str]:
         lines = [outcome_text(reader.tr, outcome, view, reader.names)]

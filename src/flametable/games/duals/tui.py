@@ -28,7 +28,7 @@ from flametable.games.duals.texts import (
     first_player_text,
     outcome_for,
     outcome_text,
-    step_lines,
+    step_story,
     turn_start_lines,
 )
 from flametable.games.duals.view import DualsView
@@ -159,12 +159,10 @@ class DualsNarrator(TableNarrator[DualsTable, DualsView, DualsAction]):
     def narrate(self, prev: DualsView, view: DualsView, actor: int, action: DualsAction | None) -> None:
         table = self.table
         table.saw(actor, prev, view)
-        for line in step_lines(prev, view, actor, action, self.observer, table.words, table.names):
+        for line in step_story(prev, view, actor, action, self.observer, table.words, table.names):
             table.tell(line)
         if view.outcome is not None:
             self.finish(view)
-        elif view.turn_number != prev.turn_number:
-            self._turn_started(view)
 
     def _turn_started(self, view: DualsView) -> None:
         for line in turn_start_lines(view, self.table.words, self.table.names):
