@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from flametable.duals.actions import Kind
-from flametable.duals.game import DualsGame
-from flametable.duals.rules import Step
+from flametable.games.duals.actions import Kind
+from flametable.games.duals.game import DualsGame
+from flametable.games.duals.rules import Step
 from flametable.service import MatchService
 from flametable.texts.log import Reader, log_of
 from flametable.texts.translator import Translator

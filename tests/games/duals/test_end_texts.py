@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from flametable.duals.game import DualsGame
+from flametable.games.duals.game import DualsGame
 from flametable.service import MatchService
 from flametable.texts.log import LogStep, Reader, log_of
 from flametable.texts.translator import Translator
