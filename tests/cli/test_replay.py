@@ -106,7 +106,7 @@ def test_verify_fails_on_a_record_without_a_result(cli: Cli, record: Path, how: 
 @pytest.mark.parametrize(
     ("content", "words"),
     [
-        (None, "no such file"),
+        (None, "there is no file"),
         ("{not json", "not valid JSON"),
         ("[1, 2]", "must be an object, got a list"),
         ('{"format": "something else"}', "format"),

@@ -10,6 +10,7 @@ from typing import Any
 from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError, IllegalAction, RecordError
 from flametable.core.i18n import N_
+from flametable.core.jsonerr import json_problem
 from flametable.core.limits import MAX_RECORD_BYTES, LimitError, loads_json
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Game, GameState
@@ -109,8 +110,8 @@ class MatchRecord:
         except LimitError as exc:
             raise RecordError(N_("{source}: {problem}"), source=str(path), problem=exc) from None
         except json.JSONDecodeError as exc:
-            raise RecordError(N_("{source}: not valid JSON (line {line}, column {column})"), source=str(path),
-                              line=exc.lineno, column=exc.colno) from None
+            raise RecordError(N_("{file} is not valid JSON at line {line}, column {column}: {problem}"),
+                              file=str(path), line=exc.lineno, column=exc.colno, problem=json_problem(exc)) from None
         return MatchRecord.from_json(data, str(path))
 
 
