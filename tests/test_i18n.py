@@ -26,7 +26,7 @@ LOCALE = PACKAGE / "locale"
 PO = LOCALE / "es" / "LC_MESSAGES" / "flametable.po"
 MO = PO.with_suffix(".mo")
 POT = LOCALE / "flametable.pot"
-KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "H_": None, "gettext": None, "ngettext": (1, 2),
+KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "H_": None, "gettext": None, "ngettext": (1, 2), "N_plural": (1, 2),
                             "pgettext": ((1, "c"), 2)}
 
 

@@ -107,7 +107,7 @@ def test_verify_fails_on_a_record_without_a_result(cli: Cli, record: Path, how: 
 @pytest.mark.parametrize(
     ("content", "words"),
     [
-        (None, "no such file"),
+        (None, "there is no file"),
         ("{not json", "not valid JSON"),
         ("[1, 2]", "must be an object, got a list"),
         ('{"format": "something else"}', "format"),
@@ -134,3 +134,21 @@ def test_custom_cards_are_needed_to_replay(cli: Cli, tmp_path: Path) -> None:
     cards, path = record_with_other_data(cli, tmp_path, "duel", DUEL_CARDS, "flametable-base", "my-set")
     assert cli("replay", str(path), "--verify").exit_code == 1  # the built-in set is not the one played
     assert cli("replay", str(path), "--verify", "--cards", str(cards)).exit_code == 0
+
+
+@pytest.mark.parametrize(("lang", "kept", "words"), [
+    ("en", 1, "Player 1 resigned after 1 action, a legal one: Player 2 wins."),
+    ("en", 3, "Player 1 resigned after 3 actions, every one legal: Player 2 wins."),
+    ("es", 1, "El jugador 1 abandonó tras 1 acción, legal: gana el jugador 2."),
+    ("es", 3, "El jugador 1 abandonó tras 3 acciones, todas legales: gana el jugador 2."),
+])
+def test_a_resignation_counts_its_actions_with_the_nouns_plural_form(cli: Cli, record: Path, lang: str, kept: int,
+                                                                     words: str) -> None:
+    """A match given up after one action says "1 action", not "1 actions" (ngettext, in both languages)."""
+    def resign(data: dict[str, Any]) -> None:
+        del data["actions"][kept:]
+        data["result"] = {"winner": 1, "reason": "resigned", "scores": [0, 0]}
+
+    result = cli("replay", str(edit_record(record, resign)), "--verify", "--lang", lang)
+    assert result.exit_code == 0, result.output
+    assert words in " ".join(result.output.split())

@@ -182,3 +182,28 @@ def test_resume_names_an_action_that_cannot_be_played(cli: Cli, tmp_path: Path) 
     result = cli("play", "duel", "--resume", str(edited), "--lang", "en")
     assert result.exit_code == 1
     assert "action 1 (pass) cannot be played" in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize(("lang", "players", "sentence"), [
+    ("en", ["bot:random"], "the record names 1 player; a match has 2"),
+    ("en", ["bot:random"] * 3, "the record names 3 players; a match has 2"),
+    ("es", ["bot:random"], "el registro nombra a 1 jugador; una partida tiene 2"),
+    ("es", ["bot:random"] * 3, "el registro nombra a 3 jugadores; una partida tiene 2"),
+])
+def test_replay_and_resume_refuse_a_record_without_two_players_alike(cli: Cli, tmp_path: Path, lang: str,
+                                                                     players: list[str], sentence: str) -> None:
+    """Every match has two seats: ``replay --verify`` refused no record whose ``players`` list had 1 or 3 entries
+    while ``--resume`` refused it; one check now says the same thing to both (issue 19, point 7), with the
+    noun's plural form for the count."""
+    def seats(data: dict[str, Any]) -> None:
+        data["players"] = players
+
+    cut, _ = _abandoned_bot_record(cli, tmp_path, "duel", 10)
+    finished = edit_record(tmp_path / "full.json", seats).rename(tmp_path / "finished.json")
+    abandoned = edit_record(cut, seats)
+    for args in (["replay", str(finished), "--verify"], ["play", "duel", "--resume", str(abandoned)]):
+        result = cli(*args, "--lang", lang)
+        assert result.exit_code == 1, (args, result.output)
+        text = " ".join(result.output.split())
+        assert sentence in text, (args, text)
+        assert "OK" not in text

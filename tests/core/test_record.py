@@ -18,9 +18,11 @@ from flametable.games.duel.cards import BUILTIN_SET, parse_card_set
 from flametable.games.duel.game import DuelGame
 from flametable.games.duel.rules import RULES_VERSION
 from flametable.service import play
+from flametable.texts.translator import Translator
 from tests.builtin_data import DUEL_CARDS
 
 GAME = DuelGame()
+ES = Translator.for_language("es")
 MODES: list[dict[str, Any]] = [
     {"mode": "shared", "pick": "random"},
     {"mode": "shared", "pick": "draft"},
@@ -137,6 +139,25 @@ def test_players_do_not_matter_for_replay(records: list[MatchRecord]) -> None:
     record = copy_of(records[0])
     record.players = ["someone", "else"]
     assert replay(GAME, record).ok
+
+
+@pytest.mark.parametrize(("players", "english", "spanish"), [
+    ([], "the record names 0 players; a match has 2", "el registro nombra a 0 jugadores; una partida tiene 2"),
+    (["a"], "the record names 1 player; a match has 2", "el registro nombra a 1 jugador; una partida tiene 2"),
+    (["a", "b", "c"], "the record names 3 players; a match has 2",
+     "el registro nombra a 3 jugadores; una partida tiene 2"),
+])
+def test_a_record_names_a_player_for_each_of_the_two_seats(records: list[MatchRecord], players: list[str],
+                                                           english: str, spanish: str) -> None:
+    """The one check of a record's players, for replaying (``replay --verify``) and playing on (``--resume``):
+    a match has two seats; the count picks the noun's form in each language."""
+    record = copy_of(records[0])
+    record.players = players
+    for begin in (lambda: start(GAME, record), lambda: replay(GAME, record)):
+        with pytest.raises(RecordError) as info:
+            begin()
+        assert str(info.value) == english
+        assert ES.error(info.value) == spanish
 
 
 @pytest.mark.parametrize("where", ["first", "middle", "last"])

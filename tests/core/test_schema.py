@@ -220,3 +220,23 @@ def test_views_of_both_games_pass_their_declarations_and_the_generated_documents
         with pytest.raises(DataError, match="seat: must be at most 1, got 2"):
             validate(view, declared, "view.json", "view", json=True)
         assert list(doc.iter_errors(view))
+
+
+@pytest.mark.parametrize(("schema", "value", "english", "spanish"), [
+    (List(Int(), min=1, max=1), [1, 2], "must hold exactly 1 item, got 2", "debe tener exactamente 1 elemento, no 2"),
+    (List(Int(), min=3, max=3), [1], "must hold exactly 3 items, got 1", "debe tener exactamente 3 elementos, no 1"),
+    (List(Int(), min=1), [], "must hold at least 1 item, got 0", "debe tener al menos 1 elemento, no 0"),
+    (List(Int(), max=1), [1, 2], "must hold at most 1 item, got 2", "debe tener como máximo 1 elemento, no 2"),
+    (Str(max_len=1), "ab", "at most 1 character, got 2", "como máximo 1 carácter, no 2"),
+    (Str(max_len=2), "abc", "at most 2 characters, got 3", "como máximo 2 caracteres, no 3"),
+])
+def test_a_count_takes_its_nouns_plural_form_in_both_languages(schema: Any, value: Any, english: str,
+                                                               spanish: str) -> None:
+    """"must hold exactly 1 items" was the message of a one-item list: the count picks the form (ngettext), in
+    English and in Spanish, and in a record's error as in a data file's."""
+    for error in (DataError, RecordError):
+        with pytest.raises(error) as info:
+            validate({"f": value}, Obj(required={"f": schema}), "f.json", Phrase("file"),
+                     error=DataError if error is DataError else located(RecordError))
+        assert str(info.value).endswith(f": f: {english}")
+        assert ES.error(info.value).endswith(f": f: {spanish}")

@@ -166,18 +166,17 @@ def test_data_and_deck_errors_read_fully_in_spanish(case: str) -> None:
 
 def test_file_errors_read_fully_in_spanish(tmp_path: Path) -> None:
     missing = raised(DataError, lambda: load_toml(tmp_path / "missing.toml"))
-    assert check(missing) == f"{tmp_path / 'missing.toml'}: archivo: ruta: no existe el archivo"
-    assert check(raised(DataError, lambda: load_toml(tmp_path))).endswith(": archivo: ruta: es una carpeta")
+    assert check(missing) == f"no existe el archivo {tmp_path / 'missing.toml'}"
+    assert check(raised(DataError, lambda: load_toml(tmp_path))) == f"{tmp_path} es una carpeta, no un archivo"
     latin = tmp_path / "latin.toml"
     latin.write_bytes(b'name = "Espa\xf1a"\n')
-    assert check(raised(DataError, lambda: load_toml(latin))).endswith(
-        ": archivo: codificación: no es texto UTF-8 (byte 13)")
+    assert check(raised(DataError, lambda: load_toml(latin))) == f"{latin} no es texto UTF-8 (byte 13)"
     bad = tmp_path / "bad.toml"
     bad.write_text("[set]\nid = \n", encoding="utf-8")
     assert check(raised(DataError, lambda: load_toml(bad))) == (
-        f"{bad}: archivo: sintaxis: no es TOML válido (línea 2, columna 6)")
+        f"{bad} no es TOML válido en la línea 2, columna 6: falta un valor")
     assert check(raised(RecordError, lambda: read_text_file(tmp_path / "nothing.json", RecordError, 100))) == (
-        f"{tmp_path / 'nothing.json'}: no existe el archivo")
+        f"no existe el archivo {tmp_path / 'nothing.json'}")
 
 
 def test_a_data_error_in_spanish_word_for_word() -> None:
@@ -308,14 +307,14 @@ def test_bad_json_reads_fully_in_spanish(tmp_path: Path) -> None:
     path = tmp_path / "m.json"
     path.write_text('{"format": ,}', encoding="utf-8")
     exc = raised(RecordError, lambda: MatchRecord.load(path))
-    assert check(exc) == f"{path}: no es JSON válido (línea 1, columna 12)"
+    assert check(exc) == f"{path} no es JSON válido en la línea 1, columna 12: falta un valor"
 
 
 # ------------------------------------------------------------------ every raise, read from the source
 
 SOURCES = ("core/data.py", "core/record.py", "games/duel/cards.py", "games/duel/rules.py", "games/duel/game.py",
            "games/duel/view.py", "games/duals/data.py", "games/duals/game.py", "games/duals/rules.py")
-TEMPLATE_ARG = {"fail": 1, "DataError": 3, "RecordError": 0, "error": 0}
+TEMPLATE_ARG = {"fail": 1, "DataError": 3, "FileError": 3, "RecordError": 0, "error": 0}
 
 
 def _fields(template: str) -> set[str]:
@@ -343,7 +342,13 @@ def test_every_error_is_a_marked_template_filled_by_its_parameters(source: str) 
     for line, name, call in found:
         where = f"{source}:{line} {name}"
         template = call.args[TEMPLATE_ARG[name]]
-        if isinstance(template, ast.Call) and isinstance(template.func, ast.Name) and template.func.id == "N_":
+        if isinstance(template, ast.Call) and isinstance(template.func, ast.Name) and template.func.id == "N_plural":
+            plural = template.args[1]
+            assert isinstance(plural, ast.Constant), where
+            assert isinstance(plural.value, str), where
+            assert _fields(plural.value) == {k.arg for k in call.keywords}, where  # the plural form's too
+        if isinstance(template, ast.Call) and isinstance(template.func, ast.Name) and template.func.id in (
+                "N_", "N_plural"):
             template = template.args[0]
         else:  # not marked: only a template of nothing but placeholders ("{problem}") needs no translation
             assert isinstance(template, ast.Constant), where

@@ -7,10 +7,11 @@
 After ``update``, translate the new entries (empty or ``#, fuzzy``) in the .po files, then run ``compile``
 and commit the .pot, .po and .mo files (nothing is compiled at run time). ``tests/test_i18n.py`` fails
 while an entry is missing, untranslated or fuzzy. Messages are English literals in ``_()``, ``gettext()``,
-``ngettext()``, ``pgettext()`` (with a context; also as methods: ``tr.ngettext(...)``) or ``N_()`` anywhere
-under ``src/flametable``: the engines' N_ marks, the texts of :mod:`flametable.texts` and the interfaces' own
-words; in the browser client's modules (``web/static/**.js``), ``_("...")`` calls (and ``data-text`` attributes
-of index.html are listed in ``js/words.js`` as ``_()`` calls, so that they are extracted too).
+``ngettext()``, ``pgettext()`` (with a context; also as methods: ``tr.ngettext(...)``), ``N_()`` or
+``N_plural()`` (a marked message with plural forms) anywhere under ``src/flametable``: the engines' marks, the
+texts of :mod:`flametable.texts` and the interfaces' own words; in the browser client's modules
+(``web/static/**.js``), ``_("...")`` calls (and ``data-text`` attributes of index.html are listed in
+``js/words.js`` as ``_()`` calls, so that they are extracted too).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from flametable.texts.translator import DOMAIN, LOCALE_DIR
 
 PACKAGE_DIR = LOCALE_DIR.parent
 KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
-    "_": None, "N_": None, "H_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+    "_": None, "N_": None, "H_": None, "gettext": None, "ngettext": (1, 2), "N_plural": (1, 2),
+    "pgettext": ((1, "c"), 2)}
 METHOD_MAP = [("**.py", "python"), ("web/static/**.js", "javascript")]
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 

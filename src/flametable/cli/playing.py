@@ -148,10 +148,8 @@ def resume_or_fail(game: Any, file: Path) -> tuple[MatchRecord, GameState[Any, A
         record = MatchRecord.load(file)
     except RecordError as exc:
         fail(_("Cannot read the record: {error}").format(error=explain(exc)))
-    if len(record.players) != 2:
-        fail(_("Cannot resume {file}: it names {n} players, not 2.").format(file=file, n=len(record.players)))
     try:
-        state: GameState[Any, Any] = start(game, record)
+        state: GameState[Any, Any] = start(game, record)  # a record of two players for this game and data
     except RecordError as exc:
         fail(_("Cannot resume {file}: {error}").format(file=file, error=explain(exc)))
     for index, text in enumerate(record.actions):

@@ -12,7 +12,7 @@ from rich.text import Text
 from flametable.cli.console import fail, out, print_json
 from flametable.cli.games import lookup
 from flametable.cli.generic import make_game_or_fail
-from flametable.cli.i18n import _, explain, illegal_text, reason_text
+from flametable.cli.i18n import _, explain, illegal_text, ngettext, reason_text
 from flametable.core.errors import RecordError
 from flametable.core.protocol import Game
 from flametable.core.record import MatchRecord, ReplayReport, replay
@@ -34,8 +34,10 @@ def run_replay(file: Path, verify: bool, as_json: bool, cards: Path | None) -> N
     if as_json:
         print_json({"game": record.game, "file": str(file), **report.to_json()})
     elif report.resigned is not None:
-        out().print(Text(_("Player {loser} resigned after {n} actions, every one legal: Player {winner} wins.").format(
-            loser=report.resigned + 1, n=report.steps, winner=2 - report.resigned)), soft_wrap=True)
+        out().print(Text(ngettext("Player {loser} resigned after {n} action, a legal one: Player {winner} wins.",
+                                  "Player {loser} resigned after {n} actions, every one legal: Player {winner} wins.",
+                                  report.steps).format(loser=report.resigned + 1, n=report.steps,
+                                                       winner=2 - report.resigned)), soft_wrap=True)
     elif report.abandoned:
         out().print(Text(_("Abandoned at action {n}: the match stops there, every action before it legal. Go on "
                            "with it: flametable play {game} --resume {file}").format(
@@ -79,7 +81,8 @@ def _print(report: ReplayReport, record: MatchRecord, game: Game[Any, Any]) -> N
     console = out()
     console.soft_wrap = True  # one line per message, whatever the width
     if report.ok:
-        console.print(Text(_("OK: {n} actions replayed, every one legal.").format(n=report.steps)))
+        console.print(Text(ngettext("OK: {n} action replayed, a legal one.",
+                                    "OK: {n} actions replayed, every one legal.", report.steps).format(n=report.steps)))
     elif report.bad_action is not None:
         console.print(Text(_("Bad action at index {index} ({action}): {reason}").format(
             index=report.bad_index, action=report.bad_action or "—", reason=bad_reason(game, record, report))))

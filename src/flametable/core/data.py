@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import re
 import tomllib
 from collections.abc import Callable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
-from flametable.core.errors import DataError, FlametableError
+from flametable.core.errors import DataError, FileError, FlametableError
 from flametable.core.i18n import LANGUAGES, N_, Phrase
+from flametable.core.jsonerr import toml_position, toml_problem
 from flametable.core.limits import (
+    LONG_NUMBER,
     MAX_DATA_BYTES,
     MAX_DEPTH,
     MAX_NUMBER_CHARS,
+    NESTED,
     TOML_INT_MAX,
     TOML_INT_MIN,
     LimitError,
@@ -31,15 +33,17 @@ FILE = Phrase(N_("file"))  # the entry of a problem with the whole file
 PATH, ENCODING, SYNTAX = Phrase(N_("path")), Phrase(N_("encoding")), Phrase(N_("syntax"))
 LIMITS = Phrase(N_("limits"))  # the field of a file that goes past a limit of flametable.core.limits
 WHOLE_ENTRY, COUNT = Phrase(N_("(entry)")), Phrase(N_("(count)"))
-_ERRNO = {errno.ENOENT: Phrase(N_("no such file")), errno.EACCES: Phrase(N_("permission denied")),
-          errno.EISDIR: Phrase(N_("it is a folder")), errno.ENOTDIR: Phrase(N_("a part of the path is no folder"))}
-_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+# Why a file cannot be read, as a sentence naming it (the system's own words may be in any language).
+_ERRNO = {errno.ENOENT: N_("there is no file {file}"),
+          errno.EACCES: N_("the file {file} may not be read (permission denied)"),
+          errno.EISDIR: N_("{file} is a folder, not a file"),
+          errno.ENOTDIR: N_("there is no file {file}: a part of its path is no folder")}
 
 
-def os_problem(exc: OSError) -> Phrase:
-    """Why a file cannot be read, as a phrase (the system's own words may be in any language)."""
+def os_problem(exc: OSError) -> str:
+    """Why a file cannot be read: a sentence (an ``N_``-marked template) naming the file as ``{file}``."""
     known = _ERRNO.get(exc.errno) if exc.errno is not None else None
-    return known if known is not None else Phrase(N_("cannot be read"))
+    return known if known is not None else N_("the file {file} cannot be read")
 
 
 def type_phrase(value: object) -> Phrase:
@@ -70,23 +74,22 @@ def load_toml(path: Path | str, *, text: str | None = None) -> dict[str, Any]:
         try:
             data = tomllib.loads(text)
         except RecursionError:  # pragma: no cover - the scan refuses such nesting first
-            raise LimitError(N_("lists and tables nested more than {limit} deep"), limit=MAX_DEPTH) from None
-        except tomllib.TOMLDecodeError:
-            raise
+            raise LimitError(NESTED, limit=MAX_DEPTH) from None
+        except tomllib.TOMLDecodeError as exc:
+            line, column = toml_position(exc, text)
+            raise FileError(source, FILE, SYNTAX, N_("{file} is not valid TOML at line {line}, column {column}: "
+                                                     "{problem}"),
+                            file=source, line=line, column=column, problem=toml_problem(exc)) from None
         except ValueError:  # pragma: no cover - Python's 4,300-digit limit; the scan refuses such numbers first
-            raise LimitError(N_("a number of more than {limit} digits"), limit=MAX_NUMBER_CHARS) from None
+            raise LimitError(LONG_NUMBER, limit=MAX_NUMBER_CHARS) from None
         check_values(data, TOML_INT_MIN, TOML_INT_MAX)
         return data
     except _Unreadable as exc:
-        raise DataError(source, FILE, exc.field, exc.template, **exc.params) from None
+        if exc.field is LIMITS:
+            raise DataError(source, FILE, LIMITS, "{problem}", problem=exc.params["problem"]) from None
+        raise FileError(source, FILE, exc.field, exc.template, **exc.params) from None
     except LimitError as exc:
         raise DataError(source, FILE, LIMITS, "{problem}", problem=exc) from None
-    except tomllib.TOMLDecodeError as exc:
-        at = _TOML_AT.search(str(exc))
-        if at is None:  # pragma: no cover - tomllib always says where
-            raise DataError(source, FILE, SYNTAX, N_("not valid TOML")) from None
-        raise DataError(source, FILE, SYNTAX, N_("not valid TOML (line {line}, column {column})"),
-                        line=int(at.group(1)), column=int(at.group(2))) from None
 
 
 def load_data(path: Path | str | None, builtin: str, parse: Callable[[dict[str, Any], str], T], package: str) -> T:
@@ -107,29 +110,31 @@ class _Unreadable(FlametableError):
 
 
 def _read(path: Path | str, limit: int) -> str:
-    """The UTF-8 text of ``path``, at most ``limit`` bytes (never read further); else :class:`_Unreadable`."""
+    """The UTF-8 text of ``path``, at most ``limit`` bytes (never read further); else :class:`_Unreadable`, a
+    sentence naming the file (``file``)."""
     try:
         with Path(path).open("rb") as stream:
             raw = stream.read(limit + 1)
     except OSError as exc:
-        raise _Unreadable(PATH, "{problem}", problem=os_problem(exc)) from None
+        raise _Unreadable(PATH, os_problem(exc), file=str(path)) from None
     try:
         check_size(len(raw), limit)
     except LimitError as exc:
-        raise _Unreadable(LIMITS, "{problem}", problem=exc) from None
+        raise _Unreadable(LIMITS, N_("{file}: {problem}"), file=str(path), problem=exc) from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise _Unreadable(ENCODING, N_("not UTF-8 text (byte {position})"), position=exc.start + 1) from None
+        raise _Unreadable(ENCODING, N_("{file} is not UTF-8 text (byte {position})"), file=str(path),
+                          position=exc.start + 1) from None
 
 
 def read_text_file(path: Path | str, error: type[FlametableError], limit: int) -> str:
     """The UTF-8 text of ``path``, at most ``limit`` bytes; a missing, unreadable or larger file raises
-    ``error`` with a message naming it."""
+    ``error`` with a message naming it (``there is no file X``)."""
     try:
         return _read(path, limit)
     except _Unreadable as exc:
-        raise error(N_("{path}: {problem}"), path=str(path), problem=exc) from None
+        raise error(exc.template, **exc.params) from None
 
 
 def content_hash(data: Any) -> str:

@@ -1,9 +1,9 @@
 """The project's exceptions. Every message names what was wrong.
 
-A message is an English template (marked with ``N_`` where it is raised) and the parameters that fill it,
-so that a front end shows it in its player's language with ``exc.translated(translate)`` (or
-``Translator.error(exc)``); ``str(exc)`` is the English text. Parameters are names and values as they are
-(file names, entries, fields, notation); a parameter that is itself a phrase is a
+A message is an English template (marked with ``N_`` where it is raised, or ``N_plural`` when a number in it
+picks a plural form) and the parameters that fill it, so that a front end shows it in its player's language with
+``exc.translated(translate)`` (or ``Translator.error(exc)``); ``str(exc)`` is the English text. Parameters are
+names and values as they are (file names, entries, fields, notation); a parameter that is itself a phrase is a
 :class:`~flametable.core.i18n.Phrase`, translated before it is filled in, and one that is an error (the cause)
 is translated the same way.
 """
@@ -13,21 +13,42 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flametable.core.i18n import Phrase
+from flametable.core.i18n import Phrase, Plural
+
+Translate = Callable[[str], str]
+"""A translator of ``N_``-marked messages (``tr.translate``)."""
+Ngettext = Callable[[str, str, int], str]
+"""A translator of messages with plural forms: ``(singular, plural, n) -> the form for n`` (``tr.ngettext``)."""
 
 
-def _fill(template: str, params: Mapping[str, Any], translate: Callable[[str], str]) -> str:
-    text = translate(template)
+def plurals_of(translate: Translate) -> Ngettext:
+    """The ``ngettext`` that goes with ``translate``: its translator's when ``translate`` is a translator's method
+    (``tr.translate``, ``tr.gettext``), else English's rule (one: the singular) applied with ``translate``."""
+    ngettext = getattr(getattr(translate, "__self__", None), "ngettext", None)
+    if callable(ngettext):
+        return ngettext  # type: ignore[no-any-return]
+
+    def english(singular: str, plural: str, n: int) -> str:
+        return translate(singular if n == 1 else plural)
+
+    return english
+
+
+def _fill(template: str, params: Mapping[str, Any], translate: Translate, ngettext: Ngettext) -> str:
+    if isinstance(template, Plural):
+        text = ngettext(template, template.plural, params[template.by])
+    else:
+        text = translate(template)
     if not params:
         return text
-    return text.format(**{k: _param(v, translate) for k, v in params.items()})
+    return text.format(**{k: _param(v, translate, ngettext) for k, v in params.items()})
 
 
-def _param(value: Any, translate: Callable[[str], str]) -> Any:
+def _param(value: Any, translate: Translate, ngettext: Ngettext) -> Any:
     if isinstance(value, Phrase):
         return translate(value)
     if isinstance(value, FlametableError):  # the cause of this error, in the same language
-        return value.translated(translate)
+        return value.translated(translate, ngettext)
     return value
 
 
@@ -43,9 +64,10 @@ class FlametableError(Exception):
         self.params = params
         super().__init__(self.translated(_same))
 
-    def translated(self, translate: Callable[[str], str]) -> str:
-        """The message in the language of ``translate`` (a ``str -> str`` translator of N_-marked messages)."""
-        return _fill(self.template, self.params, translate)
+    def translated(self, translate: Translate, ngettext: Ngettext | None = None) -> str:
+        """The message in the language of ``translate`` (a ``str -> str`` translator of N_-marked messages) and
+        ``ngettext`` (its plural forms; by default :func:`plurals_of` ``translate``)."""
+        return _fill(self.template, self.params, translate, ngettext or plurals_of(translate))
 
 
 class IllegalAction(FlametableError):
@@ -74,9 +96,20 @@ class DataError(FlametableError):
         self.problem = problem
         super().__init__(problem, **params)
 
-    def translated(self, translate: Callable[[str], str]) -> str:
-        entry, field = (_param(x, translate) for x in (self.entry, self.field))
-        return f"{self.source}: {entry}: {field}: {_fill(self.problem, self.params, translate)}"
+    def translated(self, translate: Translate, ngettext: Ngettext | None = None) -> str:
+        ngettext = ngettext or plurals_of(translate)
+        entry, field = (_param(x, translate, ngettext) for x in (self.entry, self.field))
+        return f"{self.source}: {entry}: {field}: {_fill(self.problem, self.params, translate, ngettext)}"
+
+
+class FileError(DataError):
+    """A data file that cannot be read or parsed at all (there is no such file, it is no UTF-8 text, it is no valid
+    TOML): its message is one sentence that names the file (``problem`` has a ``{file}`` parameter), not a chain
+    of labels; ``entry`` and ``field`` still say which problem it is (``file`` and ``path``, ``encoding`` or
+    ``syntax``)."""
+
+    def translated(self, translate: Translate, ngettext: Ngettext | None = None) -> str:
+        return _fill(self.problem, self.params, translate, ngettext or plurals_of(translate))
 
 
 class RecordError(FlametableError):

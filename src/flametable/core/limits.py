@@ -18,7 +18,7 @@ from itertools import accumulate
 from typing import Any
 
 from flametable.core.errors import FlametableError
-from flametable.core.i18n import N_
+from flametable.core.i18n import N_, N_plural
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -39,6 +39,10 @@ _BRACKETS = re.compile(r"[^\[\]{}]+")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
+NESTED = N_plural("lists and tables nested more than {limit} deep", "lists and tables nested more than {limit} deep",
+                  "limit")  # the same in English; not in every language
+LONG_NUMBER = N_plural("a number of more than {limit} digit", "a number of more than {limit} digits", "limit")
+
 
 class LimitError(FlametableError):
     """A limit of :mod:`flametable.core.limits` that a text or a value goes past."""
@@ -52,7 +56,8 @@ def _blank(match: re.Match[str]) -> str:
 def check_size(size: int, limit: int) -> None:
     """A file of ``size`` bytes is at most ``limit`` bytes."""
     if size > limit:
-        raise LimitError(N_("the file is larger than {limit} bytes"), limit=limit)
+        raise LimitError(N_plural("the file is larger than {limit} byte", "the file is larger than {limit} bytes",
+                                  "limit"), limit=limit)
 
 
 def scan_text(text: str) -> None:
@@ -61,13 +66,14 @@ def scan_text(text: str) -> None:
     code = _INERT.sub(_blank, text)
     long_number = re.search(rf"[0-9_]{{{MAX_NUMBER_CHARS + 1},}}", code)
     if long_number is not None and "\n" not in text:
-        raise LimitError(N_("a number of more than {limit} digits"), limit=MAX_NUMBER_CHARS)
+        raise LimitError(LONG_NUMBER, limit=MAX_NUMBER_CHARS)
     if long_number is not None:
-        raise LimitError(N_("line {line}: a number of more than {limit} digits"),
+        raise LimitError(N_plural("line {line}: a number of more than {limit} digit",
+                                  "line {line}: a number of more than {limit} digits", "limit"),
                          line=code.count("\n", 0, long_number.start()) + 1, limit=MAX_NUMBER_CHARS)
     brackets = _BRACKETS.sub("", code)
     if len(brackets) > MAX_DEPTH and max(accumulate(map(_STEP.__getitem__, brackets))) > MAX_DEPTH:
-        raise LimitError(N_("lists and tables nested more than {limit} deep"), limit=MAX_DEPTH)
+        raise LimitError(NESTED, limit=MAX_DEPTH)
 
 
 def check_values(data: Any, int_min: int, int_max: int) -> None:
@@ -78,7 +84,7 @@ def check_values(data: Any, int_min: int, int_max: int) -> None:
 
 def _walk(value: Any, where: str, int_min: int, int_max: int, depth: int) -> None:
     if depth > MAX_DEPTH:  # pragma: no cover - the scan refuses deeper texts; values built in code may not be
-        raise LimitError(N_("lists and tables nested more than {limit} deep"), limit=MAX_DEPTH)
+        raise LimitError(NESTED, limit=MAX_DEPTH)
     if isinstance(value, bool):
         return
     if isinstance(value, int):
@@ -102,7 +108,8 @@ def _walk(value: Any, where: str, int_min: int, int_max: int, depth: int) -> Non
 def check_string(text: str, where: str) -> None:
     """``text`` is at most :data:`MAX_STRING_CHARS` characters and holds no lone surrogate."""
     if len(text) > MAX_STRING_CHARS:
-        raise LimitError(N_("{where}: a text of more than {limit} characters"), where=where or "/",
+        raise LimitError(N_plural("{where}: a text of more than {limit} character",
+                                  "{where}: a text of more than {limit} characters", "limit"), where=where or "/",
                          limit=MAX_STRING_CHARS)
     bad = _SURROGATE.search(text)
     if bad is not None:
@@ -121,6 +128,6 @@ def loads_json(text: str) -> Any:
     try:
         data = json.loads(text, parse_constant=_no_constant)
     except RecursionError:  # pragma: no cover - the scan refuses nesting long before the parser's stack ends
-        raise LimitError(N_("lists and tables nested more than {limit} deep"), limit=MAX_DEPTH) from None
+        raise LimitError(NESTED, limit=MAX_DEPTH) from None
     check_values(data, 1 - JSON_INT_LIMIT, JSON_INT_LIMIT - 1)
     return data

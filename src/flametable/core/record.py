@@ -9,7 +9,8 @@ from typing import Any
 
 from flametable.core.data import read_text_file
 from flametable.core.errors import FlametableError, IllegalAction, RecordError
-from flametable.core.i18n import N_
+from flametable.core.i18n import N_, N_plural
+from flametable.core.jsonerr import json_problem
 from flametable.core.limits import MAX_RECORD_BYTES, LimitError, loads_json
 from flametable.core.outcome import Outcome
 from flametable.core.protocol import Game, GameState
@@ -17,6 +18,8 @@ from flametable.core.rng import SEED_MAX, SEED_MIN
 from flametable.core.schema import RECORD, Anything, Const, Int, List, Nullable, Obj, Str, located, validate
 
 RECORD_FORMAT = "flametable-record/1"
+SEATS = 2
+"""A match of every game of the protocol has two seats (``to_act`` is 0 or 1): a record names a player for each."""
 _NAME = Str(max_len=200)
 SCHEMA = Obj(
     required={
@@ -109,8 +112,8 @@ class MatchRecord:
         except LimitError as exc:
             raise RecordError(N_("{source}: {problem}"), source=str(path), problem=exc) from None
         except json.JSONDecodeError as exc:
-            raise RecordError(N_("{source}: not valid JSON (line {line}, column {column})"), source=str(path),
-                              line=exc.lineno, column=exc.colno) from None
+            raise RecordError(N_("{file} is not valid JSON at line {line}, column {column}: {problem}"),
+                              file=str(path), line=exc.lineno, column=exc.colno, problem=json_problem(exc)) from None
         return MatchRecord.from_json(data, str(path))
 
 
@@ -148,7 +151,12 @@ class ReplayReport:
 
 
 def start(game: Game[Any, Any], record: MatchRecord) -> GameState[Any, Any]:
-    """The record's initial state; raises :class:`RecordError` when it does not fit ``game``."""
+    """The record's initial state; raises :class:`RecordError` when it does not fit ``game`` (the one check of a
+    record before it is replayed, verified or played on: ``replay``, ``play --resume``, the online table)."""
+    if len(record.players) != SEATS:
+        raise RecordError(N_plural("the record names {n} player; a match has {seats}",
+                                   "the record names {n} players; a match has {seats}", "n"),
+                          n=len(record.players), seats=SEATS)
     if record.game != game.name:
         raise RecordError(N_("the record is for the game {record!r}, not {game!r}"), record=record.game, game=game.name)
     if record.rules_version != game.rules_version:

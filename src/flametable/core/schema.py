@@ -27,7 +27,7 @@ from typing import Any, NoReturn
 
 from flametable.core.data import WHOLE_ENTRY, type_phrase
 from flametable.core.errors import DataError, FlametableError
-from flametable.core.i18n import LANGUAGES, N_, Phrase
+from flametable.core.i18n import LANGUAGES, N_, N_plural, Phrase
 
 RECORD = Phrase(N_("record"))  # the entry of a problem at the top of a match record
 
@@ -35,6 +35,10 @@ ErrorFactory = Callable[..., FlametableError]
 """``(source, entry, field, problem, **params) -> error``: :class:`DataError` or :func:`located` of a class."""
 
 _SHOWN = 60  # a value quoted in a message is cut to this many characters
+EXACTLY = N_plural("must hold exactly {n} item, got {count}", "must hold exactly {n} items, got {count}", "n")
+AT_LEAST = N_plural("must hold at least {n} item, got {count}", "must hold at least {n} items, got {count}", "n")
+AT_MOST = N_plural("must hold at most {n} item, got {count}", "must hold at most {n} items, got {count}", "n")
+LONG_TEXT = N_plural("at most {n} character, got {count}", "at most {n} characters, got {count}", "n")
 
 
 # ------------------------------------------------------------------ declarations
@@ -228,8 +232,7 @@ class _Check:
         elif isinstance(schema, Tuple):
             self.is_list(value, entry, where)
             if len(value) != len(schema.items):
-                self.fail(entry, where, N_("must hold exactly {n} items, got {count}"), n=len(schema.items),
-                          count=len(value))
+                self.fail(entry, where, EXACTLY, n=len(schema.items), count=len(value))
             name = where if where is not WHOLE_ENTRY else ""
             for i, (item, sub) in enumerate(zip(value, schema.items, strict=True)):
                 self.value(item, sub, entry, f"{name}[{i}]")
@@ -293,10 +296,10 @@ class _Check:
             if schema.size_problem is not None:
                 self.fail(entry, where, schema.size_problem, count=n, min=schema.min, max=schema.max)
             if schema.max == schema.min:
-                self.fail(entry, where, N_("must hold exactly {n} items, got {count}"), n=schema.min, count=n)
+                self.fail(entry, where, EXACTLY, n=schema.min, count=n)
             if n < schema.min:
-                self.fail(entry, where, N_("must hold at least {n} items, got {count}"), n=schema.min, count=n)
-            self.fail(entry, where, N_("must hold at most {n} items, got {count}"), n=schema.max, count=n)
+                self.fail(entry, where, AT_LEAST, n=schema.min, count=n)
+            self.fail(entry, where, AT_MOST, n=schema.max, count=n)
         name = where if where is not WHOLE_ENTRY else ""
         for i, item in enumerate(value):
             at = f"{name}[{i}]"
@@ -335,8 +338,7 @@ class _Check:
             if not isinstance(item, str) or not item.strip():
                 self.fail(entry, f"{where}.{lang}", N_("missing or empty text"))
             if len(item) > 10_000:
-                self.fail(entry, f"{where}.{lang}", N_("at most {n} characters, got {count}"), n=10_000,
-                          count=len(item))
+                self.fail(entry, f"{where}.{lang}", LONG_TEXT, n=10_000, count=len(item))
         for lang in value:
             if lang not in LANGUAGES:
                 self.fail(entry, f"{where}.{lang}", N_("unknown language (known: {languages})"),
@@ -375,7 +377,7 @@ class _Check:
                 N_("must be a non-empty string, got {value!r}")
             self.fail(entry, where, problem, value=shown(value))
         if schema.max_len is not None and len(value) > schema.max_len:
-            self.fail(entry, where, N_("at most {n} characters, got {count}"), n=schema.max_len, count=len(value))
+            self.fail(entry, where, LONG_TEXT, n=schema.max_len, count=len(value))
         if schema.choices is not None and value not in schema.choices:
             self.fail(entry, where, N_("must be one of {choices}, got {value!r}"), choices=", ".join(schema.choices),
                       value=shown(value))

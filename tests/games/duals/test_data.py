@@ -158,7 +158,7 @@ def test_data_validation_errors(old: str, new: str, entry: str, field: str) -> N
 
 
 def test_data_file_errors(tmp_path: Path) -> None:
-    with pytest.raises(DataError, match="no such file") as info:
+    with pytest.raises(DataError, match="there is no file") as info:
         load_duals_data(tmp_path / "missing.toml")
     assert info.value.field == "path"
     bad = tmp_path / "bad.toml"
