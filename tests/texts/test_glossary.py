@@ -18,12 +18,8 @@ from flametable.texts.translator import Translator
 ROOT = Path(__file__).resolve().parents[2]
 PO = Path(flametable.__file__).parent / "locale" / "es" / "LC_MESSAGES" / "flametable.po"
 ES = Translator.for_language("es")
-# Where each game's messages live (the shared ones, such as the table's, are in neither).
-GAMES = {
-    "duel": ("Flame Duel command", ("duel/", "texts/duel.py", "cli/duel_render.py", "cli/duel_tui.py", "cli/cards.py",
-                                    "cli/play.py", "sim/duel_summary.py")),
-    "duals": ("Flamecraft Duals command", ("duals/", "texts/duals.py", "cli/duals_", "sim/duals_summary.py")),
-}
+# Where each game's messages live: its folder (the shared ones, such as the table's, are in neither).
+GAMES = {"duel": ("Flame Duel command", ("games/duel/",)), "duals": ("Flamecraft Duals command", ("games/duals/",))}
 
 
 def _forms(cell: str) -> list[str]:
