@@ -10,10 +10,12 @@ from tests.cli.conftest import Cli
 
 EN_LOCALE: dict[str, str | None] = {"LC_ALL": None, "LC_MESSAGES": None, "LANG": "en_GB.UTF-8"}
 ES_LOCALE: dict[str, str | None] = {"LC_ALL": None, "LC_MESSAGES": None, "LANG": "es_ES.UTF-8"}
-SPANISH = ("Uso:", "Opciones", "Muestra esta ayuda y termina.", "Juega al Duelo de llamas", "[por defecto: human]",
-           "Semilla de la partida", "[OPCIONES]")
+SPANISH = ("Uso:", "Opciones", "Muestra esta ayuda y termina.", "Juega al Duelo de llamas", "[por defecto: humano]",
+           "Semilla de la partida", "[OPCIONES]",
+           "--p1 ASIENTO Jugador 1: humano (una persona) o un bot (bot:aleatorio,",
+           "--seed <entero>", "--record ARCHIVO", "el registro sigue en ARCHIVO")
 ENGLISH = ("Usage:", "Options", "Show this message and exit.", "Play Flame Duel", "[default: human]", "Match seed",
-           "[OPTIONS]")
+           "[OPTIONS]", "--p1 SEAT Player 1: human or a bot (bot:random,", "--seed <int>", "--record FILE")
 
 
 def _words(text: str) -> str:
@@ -66,7 +68,6 @@ def test_the_program_help_in_either_language(cli: Cli) -> None:
     (["play", "duel", "--lang", "xx"], "Valor no válido para '--lang': 'xx' no es ninguno de estos: 'es', 'en'."),
     (["play", "duel", "--colour"], "No existe la opción --colour"),
     (["play", "duel", "--recrod", "x"], "No existe la opción --recrod (¿quizá --cards, --record?)"),
-    (["play", "--lang", "es"], "Falta el comando."),
 ])
 def test_usage_errors_in_spanish(cli: Cli, args: list[str], spanish: str) -> None:
     result = cli(*args, env=ES_LOCALE)
@@ -76,3 +77,27 @@ def test_usage_errors_in_spanish(cli: Cli, args: list[str], spanish: str) -> Non
     assert "Error" in out
     assert "Prueba '" in out
     assert "Try '" not in out
+
+
+@pytest.mark.parametrize(("command", "lang", "said"), [
+    ("play", "es", "Escribe el juego después de {prog} play: duel, duals (por ejemplo, {prog} play duel)."),
+    ("cards", "en", "Name the game after {prog} cards: duel, duals (for example {prog} cards duel)."),
+])
+def test_a_group_without_its_game_names_the_games(cli: Cli, command: str, lang: str, said: str) -> None:
+    """``flametable play`` given options but no game names the games, with an example, in the player's language
+    (not a bare "Missing command")."""
+    result = cli(command, "--lang", lang, env=EN_LOCALE)
+    assert result.exit_code == 2
+    out = _words(result.output)
+    prog = out.split(" after ")[-1].split(" de ")[-1].split()[0]  # the program's name as the test runs it
+    assert said.format(prog=prog) in out, out
+
+
+@pytest.mark.parametrize("command", [["replay"], ["sim"], ["ladder"], ["serve"], ["report"], ["cards", "check"],
+                                     ["play", "duals"], ["bench", "duel"], ["db", "upgrade"]])
+def test_every_help_shows_spanish_placeholders(cli: Cli, command: list[str]) -> None:
+    """In Spanish, an option's or argument's placeholder is Spanish too (ARCHIVO, ASIENTO, JUEGO...), as the help
+    texts that name it are."""
+    out = _words(cli(*command, "--help", "--lang", "es", env={**EN_LOCALE, "COLUMNS": "200"}).output)
+    english = ("FILE", "SEAT", "GAME", "OUT", "<int>", "<float>", "<str>")
+    assert not [word for word in english if word in out.replace("sqlite:///ARCHIVO", "")], out

@@ -9,7 +9,7 @@ from typing import Any
 from babel.numbers import format_decimal
 
 from flametable.cli.console import out, print_json
-from flametable.cli.i18n import _, language
+from flametable.cli.i18n import _, language, ngettext
 from flametable.core.protocol import Game
 from flametable.core.rng import Rng
 
@@ -61,5 +61,7 @@ def run_bench(game: Game[Any, Any], seconds: float, as_json: bool) -> None:
     shown = {key: format_decimal(value, locale=language()) if isinstance(value, int | float) else value
              for key, value in result.items()}
     shown["seconds"] = format_decimal(result["seconds"], format="0.00", locale=language())
-    out().print(_("{game}: {matches} matches, {steps} steps in {seconds} s on one core.").format(**shown))
+    shown["matches"] = ngettext("{n} match", "{n} matches", result["matches"]).format(n=shown["matches"])
+    shown["steps"] = ngettext("{n} step", "{n} steps", result["steps"]).format(n=shown["steps"])
+    out().print(_("{game}: {matches}, {steps} in {seconds} s on one core.").format(**shown))
     out().print(_("{steps_per_second} steps per second, {matches_per_second} matches per second.").format(**shown))

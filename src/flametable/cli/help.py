@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -64,15 +64,42 @@ _USAGE_PATTERNS = tuple((re.compile(pattern, re.DOTALL), message) for pattern, m
 
 requested: str | None = None
 """The language ``--lang`` asked for on the command line of this run (None: the locale's)."""
-_HELP: dict[str, tuple[str, dict[str, Any]]] = {}  # a help text as shown in English -> its message and values
+_HELP: dict[str, Callable[[i18n.Translator], str]] = {}  # a help text as shown in English -> it in a language
+
+
+class Said:
+    """A value of a help text that is itself said in the language the help is shown in (the seats' words:
+    ``human``, ``humano``)."""
+
+    def __init__(self, say: Callable[[i18n.Translator], str]) -> None:
+        self.say = say
+
+    def __format__(self, spec: str) -> str:
+        return format(self.say(i18n.translator()), spec)
+
+
+def _filled(message: str, values: dict[str, Any], tr: i18n.Translator) -> str:
+    said = {key: value.say(tr) if isinstance(value, Said) else value for key, value in values.items()}
+    return tr.translate(message).format(**said) if said else tr.translate(message)
 
 
 def H_(message: str, /, **values: Any) -> str:
-    """A help text: ``message`` (an English literal, extracted like ``_``) filled with ``values``, kept in
-    English and shown in the terminal's language when the help is printed."""
-    text = message.format(**values) if values else message
-    _HELP[inspect.cleandoc(text)] = (message, values)
+    """A help text: ``message`` (an English literal, extracted like ``_``) filled with ``values`` (a
+    :class:`Said` value in the help's language), kept in English and shown in the terminal's language when the
+    help is printed."""
+    text = _filled(message, values, i18n.Translator.for_language("en"))
+    _HELP[inspect.cleandoc(text)] = lambda tr: _filled(message, values, tr)
     return text
+
+
+_DEFAULTS: dict[str, Callable[[i18n.Translator], str]] = {}  # an option's default -> it in a language
+
+
+def said(default: str, say: Callable[[i18n.Translator], str]) -> str:
+    """``default`` (an option's default value: ``human``), shown in the help as ``say`` writes it in the
+    terminal's language (``humano``)."""
+    _DEFAULTS[default] = say
+    return default
 
 
 def localized(text: str | None) -> str | None:
@@ -82,10 +109,35 @@ def localized(text: str | None) -> str | None:
     tr = i18n.translator()
     found = _HELP.get(inspect.cleandoc(text))
     if found is not None:
-        message, values = found
-        translated = tr.translate(message)
-        return translated.format(**values) if values else translated
+        return found(tr)
     return tr.translate(_english(text))
+
+
+def placeholder(tr: i18n.Translator, name: str) -> str:
+    """A placeholder of the help (an option's ``FILE``, a value's kind ``<int>``) in the language of ``tr``."""
+    words = {
+        # Translators: a placeholder of the command line's help (--record FILE): capitals, one word
+        "FILE": tr.pgettext("placeholder", "FILE"),
+        # Translators: placeholder of the help: a seat (--p1 SEAT: human or a bot)
+        "SEAT": tr.pgettext("placeholder", "SEAT"),
+        # Translators: placeholder of the help: a game's name (flametable sim GAME)
+        "GAME": tr.pgettext("placeholder", "GAME"),
+        # Translators: placeholder of the help: the file written (--html OUT)
+        "OUT": tr.pgettext("placeholder", "OUT"),
+        # Translators: placeholder of the help: a number (--bot-workers N)
+        "N": tr.pgettext("placeholder", "N"),
+        # Translators: placeholder of the help: a database's address (--db URL)
+        "URL": tr.pgettext("placeholder", "URL"),
+        # Translators: placeholder of the help: a value written in JSON (--options JSON)
+        "JSON": tr.pgettext("placeholder", "JSON"),
+        # Translators: placeholder of the help: the kind of an option's value, a whole number (--seed <int>)
+        "<int>": tr.pgettext("placeholder", "<int>"),
+        # Translators: placeholder of the help: the kind of an option's value, a number (--seconds <float>)
+        "<float>": tr.pgettext("placeholder", "<float>"),
+        # Translators: placeholder of the help: the kind of an option's value, a text (flametable sim <str>)
+        "<str>": tr.pgettext("placeholder", "<str>"),
+    }
+    return words.get(name, name)
 
 
 def _english(text: str) -> str:
@@ -146,18 +198,23 @@ def _help_in_language(command: Any, ctx: Any) -> Iterator[None]:
     language (then back as they were)."""
     saved: list[tuple[Any, str, Any]] = []
 
-    def swap(obj: Any, attr: str) -> None:
+    def swap(obj: Any, attr: str, say: Callable[[str], str | None] = localized) -> None:
         value = getattr(obj, attr, None)
         if isinstance(value, str):
             saved.append((obj, attr, value))
-            setattr(obj, attr, localized(value))
+            setattr(obj, attr, say(value))
 
-    objects: list[Any] = [command, *command.get_params(ctx)]
+    params = command.get_params(ctx)
+    objects: list[Any] = [command, *params]
     if isinstance(command, TyperGroup):
         objects += command.commands.values()
     for obj in objects:
         swap(obj, "help")
         swap(obj, "short_help")
+    tr = i18n.translator()
+    for param in params:
+        swap(param, "default", lambda value: _DEFAULTS[value](tr) if value in _DEFAULTS else value)
+        swap(param, "metavar", lambda name: placeholder(tr, name))
     install()
     try:
         yield
@@ -214,4 +271,5 @@ class LocalGroup(_InLanguage, TyperGroup):
         return super().main(argv, *rest, **kwargs)
 
 
-__all__ = ["H_", "TYPER_WORDS", "USAGE_ERRORS", "LocalCommand", "LocalGroup", "early_language", "install", "localized"]
+__all__ = ["H_", "TYPER_WORDS", "USAGE_ERRORS", "LocalCommand", "LocalGroup", "Said", "early_language", "install",
+           "localized", "placeholder", "said"]

@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperOption
+from typer.core import TyperArgument, TyperOption
 
+from flametable.bots.registry import HUMAN
 from flametable.cli import guard
 from flametable.cli.console import err, fail
 from flametable.cli.guard import EXPECTED, guarded, input_files, last_resort
-from flametable.cli.help import H_, LocalCommand, LocalGroup
-from flametable.cli.i18n import _, translate
+from flametable.cli.help import H_, LocalCommand, LocalGroup, placeholder, said
+from flametable.cli.i18n import _, translate, translator
 from flametable.cli.options import (
     OPTIONS,
     P1,
@@ -29,9 +30,12 @@ from flametable.cli.options import (
     GameDataOption,
     JsonOption,
     LangOption,
+    seat_default,
+    seat_option,
     use_language,
 )
 from flametable.core import registry
+from flametable.texts.commands import seat_spec, spoken_seat
 
 LADDER_BOTS = ("bot:random", "bot:easy", "bot:medium", "bot:hard")
 
@@ -72,6 +76,14 @@ class GameGroup(LocalGroup):
             fail(registry.UnknownGame(name, registry.names()).translated(translate), 2)
         return super().resolve_command(ctx, args)
 
+    def invoke(self, ctx: Any) -> Any:
+        """Options but no game (``flametable play --lang es``): the games are named, with an example."""
+        if not ctx._protected_args and not ctx.args:
+            games = [name for name in registry.names() if self.get_command(ctx, name) is not None]
+            fail(_("Name the game after {command}: {games} (for example {example}).").format(
+                command=ctx.command_path, games=", ".join(games), example=f"{ctx.command_path} {games[0]}"), 2)
+        return super().invoke(ctx)
+
 
 app = typer.Typer(cls=ProgramGroup, help=H_("Flame Duel and Flamecraft Duals at your terminal."),
                   no_args_is_help=True, add_completion=False, pretty_exceptions_show_locals=False)
@@ -99,10 +111,21 @@ _option_type = TyperOption.display_type_rich
 
 def _switch_has_no_type(self: TyperOption, ctx: Any) -> str | None:
     """A switch (``--verify``, ``--json``, ``--help``) takes no value: the help shows no ``<bool>`` beside it."""
-    return None if self.is_flag else _option_type(self, ctx)
+    shown = None if self.is_flag else _option_type(self, ctx)
+    return None if shown is None else placeholder(translator(), shown)
+
+
+_argument_type = TyperArgument.display_type_rich
+
+
+def _argument_type_in_language(self: TyperArgument, ctx: Any) -> str | None:
+    """An argument's kind (``<str>``) in the terminal's language, as the options' are."""
+    shown = _argument_type(self, ctx)
+    return None if shown is None else placeholder(translator(), shown)
 
 
 TyperOption.display_type_rich = _switch_has_no_type  # type: ignore[method-assign]
+TyperArgument.display_type_rich = _argument_type_in_language  # type: ignore[method-assign,assignment]
 
 
 def _show_version(value: bool) -> None:
@@ -173,8 +196,8 @@ def _plain_play_command(entry: registry.GameEntry) -> Callable[..., None]:
     """``play NAME`` for a game without a play command of its own: plain notation (:mod:`flametable.cli.generic`)."""
 
     def play(
-        p1: Annotated[str, P1] = "human",
-        p2: Annotated[str, P2] = "bot:random",
+        p1: Annotated[str, P1] = seat_default(HUMAN),
+        p2: Annotated[str, P2] = seat_default("bot:random"),
         seed: Annotated[int | None, SEED] = None,
         lang: LangOption = None,
         options: Annotated[str | None, OPTIONS] = None,
@@ -246,8 +269,10 @@ GAME_ARG = typer.Argument(metavar="GAME", help=H_("The game: {games}.", games=",
              help=H_("Simulate seeded matches between two bots, in parallel; win/draw/loss with 95% intervals."))
 def sim_cmd(
     game: Annotated[str, GAME_ARG],
-    p1: Annotated[str, typer.Option("--p1", metavar="SEAT", help=H_("The first bot."))] = "bot:greedy",
-    p2: Annotated[str, typer.Option("--p2", metavar="SEAT", help=H_("The second bot."))] = "bot:random",
+    p1: Annotated[str, typer.Option("--p1", metavar="SEAT", callback=seat_option,
+                                    help=H_("The first bot."))] = seat_default("bot:greedy"),
+    p2: Annotated[str, typer.Option("--p2", metavar="SEAT", callback=seat_option,
+                                    help=H_("The second bot."))] = seat_default("bot:random"),
     games: Annotated[int, typer.Option("--games", help=H_("How many matches."))] = 100,
     jobs: Annotated[int, typer.Option("--jobs", help=H_("Parallel processes."))] = 1,
     seed: Annotated[int, typer.Option("--seed", help=H_("The run's seed: same seed, same results."))] = 0,
@@ -285,7 +310,8 @@ def report_cmd(
              help=H_("Play the bots round-robin and print Elo ratings with 95% intervals."))
 def ladder_cmd(
     game: Annotated[str, GAME_ARG],
-    bots: Annotated[str, typer.Option("--bots", help=H_("Comma-separated bots."))] = ",".join(LADDER_BOTS),
+    bots: Annotated[str, typer.Option("--bots", help=H_("Comma-separated bots."))] = said(
+        ",".join(LADDER_BOTS), lambda tr: ",".join(spoken_seat(tr, bot) for bot in LADDER_BOTS)),
     games: Annotated[int, typer.Option("--games", help=H_("Matches per pair."))] = 20,
     jobs: Annotated[int, typer.Option("--jobs", help=H_("Parallel processes."))] = 1,
     seed: Annotated[int, typer.Option("--seed", help=H_("The run's seed."))] = 0,
@@ -295,7 +321,7 @@ def ladder_cmd(
     from flametable.cli.lab import run_ladder
 
     use_language(lang)
-    run_ladder(game, [b.strip() for b in bots.split(",") if b.strip()], games, jobs, seed, as_json)
+    run_ladder(game, [seat_spec(b.strip()) for b in bots.split(",") if b.strip()], games, jobs, seed, as_json)
 
 
 DbOption = Annotated[str | None, typer.Option("--db", metavar="URL", help=H_(

@@ -10,13 +10,15 @@ from typing import Annotated, Any
 
 import typer
 
+from flametable.bots.registry import HUMAN
 from flametable.cli import help
 from flametable.cli.console import fail
-from flametable.cli.help import H_
+from flametable.cli.help import H_, Said, said
 from flametable.cli.i18n import _, explain, set_language, translate
 from flametable.core.jsonerr import json_problem
 from flametable.core.limits import LimitError, loads_json
 from flametable.core.rng import SeedError, check_seed
+from flametable.texts.commands import seat_spec, spoken_seat
 
 
 class Lang(StrEnum):
@@ -40,9 +42,27 @@ GameDataOption = Annotated[
     Path | None, typer.Option("--cards", metavar="FILE", help=H_("Play with this card set or board data file."))
 ]
 
-SEATS = "bot:random, bot:easy, bot:medium, bot:hard..."
-P1 = typer.Option("--p1", metavar="SEAT", help=H_("Player 1: human or a bot ({bots}).", bots=SEATS))
-P2 = typer.Option("--p2", metavar="SEAT", help=H_("Player 2: human or a bot ({bots}).", bots=SEATS))
+SEATS = ("bot:random", "bot:easy", "bot:medium", "bot:hard")
+"""The bots the help names (there are more: :data:`flametable.bots.registry.BOT_NAMES`)."""
+HUMAN_WORD = Said(lambda tr: spoken_seat(tr, HUMAN))
+BOTS_WORDS = Said(lambda tr: ", ".join(spoken_seat(tr, seat) for seat in SEATS) + "...")
+
+
+def seat_option(value: str) -> str:
+    """A seat as typed (``humano``, ``bot:difícil``), in the words of either language: as seats are written
+    (``human``, ``bot:hard``)."""
+    return seat_spec(value)
+
+
+def seat_default(seat: str) -> str:
+    """A seat as an option's default (``human``), shown in the help in the terminal's language (``humano``)."""
+    return said(seat, lambda tr: spoken_seat(tr, seat))
+
+
+P1 = typer.Option("--p1", metavar="SEAT", callback=seat_option,
+                  help=H_("Player 1: {human} or a bot ({bots}).", human=HUMAN_WORD, bots=BOTS_WORDS))
+P2 = typer.Option("--p2", metavar="SEAT", callback=seat_option,
+                  help=H_("Player 2: {human} or a bot ({bots}).", human=HUMAN_WORD, bots=BOTS_WORDS))
 SEED = typer.Option("--seed", help=H_("Match seed (default: a random one, printed)."), show_default=False)
 RECORD = typer.Option("--record", metavar="FILE", help=H_("Save the match record (JSON), written as the match goes."))
 RESUME = typer.Option("--resume", metavar="FILE", help=H_(

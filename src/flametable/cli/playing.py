@@ -18,7 +18,7 @@ from flametable.cli.i18n import _, explain, illegal_text, ngettext
 from flametable.cli.options import checked_seed
 from flametable.cli.prompt import QuitMatch
 from flametable.cli.seats import bot_decider, check_seats
-from flametable.cli.table import Table, TableNarrator
+from flametable.cli.table import Table, TableNarrator, resume_command
 from flametable.core.errors import IllegalAction, RecordError
 from flametable.core.match import new_record
 from flametable.core.outcome import Outcome
@@ -79,7 +79,7 @@ def play_at_table(table: Table[Any, Any], narrator: MakeNarrator, game: Any, sta
             save_record(record, save_to)  # a record that cannot be written is said before the match, not after
         outcome = run(match, deciders, listen=listen, on_action=None if keep is None else keep.on_action)
     except (QuitMatch, KeyboardInterrupt) as exc:
-        table.goodbye()
+        table.goodbye(None if save_to is None else resume_command(record.game, save_to))
         if save_to is not None:
             save_record(record, save_to)
         raise typer.Exit(130 if isinstance(exc, KeyboardInterrupt) or exc.how == "interrupt" else 1) from None

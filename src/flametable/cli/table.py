@@ -8,8 +8,10 @@ narration is made from the match service's events for the table's observer (:mod
 
 from __future__ import annotations
 
+import shlex
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 from rich.console import Console, Group, RenderableType
@@ -18,6 +20,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from flametable.bots.registry import HUMAN
+from flametable.cli import guard
 from flametable.cli.i18n import _, ngettext, translator
 from flametable.cli.prompt import card_words, help_words, log_words, read_line
 from flametable.core.errors import IllegalAction
@@ -108,6 +111,7 @@ class Table(ABC, Generic[V, A]):
         self.log: list[Text] = []  # everything told at the table, for the log command
         self.hinted: set[int] = set()  # the seats told of the log and card commands
         self.private = False  # hot-seat: the holder's screen is its own (the terminal's alternate screen)
+        self.compact = False  # once the board is compact it stays so: one layout through the match
 
     # ------------------------------------------------------------------ what each game gives
 
@@ -126,6 +130,17 @@ class Table(ABC, Generic[V, A]):
     def compact_menu(self, seat: int, view: V) -> RenderableType:
         """The options in fewer lines, to go with :meth:`compact_board`."""
         return self.menu(seat, view)
+
+    def headroom(self, seat: int, view: V) -> int:
+        """How many lines the board and options of ``seat`` may still grow by before the board is drawn anew (a
+        round's plays to come): the whole board is shown only when it fits with them, so that it does not turn
+        compact halfway."""
+        return 0
+
+    def keeps_layout(self, view: V) -> bool:
+        """Whether the layout of the board of ``view`` (compact or whole) is kept for the rest of the match; a
+        screen of its own (the draft's list of characters) says False."""
+        return True
 
     @abstractmethod
     def parse(self, text: str, legal: Sequence[A]) -> A | str:
@@ -246,13 +261,17 @@ class Table(ABC, Generic[V, A]):
     def screen(self, seat: int, view: V, news: Sequence[Text] = ()) -> tuple[RenderableType, bool]:
         """What ``seat`` is shown before it chooses: its ``news`` (hot-seat: what happened since its last turn),
         the board, the options and a hint; compact (the second value) when the whole board would not fit on the
-        terminal with them and at least the news' last event. The prompt's other commands (the log, a card
-        looked up) are told on the first screen they fit on; ``?`` tells them again. The news is cut to its last
-        events when the screen has no room for all of it (the log has it all)."""
+        terminal with them, at least the news' last event and the room it may grow by (:meth:`headroom`), and from
+        then on (:meth:`keeps_layout`): one layout through the match, and one hint. The prompt's other commands
+        (the log, a card looked up) are told on the first screen they fit on; ``?`` tells them again. The news is
+        cut to its last events when the screen has no room for all of it (the log has it all)."""
         board, menu = self.board(view), self.menu(seat, view)
         example = self.spoken(view.legal[-1])
         least = [self.news(news, 0)] if news else []  # room for the news' title and its last event
-        if self.fits(board, menu, *least):
+        compact = self.compact or not self.fits(board, menu, *least, room=self.headroom(seat, view))
+        if compact and self.keeps_layout(view):
+            self.compact = True
+        if not compact:
             hint = _("Type a number or an action (for example: {example}); {help} shows the options again; {quit} "
                      "leaves the match.").format(example=example, help="?", quit=_("quit"))
             parts: list[RenderableType] = [board, menu, Text(hint, style="dim")]
@@ -260,12 +279,10 @@ class Table(ABC, Generic[V, A]):
             if seat not in self.hinted and self.fits(board, menu, commands, *least):  # the other commands, told once
                 self.hinted.add(seat)
                 parts.append(commands)
-            compact = False
         else:
             hint = _("A number or an action ({example}) · {help}: the whole board · {quit}: leave").format(
                 example=example, help="?", quit=_("quit"))
             parts = [self.compact_board(view), self.compact_menu(seat, view), Text(hint, style="dim")]
-            compact = True
         if news:  # the lines left over, but the blank line before and the prompt
             parts.insert(0, self.news(news, self.console.height - 2 - self.lines(*parts)))
         return Group(*parts), compact
@@ -284,9 +301,10 @@ class Table(ABC, Generic[V, A]):
                 return Group(title, *news[left:])
             left += 1
 
-    def fits(self, *parts: RenderableType) -> bool:
-        """Whether ``parts`` fit on the terminal's screen with the blank line before, the hint and the prompt."""
-        return self.lines(*parts) + 4 <= self.console.height
+    def fits(self, *parts: RenderableType, room: int = 0) -> bool:
+        """Whether ``parts`` fit on the terminal's screen with the blank line before, the hint and the prompt (and
+        ``room`` lines more)."""
+        return self.lines(*parts) + 4 + room <= self.console.height
 
     def lines(self, *parts: RenderableType) -> int:
         """How many lines ``parts`` take on the terminal."""
@@ -321,9 +339,37 @@ class Table(ABC, Generic[V, A]):
         if not self.console.set_alt_screen(False):
             self.console.clear()
 
-    def goodbye(self) -> None:
+    def goodbye(self, resume: str | None = None) -> None:
+        """The match is left; ``resume``: the command that goes on with it from its record."""
         self.leave_private()
-        self.console.print(_("Match abandoned. Goodbye!"))
+        if resume is None:
+            self.console.print(_("Match abandoned. Goodbye!"))
+            return
+        self.console.print(_("Match abandoned. To go on with it from its record, type:"))
+        self.console.print(Text(resume), soft_wrap=True)
+
+
+def resume_command(game: str, record: Path) -> str:
+    """The command line that goes on with a match of ``game`` left with its record in ``record``: with the data
+    file and the language of the command line it was played from (``--cards``, ``--lang``), and ``--resume``."""
+    words = ["flametable", "play", game]
+    for option in ("--cards", "--lang"):
+        value = option_value(guard.command_line, option)
+        if value is not None:
+            words += [option, value]
+    return shlex.join([*words, "--resume", str(record)])
+
+
+def option_value(args: Sequence[str], option: str) -> str | None:
+    """The value of ``option`` on the command line ``args`` (``--cards FILE`` or ``--cards=FILE``; the last one
+    typed), or None."""
+    value = None
+    for i, arg in enumerate(args):
+        if arg == option and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith(option + "="):
+            value = arg.partition("=")[2]
+    return value
 
 
 T = TypeVar("T", bound=Table[Any, Any])

@@ -14,10 +14,11 @@ in the player's language saying what to type, with an example from the options a
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from flametable.core.errors import IllegalAction
+from flametable.bots.registry import HUMAN
+from flametable.core.errors import FlametableError, IllegalAction
 from flametable.core.i18n import LANGUAGES, N_
 from flametable.core.protocol import Action
 from flametable.games.duals.actions import Kind as DualsKind
@@ -29,6 +30,7 @@ from flametable.texts.translator import Translator
 from flametable.texts.words import stat_name
 
 A = TypeVar("A", bound=Action)
+K = TypeVar("K", bound=Hashable)
 
 
 def fold(word: str) -> str:
@@ -37,11 +39,76 @@ def fold(word: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+def card_named(query: str, cards: Iterable[tuple[K, Mapping[str, str]]]) -> K | None:
+    """The card (its key, of ``cards``: key and name in each language) whose name in any language is ``query``, or
+    else the only one whose name has it; compared as typed words are (:func:`fold`: ``bebe volcan`` is Bebé
+    Volcán), spaces too. None when it names no card, or several."""
+    typed = " ".join(fold(query).split())
+    if not typed:
+        return None
+    names = [(key, [" ".join(fold(text).split()) for text in name.values()]) for key, name in cards]
+    for whole in (True, False):
+        found = {key for key, texts in names if any(typed == text if whole else typed in text for text in texts)}
+        if len(found) == 1:
+            return found.pop()
+        if found:
+            return None
+    return None
+
+
 def no_card_called(tr: Translator, query: str, example: str) -> str:
     """What a player who asked to see a card that does not exist is told (both games' ``card`` command)."""
     _ = tr.gettext
     return _("No card is called {query!r}: type {card} and a card's number or name, like {card} {example}.").format(
         query=query, card=_("card"), example=example)
+
+
+def seat_words(tr: Translator) -> dict[str, str]:
+    """The words of a seat (``--p1 human``, ``bot:hard``) in the language of ``tr``: the seat's word or bot's
+    name -> this language's word (``hard``: ``difícil``)."""
+    return {
+        # Translators: a seat typed by the player (--p1 human): a person plays it (one word, lower case)
+        HUMAN: tr.pgettext("seat", "human"),
+        # Translators: a bot's name typed by the player after bot: (--p2 bot:random); one word, lower case, different
+        # from the other bots' names; the bot that plays a legal action at random
+        "random": tr.pgettext("seat", "random"),
+        # Translators: a bot's name (bot:greedy): the bot that takes what looks best right now
+        "greedy": tr.pgettext("seat", "greedy"),
+        # Translators: a bot's name (bot:planner): the bot that plans its whole turn
+        "planner": tr.pgettext("seat", "planner"),
+        # Translators: a bot's level (bot:easy)
+        "easy": tr.pgettext("seat", "easy"),
+        # Translators: a bot's level (bot:medium)
+        "medium": tr.pgettext("seat", "medium"),
+        # Translators: a bot's level (bot:hard)
+        "hard": tr.pgettext("seat", "hard"),
+    }
+
+
+def seat_spec(typed: str) -> str:
+    """The seat a player typed, in the words of any language, capitals and accents aside (``humano``,
+    ``bot:difícil``, ``BOT:Dificil``), as the seats are written (``human``, ``bot:hard``); a seat of no known
+    words (``bot:ismcts:500``, ``bot:wizard``) is left as typed."""
+    words = _lookup(*({local: word for word, local in seat_words(Translator.for_language(lang)).items()}
+                      for lang in LANGUAGES), {word: word for word in seat_words(Translator.for_language("en"))})
+    kind, colon, rest = fold(typed.strip()).partition(":")
+    if not colon:
+        return HUMAN if words.get(kind) == HUMAN else typed
+    name, more, tail = rest.partition(":")
+    bot = words.get(name)
+    if kind != "bot" or bot is None or bot == HUMAN:
+        return typed
+    return f"bot:{bot}{more}{tail}"
+
+
+def spoken_seat(tr: Translator, spec: str) -> str:
+    """A seat as a player of ``tr``'s language types it (``bot:hard``: ``bot:difícil``)."""
+    words = seat_words(tr)
+    if spec in words:
+        return words[spec]
+    kind, colon, rest = spec.partition(":")
+    name, more, tail = rest.partition(":")
+    return f"{kind}{colon}{words.get(name, name)}{more}{tail}" if kind == "bot" else spec
 
 
 def duel_verbs(tr: Translator) -> dict[DuelKind, str]:
@@ -178,7 +245,10 @@ class Commands:
         try:
             return action_from_text(notation)
         except IllegalAction as exc:
-            raise self._in_typed_words(exc, text) from None
+            said = self._in_typed_words(exc, text)
+            if not words or words[0] not in self.verbs:  # no command word of any language
+                raise NotUnderstood(said) from None
+            raise said from None
 
     def bare(self, text: str, legal: Sequence[A]) -> str | None:
         """The notation of an argument typed alone when it names one legal action (``heat`` for ``stat heat``,
@@ -198,6 +268,20 @@ class Commands:
         if "word" in params and typed and self._verb.get(fold(typed[0])) == params["word"]:
             params["word"] = typed[0]
         return IllegalAction(exc.reason, **params)
+
+
+SEE_OPTIONS = N_("Type {help} to see your options.")
+
+
+class NotUnderstood(IllegalAction):
+    """What the player typed begins with no command word: the engine's reason, then where the options are
+    (``?``)."""
+
+    def __init__(self, exc: IllegalAction) -> None:
+        super().__init__(exc.reason, **exc.params)
+
+    def translated(self, translate: Callable[[str], str]) -> str:
+        return super().translated(translate) + " " + FlametableError(SEE_OPTIONS, help="?").translated(translate)
 
 
 # What a command word typed alone needs, with an example of the options at hand.

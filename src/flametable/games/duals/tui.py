@@ -32,7 +32,7 @@ from flametable.games.duals.texts import (
     turn_start_lines,
 )
 from flametable.games.duals.view import DualsView
-from flametable.texts.commands import Commands, duals_commands, no_card_called
+from flametable.texts.commands import Commands, card_named, duals_commands, no_card_called
 from flametable.texts.translator import Translator
 
 # The action that spaces typed alone stand for, at each step that takes spaces (one space, or two).
@@ -139,9 +139,9 @@ class DualsTable(Table[DualsView, DualsAction]):
         numbers = {c.number for c in cards}
         if digits.isdigit() and int(digits) in numbers:
             return duals_render.card_panel(int(digits), self.words, None)
-        named = [c.number for c in cards if c.name and any(typed in text.casefold() for text in c.name.values())]
-        if typed and len(named) == 1:
-            return duals_render.card_panel(named[0], self.words, None)
+        named = card_named(query, [(c.number, c.name) for c in cards if c.name])
+        if named is not None:
+            return duals_render.card_panel(named, self.words, None)
         return no_card_called(self.tr, query, self.card_example())
 
     def card_example(self) -> str:

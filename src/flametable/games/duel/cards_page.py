@@ -19,7 +19,7 @@ from flametable.core.data import load_toml
 from flametable.core.i18n import pick
 from flametable.games.duel.cards import CardSet, builtin_card_set, load_card_set, parse_card_set, parse_deck
 from flametable.games.duel.texts import CardWords as BaseCardWords
-from flametable.texts.commands import no_card_called
+from flametable.texts.commands import card_named, no_card_called
 from flametable.texts.translator import Translator
 
 
@@ -83,22 +83,15 @@ def support_lines(words: BaseCardWords, number: int) -> list[RenderableType]:
 
 def find_duel_card(cards: CardSet, query: str) -> tuple[str, int] | None:
     """The card ``query`` names: ``("C", n)`` or ``("S", n)``, from its notation (``C12``, ``s7``) or its name in
-    any language (whole, or a part that only one card's name has); None when it names none."""
-    typed = " ".join(query.casefold().split())
-    notation = re.fullmatch(r"([cs]) ?(\d+)", typed)
+    any language, capitals and accents aside (whole, or a part that only one card's name has: :func:`card_named`);
+    None when it names none."""
+    notation = re.fullmatch(r"([cs]) ?(\d+)", " ".join(query.casefold().split()))
     if notation is not None:
         letter, n = notation.group(1).upper(), int(notation.group(2))
         last = len(cards.characters) if letter == "C" else len(cards.supports)
         return (letter, n) if 1 <= n <= last else None
-    named = [("C", c.number, c.name) for c in cards.characters] + [("S", s.number, s.name) for s in cards.supports]
-    for whole in (True, False):
-        found = {(letter, n) for letter, n, name in named
-                 if any(typed == text.casefold() if whole else typed in text.casefold() for text in name.values())}
-        if len(found) == 1:
-            return found.pop()
-        if found:
-            return None
-    return None
+    return card_named(query, [(("C", c.number), c.name) for c in cards.characters]
+                      + [(("S", s.number), s.name) for s in cards.supports])
 
 
 def duel_card(words: BaseCardWords, query: str, example: str) -> RenderableType | str:

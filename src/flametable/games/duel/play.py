@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from flametable.bots.registry import HUMAN
 from flametable.cli.console import fail
 from flametable.cli.help import H_
 from flametable.cli.i18n import _, explain
@@ -20,6 +21,7 @@ from flametable.cli.options import (
     CardsOption,
     JsonOption,
     LangOption,
+    seat_default,
     use_language,
 )
 from flametable.core import registry
@@ -37,8 +39,8 @@ DECK2 = typer.Option("--deck2", metavar="FILE", help=H_("Player 2's deck (TOML),
 
 
 def play_command(
-    p1: Annotated[str, P1] = "human",
-    p2: Annotated[str, P2] = "bot:random",
+    p1: Annotated[str, P1] = seat_default(HUMAN),
+    p2: Annotated[str, P2] = seat_default("bot:random"),
     seed: Annotated[int | None, SEED] = None,
     lang: LangOption = None,
     mode: Annotated[Mode, MODE] = Mode.SHARED,

@@ -50,6 +50,13 @@ def place_line(view: DuelView, words: CardWords, names: Sequence[str]) -> Text:
         card=words.support(view.place), detail=words.support_detail(view.place), player=names[view.place_owner]))
 
 
+def shared_pile(view: DuelView, words: CardWords) -> str | None:
+    """The shared draw pile (R2: one support deck for both players), said once; None with own decks."""
+    if not view.shared_pile:
+        return None
+    return words.tr.gettext("Shared draw pile: {cards}").format(cards=_cards(words.tr, view.seats[0].pile_size))
+
+
 def seats_table(view: DuelView, words: CardWords, names: Sequence[str]) -> Table:
     _ = words.tr.gettext
     table = simple_table()
@@ -73,8 +80,8 @@ def seats_table(view: DuelView, words: CardWords, names: Sequence[str]) -> Table
     if a.revealed or b.revealed:
         table.add_row(_("Known in hand"), *(", ".join(words.support(r) for r in s.revealed) or NONE
                                             for s in view.seats))
-    pile = _("Draw pile (shared)") if view.shared_pile else _("Draw pile")
-    table.add_row(pile, _cards(words.tr, a.pile_size), _cards(words.tr, b.pile_size))
+    if not view.shared_pile:  # the shared one is said once, above the table (shared_pile)
+        table.add_row(_("Draw pile"), _cards(words.tr, a.pile_size), _cards(words.tr, b.pile_size))
     table.add_row(_("Discard pile"), *(", ".join(words.support(d) for d in s.discard) or NONE for s in view.seats))
     table.add_row(_("Flipped so far"), *(", ".join(f"C{c}" for c in s.flipped) or NONE for s in view.seats))
     table.add_row(_("Round wins"), str(a.wins), str(b.wins))
@@ -187,8 +194,11 @@ def board(view: DuelView, words: CardWords, names: Sequence[str]) -> RenderableT
         parts.append(characters_table(_("Your characters"), view.my_characters, words))
         parts += lineup_so_far(view, words, names, words.character)
     else:
-        parts += [place_line(view, words, names), seats_table(view, words, names), abilities(view, words),
-                  round_log(view, words, names)]
+        parts.append(place_line(view, words, names))
+        pile = shared_pile(view, words)
+        if pile is not None:
+            parts.append(Text(pile))
+        parts += [seats_table(view, words, names), abilities(view, words), round_log(view, words, names)]
     if view.seat is not None:
         if view.phase is not Phase.DRAFT and (view.hand or view.phase is not Phase.LINEUP):
             parts.append(hand_table(view, words))
@@ -265,6 +275,9 @@ def compact_header(view: DuelView, words: CardWords, names: Sequence[str]) -> Re
     title = round_title(words.tr, view.round_number)
     if view.stat >= 0:
         title += " · " + stat_name(words.tr, view.stat)
+    pile = shared_pile(view, words)
+    if pile is not None:
+        title += " · " + pile
     if view.to_act is None or view.to_act == view.seat:
         return Rule(title)
     return Group(Rule(title), Text(_("Turn: {player} — {task}").format(player=names[view.to_act],
@@ -298,8 +311,11 @@ def compact_seats(view: DuelView, words: CardWords, names: Sequence[str]) -> Tab
     table.add_row(_("Played this round"), *(", ".join(p) or NONE for p in played))
     table.add_row(_("Plays left · ability"), *(
         f"{max(0, MAX_PLAYS - s.plays)} · " + (_("used") if s.ability_used else _("not used")) for s in view.seats))
-    table.add_row(_("Hand · draw pile"), *(f"{_cards(words.tr, s.hand_size)} · {_cards(words.tr, s.pile_size)}"
-                                          for s in view.seats))
+    if view.shared_pile:  # said once, on the rule (compact_header)
+        table.add_row(_("Hand"), *(_cards(words.tr, s.hand_size) for s in view.seats))
+    else:
+        table.add_row(_("Hand · draw pile"), *(f"{_cards(words.tr, s.hand_size)} · {_cards(words.tr, s.pile_size)}"
+                                              for s in view.seats))
     if any(s.revealed for s in view.seats):
         table.add_row(_("Known in hand"), *(", ".join(f"S{r}" for r in s.revealed) or NONE for s in view.seats))
     table.add_row(_("Discard pile"), *(", ".join(f"S{d}" for d in s.discard) or NONE for s in view.seats))

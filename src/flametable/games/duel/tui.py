@@ -18,7 +18,7 @@ from flametable.core.outcome import Outcome
 from flametable.games.duel import render as duel_render
 from flametable.games.duel.actions import DuelAction, Kind
 from flametable.games.duel.game import DuelGame
-from flametable.games.duel.rules import Phase
+from flametable.games.duel.rules import MAX_PLAYS, Phase
 from flametable.games.duel.texts import (
     CardWords,
     describe_option,
@@ -102,6 +102,25 @@ class DuelTable(Table[DuelView, DuelAction]):
 
     def card_example(self) -> str:
         return "C1"
+
+    def headroom(self, seat: int, view: DuelView) -> int:
+        """In the rounds, the board grows by the plays to come (R6: up to MAX_PLAYS each, in the round's log), the
+        rows of the round's total, modifiers, items and cards known in hand, the rounds' results, a card drawn
+        into the hand, and the options by a play and an ability per card in hand."""
+        if view.phase in (Phase.DRAFT, Phase.LINEUP, Phase.OVER):
+            return 0
+        plays = 2 * MAX_PLAYS - len(view.log) + (0 if view.log else 3)  # the log's title, header and rule
+        rows = 4 - (view.stat >= 0) - any(s.modifier for s in view.seats) - any(s.items for s in view.seats) - any(
+            s.revealed for s in view.seats)
+        results = 3 - len(view.results) + (0 if view.results else 3)
+        card = -(-self.lines(duel_render.hand_table(view, self.words)) // max(1, len(view.hand)))  # a card drawn
+        options = 1 + 2 * (len(view.hand) + 1) - len(view.legal)
+        return max(0, plays) + rows + max(0, results) + card + max(0, options)
+
+    def keeps_layout(self, view: DuelView) -> bool:
+        """The draft's list of characters is a screen of its own: the layout of the match is that of its
+        rounds."""
+        return view.phase is not Phase.DRAFT
 
     def shows_secrets(self, view: DuelView) -> bool:
         """The draft is public (R2): both players may watch every pick, so hot-seat needs no hand-over for it."""
