@@ -111,8 +111,9 @@ def test_mo_is_compiled_from_po(es: Catalog, tmp_path: Path) -> None:
 
 def test_spanish_is_used_at_run_time() -> None:
     from flametable.games.duel.rules import Phase, Reason
+    from flametable.games.duel.texts import phase_text, stat_name
     from flametable.texts.translator import Translator
-    from flametable.texts.words import phase_text, reason_text, stat_name
+    from flametable.texts.words import reason_text
 
     es, en = Translator.for_language("es"), Translator.for_language("en")
     assert (stat_name(es, 0), stat_name(es, 1), stat_name(es, 2)) == ("Chispa", "Calor", "Simpatía")

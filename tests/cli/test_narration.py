@@ -266,8 +266,8 @@ def test_a_done_typed_at_the_start_of_a_turn_says_the_turn_has_just_begun(lang: 
     """The player who types ``done`` at the start of a turn (often meant for a turn the engine already finished:
     nothing more to score, no coin) reads why it is not an option: this turn has just begun with a token to place.
     It claims nothing about the last turn (here there was none)."""
+    from flametable.games.duals.texts import duals_commands
     from flametable.games.duals.tui import parse_choice
-    from flametable.texts.commands import duals_commands
 
     game = DualsGame()
     tr = Translator.for_language(lang)

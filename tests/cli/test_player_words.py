@@ -11,16 +11,17 @@ from rich.console import Console
 
 from flametable.games.duals.render import menu
 from flametable.games.duals.rules import NUM_TYPES
-from flametable.games.duals.texts import DualsWords, type_letters, type_name
+from flametable.games.duals.texts import DualsWords, duals_commands, type_letters, type_name
 from flametable.games.duals.tui import DualsTable
 from flametable.games.duals.tui import parse_choice as duals_choice
 from flametable.games.duel.actions import DuelAction
 from flametable.games.duel.game import DuelGame
 from flametable.games.duel.rules import Phase
 from flametable.games.duel.state import DuelState
+from flametable.games.duel.texts import duel_commands
 from flametable.games.duel.tui import DuelTable
 from flametable.games.duel.tui import parse_choice as duel_choice
-from flametable.texts.commands import Commands, duals_commands, duel_commands, fold
+from flametable.texts.commands import Commands, fold
 from flametable.texts.translator import Translator
 from tests.games.duals.scripted import GAME as DUALS
 from tests.games.duals.scripted import play, start

@@ -4,7 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Self
+
+
+class Reason(StrEnum):
+    """Why a match ended: a game's own enum of reasons, each member a value (what records and events say) and the
+    English words for players, marked with ``N_`` (``TWO_WINS = "two_round_wins", N_("two round wins")``), which
+    the texts translate. A game may give any StrEnum instead; its reasons are then shown as their values."""
+
+    text: str
+
+    def __new__(cls, value: str, text: str = "") -> Self:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.text = text or value
+        return member
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,13 +21,7 @@ from flametable.bots.registry import HUMAN
 from flametable.core.errors import FlametableError, IllegalAction
 from flametable.core.i18n import LANGUAGES, N_
 from flametable.core.protocol import Action
-from flametable.games.duals.actions import Kind as DualsKind
-from flametable.games.duals.rules import NUM_TYPES, TYPE_KEYS
-from flametable.games.duals.texts import DualsWords, type_name
-from flametable.games.duel.actions import Kind as DuelKind
-from flametable.games.duel.cards import Stat
 from flametable.texts.translator import Translator
-from flametable.texts.words import stat_name
 
 A = TypeVar("A", bound=Action)
 K = TypeVar("K", bound=Hashable)
@@ -109,60 +103,6 @@ def spoken_seat(tr: Translator, spec: str) -> str:
     kind, colon, rest = spec.partition(":")
     name, more, tail = rest.partition(":")
     return f"{kind}{colon}{words.get(name, name)}{more}{tail}" if kind == "bot" else spec
-
-
-def duel_verbs(tr: Translator) -> dict[DuelKind, str]:
-    """Flame Duel's command words in the language of ``tr`` (the notation's first word, translated)."""
-    return {
-        # Translators: a Flame Duel command word, typed by the player (one word, lower case, different from the
-        # others); pass your turn
-        DuelKind.PASS: tr.pgettext("Flame Duel command", "pass"),
-        # Translators: Flame Duel command word: play a support card ("play S7")
-        DuelKind.PLAY: tr.pgettext("Flame Duel command", "play"),
-        # Translators: Flame Duel command word: trigger the character's ability, discarding a card ("ability S7")
-        DuelKind.ABILITY: tr.pgettext("Flame Duel command", "ability"),
-        # Translators: Flame Duel command word: choose the round's stat ("stat heat")
-        DuelKind.STAT: tr.pgettext("Flame Duel command", "stat"),
-        # Translators: Flame Duel command word: draft a character ("pick C12")
-        DuelKind.PICK: tr.pgettext("Flame Duel command", "pick"),
-        # Translators: Flame Duel command word: put a character next in the line-up ("line C12")
-        DuelKind.LINE: tr.pgettext("Flame Duel command", "line"),
-        # Translators: Flame Duel command word: choose the character of the tie-break round ("champion C12")
-        DuelKind.CHAMPION: tr.pgettext("Flame Duel command", "champion"),
-        # Translators: Flame Duel command word: take a card back from the discard pile ("take S4")
-        DuelKind.TAKE: tr.pgettext("Flame Duel command", "take"),
-        # Translators: Flame Duel command word: put a place from the discard pile on the table ("swap S9")
-        DuelKind.SWAP: tr.pgettext("Flame Duel command", "swap"),
-    }
-
-
-def duals_verbs(tr: Translator) -> dict[DualsKind, str]:
-    """Flamecraft Duals' command words in the language of ``tr``."""
-    return {
-        # Translators: a Flamecraft Duals command word, typed by the player (one word, lower case, different from
-        # the others); stop scoring, or stop the iron after one move
-        DualsKind.DONE: tr.pgettext("Flamecraft Duals command", "done"),
-        # Translators: Flamecraft Duals command word: do not FIRE UP the token just placed
-        DualsKind.SKIP: tr.pgettext("Flamecraft Duals command", "skip"),
-        # Translators: Flamecraft Duals command word: spend a coin
-        DualsKind.COIN: tr.pgettext("Flamecraft Duals command", "coin"),
-        # Translators: Flamecraft Duals command word: place the token on a space ("place c3")
-        DualsKind.PLACE: tr.pgettext("Flamecraft Duals command", "place"),
-        # Translators: Flamecraft Duals command word: FIRE UP one ability of the token ("fire meat")
-        DualsKind.FIRE: tr.pgettext("Flamecraft Duals command", "fire"),
-        # Translators: Flamecraft Duals command word: crystal, keep one of the drawn tokens ("take meat")
-        DualsKind.TAKE: tr.pgettext("Flamecraft Duals command", "take"),
-        # Translators: Flamecraft Duals command word: plant, use the ability of the token on a space ("use b2")
-        DualsKind.USE: tr.pgettext("Flamecraft Duals command", "use"),
-        # Translators: Flamecraft Duals command word: move a top token ("move b2 c3")
-        DualsKind.MOVE: tr.pgettext("Flamecraft Duals command", "move"),
-        # Translators: Flamecraft Duals command word: potion, swap two top tokens ("swap a1 e3")
-        DualsKind.SWAP: tr.pgettext("Flamecraft Duals command", "swap"),
-        # Translators: Flamecraft Duals command word: score a card of the hand ("score K12")
-        DualsKind.SCORE: tr.pgettext("Flamecraft Duals command", "score"),
-        # Translators: Flamecraft Duals command word: put a card at the bottom of the deck ("bottom K12")
-        DualsKind.BOTTOM: tr.pgettext("Flamecraft Duals command", "bottom"),
-    }
 
 
 def _lookup(*tables: Mapping[str, str]) -> dict[str, str]:
@@ -298,48 +238,6 @@ UNKNOWN_ABILITY = N_("Unknown ability {word!r}: type one of {choices}.")
 UNKNOWN_TOKEN = N_("Unknown token {word!r}: type one of {choices}.")
 
 
-def _duel_words(tr: Translator) -> tuple[dict[str, str], dict[str, str]]:
-    verbs = {kind.word: word for kind, word in duel_verbs(tr).items()}
-    stats = {stat.key: stat_name(tr, stat).lower() for stat in Stat}
-    return verbs, stats
-
-
-def _others(tr: Translator) -> list[Translator]:
+def other_languages(tr: Translator) -> list[Translator]:
+    """Translators of the other languages, whose command words a player may type too."""
     return [Translator.for_language(lang) for lang in LANGUAGES if lang != tr.lang]
-
-
-def duel_commands(tr: Translator) -> Commands:
-    """Flame Duel's words in the language of ``tr``: the command words and the stats (``calor`` for ``heat``);
-    the words of the other languages are read too."""
-    verbs, stats = _duel_words(tr)
-    needs = {kind.word: NEEDS_CARD for kind in DuelKind if kind not in (DuelKind.PASS, DuelKind.STAT)}
-    needs[DuelKind.STAT.word] = NEEDS_STAT
-    return Commands(tr, verbs, stats, needs, {DuelKind.STAT.word: UNKNOWN_STAT},
-                    {stat.key: DuelKind.STAT.word for stat in Stat}, [_duel_words(o) for o in _others(tr)])
-
-
-def duals_commands(words: DualsWords) -> Commands:
-    """Flamecraft Duals' words in the language of ``words``: the command words, the abilities (``asado`` for
-    ``meat``) and the tokens a crystal draws (``pan+cristal`` for ``bread+crystal``); the words of the other
-    languages are read too."""
-    verbs, args = _duals_words(words)
-    needs = {DualsKind.PLACE.word: NEEDS_SPACE, DualsKind.USE.word: NEEDS_SPACE, DualsKind.MOVE.word: NEEDS_SPACES,
-             DualsKind.SWAP.word: NEEDS_SPACES, DualsKind.FIRE.word: NEEDS_ABILITY,
-             DualsKind.TAKE.word: NEEDS_TOKEN, DualsKind.SCORE.word: NEEDS_CARD, DualsKind.BOTTOM.word: NEEDS_CARD}
-    others = [_duals_words(DualsWords(o, words.data)) for o in _others(words.tr)]
-    return Commands(words.tr, verbs, args, needs,
-                    {DualsKind.FIRE.word: UNKNOWN_ABILITY, DualsKind.TAKE.word: UNKNOWN_TOKEN}, others=others)
-
-
-def _duals_words(words: DualsWords) -> tuple[dict[str, str], dict[str, str]]:
-    tr = words.tr
-    verbs = {kind.word: word for kind, word in duals_verbs(tr).items()}
-    data = words.data
-    args = {TYPE_KEYS[t]: type_name(tr, t).lower() for t in range(NUM_TYPES)}
-    for kind, name in enumerate(data.kind_names):
-        args[name] = words.kind_name(kind).lower()
-        if "+" in name:  # a dual, typed in either order
-            first, _, second = name.partition("+")
-            local_first, _, local_second = args[name].partition("+")
-            args[f"{second}+{first}"] = f"{local_second}+{local_first}"
-    return verbs, args

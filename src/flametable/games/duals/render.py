@@ -28,13 +28,13 @@ from flametable.games.duals.texts import (
     DualsWords,
     can_coin,
     describe_option,
+    duals_commands,
     fmt,
     short_option,
     task_text,
     type_name,
 )
 from flametable.games.duals.view import DualsView
-from flametable.texts.commands import duals_commands
 
 FIRING_MARK = "»"
 CHANGED_MARK = "+"

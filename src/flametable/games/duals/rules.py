@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import IntEnum, StrEnum
+from enum import IntEnum
 from typing import Any
 
+from flametable.core import outcome
 from flametable.core.errors import RecordError
 from flametable.core.i18n import N_
 
@@ -59,12 +60,12 @@ class Step(IntEnum):
     OVER = 9
 
 
-class Reason(StrEnum):
+class Reason(outcome.Reason):
     """Why the match was won (D9)."""
 
-    MOST_VP = "most_vp"  # more victory points
-    MORE_CARDS = "more_cards"  # equal VP, more scored cards
-    SHARED = "shared_victory"  # equal again: a shared victory
+    MOST_VP = "most_vp", N_("most victory points")  # more victory points
+    MORE_CARDS = "more_cards", N_("equal victory points, more scored cards")  # equal VP, more scored cards
+    SHARED = "shared_victory", N_("equal victory points and scored cards: a shared victory")  # a shared victory
 
 
 @dataclass(frozen=True)

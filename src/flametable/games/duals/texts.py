@@ -21,8 +21,19 @@ from flametable.core.outcome import Outcome
 from flametable.games.duals.actions import DualsAction, Kind
 from flametable.games.duals.data import DualsData
 from flametable.games.duals.game import DualsGame
-from flametable.games.duals.rules import Reason, Step, TokenType
+from flametable.games.duals.rules import NUM_TYPES, TYPE_KEYS, Reason, Step, TokenType
 from flametable.games.duals.view import DualsView
+from flametable.texts.commands import (
+    NEEDS_ABILITY,
+    NEEDS_CARD,
+    NEEDS_SPACE,
+    NEEDS_SPACES,
+    NEEDS_TOKEN,
+    UNKNOWN_ABILITY,
+    UNKNOWN_TOKEN,
+    Commands,
+    other_languages,
+)
 from flametable.texts.log import Reader
 from flametable.texts.translator import Translator
 
@@ -538,3 +549,61 @@ def facts(game: Any, tr: Translator) -> dict[str, Any]:
             "cards": cards, "steps": steps,
             "fire_forced": tr.gettext("plant: FIRE UP the token it uses"),
             "score_no_coin": tr.gettext("SCORE: score cards or finish")}
+
+
+# ------------------------------------------------------------------ what a player types
+
+def duals_verbs(tr: Translator) -> dict[Kind, str]:
+    """Flamecraft Duals' command words in the language of ``tr``."""
+    return {
+        # Translators: a Flamecraft Duals command word, typed by the player (one word, lower case, different from
+        # the others); stop scoring, or stop the iron after one move
+        Kind.DONE: tr.pgettext("Flamecraft Duals command", "done"),
+        # Translators: Flamecraft Duals command word: do not FIRE UP the token just placed
+        Kind.SKIP: tr.pgettext("Flamecraft Duals command", "skip"),
+        # Translators: Flamecraft Duals command word: spend a coin
+        Kind.COIN: tr.pgettext("Flamecraft Duals command", "coin"),
+        # Translators: Flamecraft Duals command word: place the token on a space ("place c3")
+        Kind.PLACE: tr.pgettext("Flamecraft Duals command", "place"),
+        # Translators: Flamecraft Duals command word: FIRE UP one ability of the token ("fire meat")
+        Kind.FIRE: tr.pgettext("Flamecraft Duals command", "fire"),
+        # Translators: Flamecraft Duals command word: crystal, keep one of the drawn tokens ("take meat")
+        Kind.TAKE: tr.pgettext("Flamecraft Duals command", "take"),
+        # Translators: Flamecraft Duals command word: plant, use the ability of the token on a space ("use b2")
+        Kind.USE: tr.pgettext("Flamecraft Duals command", "use"),
+        # Translators: Flamecraft Duals command word: move a top token ("move b2 c3")
+        Kind.MOVE: tr.pgettext("Flamecraft Duals command", "move"),
+        # Translators: Flamecraft Duals command word: potion, swap two top tokens ("swap a1 e3")
+        Kind.SWAP: tr.pgettext("Flamecraft Duals command", "swap"),
+        # Translators: Flamecraft Duals command word: score a card of the hand ("score K12")
+        Kind.SCORE: tr.pgettext("Flamecraft Duals command", "score"),
+        # Translators: Flamecraft Duals command word: put a card at the bottom of the deck ("bottom K12")
+        Kind.BOTTOM: tr.pgettext("Flamecraft Duals command", "bottom"),
+    }
+
+
+def duals_commands(words: DualsWords) -> Commands:
+    """Flamecraft Duals' words in the language of ``words``: the command words, the abilities (``asado`` for
+    ``meat``) and the tokens a crystal draws (``pan+cristal`` for ``bread+crystal``); the words of the other
+    languages are read too."""
+    verbs, args = _duals_words(words)
+    needs = {Kind.PLACE.word: NEEDS_SPACE, Kind.USE.word: NEEDS_SPACE, Kind.MOVE.word: NEEDS_SPACES,
+             Kind.SWAP.word: NEEDS_SPACES, Kind.FIRE.word: NEEDS_ABILITY,
+             Kind.TAKE.word: NEEDS_TOKEN, Kind.SCORE.word: NEEDS_CARD, Kind.BOTTOM.word: NEEDS_CARD}
+    others = [_duals_words(DualsWords(o, words.data)) for o in other_languages(words.tr)]
+    return Commands(words.tr, verbs, args, needs,
+                    {Kind.FIRE.word: UNKNOWN_ABILITY, Kind.TAKE.word: UNKNOWN_TOKEN}, others=others)
+
+
+def _duals_words(words: DualsWords) -> tuple[dict[str, str], dict[str, str]]:
+    tr = words.tr
+    verbs = {kind.word: word for kind, word in duals_verbs(tr).items()}
+    data = words.data
+    args = {TYPE_KEYS[t]: type_name(tr, t).lower() for t in range(NUM_TYPES)}
+    for kind, name in enumerate(data.kind_names):
+        args[name] = words.kind_name(kind).lower()
+        if "+" in name:  # a dual, typed in either order
+            first, _, second = name.partition("+")
+            local_first, _, local_second = args[name].partition("+")
+            args[f"{second}+{first}"] = f"{local_second}+{local_first}"
+    return verbs, args

@@ -25,6 +25,7 @@ from flametable.games.duals.game import DualsGame
 from flametable.games.duals.rules import STACK_LIMIT, Step
 from flametable.games.duals.texts import (
     DualsWords,
+    duals_commands,
     first_player_text,
     outcome_for,
     outcome_text,
@@ -32,7 +33,7 @@ from flametable.games.duals.texts import (
     turn_start_lines,
 )
 from flametable.games.duals.view import DualsView
-from flametable.texts.commands import Commands, card_named, duals_commands, no_card_called
+from flametable.texts.commands import Commands, card_named, no_card_called
 from flametable.texts.translator import Translator
 
 # The action that spaces typed alone stand for, at each step that takes spaces (one space, or two).

@@ -13,10 +13,17 @@ from flametable.cli.console import NONE, Grid, simple_table
 from flametable.games.duel.actions import DuelAction, Kind
 from flametable.games.duel.cards import Stat
 from flametable.games.duel.rules import MAX_PLAYS, Phase
-from flametable.games.duel.texts import CardWords, describe_option, log_entry, round_title, round_winner
+from flametable.games.duel.texts import (
+    CardWords,
+    describe_option,
+    log_entry,
+    phase_text,
+    round_title,
+    round_winner,
+    stat_name,
+)
 from flametable.games.duel.view import DuelView
 from flametable.texts.translator import Translator
-from flametable.texts.words import phase_text, stat_name
 
 
 def _cards(tr: Translator, n: int) -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import Any
 
+from flametable.core import outcome
 from flametable.core.errors import RecordError
 from flametable.core.i18n import N_, Phrase
 from flametable.games.duel.cards import Deck, parse_deck
@@ -49,13 +50,13 @@ PHASE_TEXT = {  # what the seat to act is expected to do (a phrase inside messag
 }
 
 
-class Reason(StrEnum):
+class Reason(outcome.Reason):
     """Why the match ended (R14)."""
 
-    TWO_WINS = "two_round_wins"  # a player reached 2 round wins
-    MORE_WINS = "more_round_wins"  # after round 3, more round wins
-    TIEBREAK = "tiebreak_round"  # the tie-break round was won
-    TIED_MATCH = "tied_match"  # the tie-break round was drawn
+    TWO_WINS = "two_round_wins", N_("two round wins")  # a player reached 2 round wins
+    MORE_WINS = "more_round_wins", N_("more round wins after three rounds")  # after round 3, more round wins
+    TIEBREAK = "tiebreak_round", N_("won the tie-break round")  # the tie-break round was won
+    TIED_MATCH = "tied_match", N_("the tie-break round was drawn")  # the tie-break round was drawn
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from flametable.core.i18n import N_
 from flametable.core.outcome import Outcome
 from flametable.core.schema import List
 from flametable.games.duel.actions import PASS, DuelAction, Kind
@@ -17,9 +18,10 @@ from flametable.games.duel.cards import DECK, CardSet, Stat, SupportKind
 from flametable.games.duel.game import DuelGame
 from flametable.games.duel.rules import PHASE_TEXT, Phase, Reason
 from flametable.games.duel.view import DRAW, DuelView, RoundResult
+from flametable.texts.commands import NEEDS_CARD, NEEDS_STAT, UNKNOWN_STAT, Commands, other_languages
 from flametable.texts.log import Reader
 from flametable.texts.translator import Translator
-from flametable.texts.words import kind_name, reason_text, stat_name
+from flametable.texts.words import reason_text
 
 
 class CardWords:
@@ -380,3 +382,63 @@ def facts(game: Any, tr: Translator) -> dict[str, Any]:
             "log_stat": _("{player} chooses {stat} for this round."),
         },
     }
+
+
+STAT_NAMES = {Stat.SPARK: N_("Spark"), Stat.HEAT: N_("Heat"), Stat.CHARM: N_("Charm")}
+KIND_NAMES = {SupportKind.ITEM: N_("Item"), SupportKind.PLACE: N_("Place"), SupportKind.EVENT: N_("Event")}
+
+
+def stat_name(tr: Translator, stat: int) -> str:
+    return tr.translate(STAT_NAMES[Stat(stat)])
+
+
+def kind_name(tr: Translator, kind: SupportKind) -> str:
+    return tr.translate(KIND_NAMES[kind])
+
+
+def phase_text(tr: Translator, phase: Phase) -> str:
+    """What the seat to act is expected to do, from the engine's own (N_-marked) phase texts."""
+    return tr.translate(PHASE_TEXT[phase])
+
+
+# ------------------------------------------------------------------ what a player types
+
+def duel_verbs(tr: Translator) -> dict[Kind, str]:
+    """Flame Duel's command words in the language of ``tr`` (the notation's first word, translated)."""
+    return {
+        # Translators: a Flame Duel command word, typed by the player (one word, lower case, different from the
+        # others); pass your turn
+        Kind.PASS: tr.pgettext("Flame Duel command", "pass"),
+        # Translators: Flame Duel command word: play a support card ("play S7")
+        Kind.PLAY: tr.pgettext("Flame Duel command", "play"),
+        # Translators: Flame Duel command word: trigger the character's ability, discarding a card ("ability S7")
+        Kind.ABILITY: tr.pgettext("Flame Duel command", "ability"),
+        # Translators: Flame Duel command word: choose the round's stat ("stat heat")
+        Kind.STAT: tr.pgettext("Flame Duel command", "stat"),
+        # Translators: Flame Duel command word: draft a character ("pick C12")
+        Kind.PICK: tr.pgettext("Flame Duel command", "pick"),
+        # Translators: Flame Duel command word: put a character next in the line-up ("line C12")
+        Kind.LINE: tr.pgettext("Flame Duel command", "line"),
+        # Translators: Flame Duel command word: choose the character of the tie-break round ("champion C12")
+        Kind.CHAMPION: tr.pgettext("Flame Duel command", "champion"),
+        # Translators: Flame Duel command word: take a card back from the discard pile ("take S4")
+        Kind.TAKE: tr.pgettext("Flame Duel command", "take"),
+        # Translators: Flame Duel command word: put a place from the discard pile on the table ("swap S9")
+        Kind.SWAP: tr.pgettext("Flame Duel command", "swap"),
+    }
+
+
+def _duel_words(tr: Translator) -> tuple[dict[str, str], dict[str, str]]:
+    verbs = {kind.word: word for kind, word in duel_verbs(tr).items()}
+    stats = {stat.key: stat_name(tr, stat).lower() for stat in Stat}
+    return verbs, stats
+
+
+def duel_commands(tr: Translator) -> Commands:
+    """Flame Duel's words in the language of ``tr``: the command words and the stats (``calor`` for ``heat``);
+    the words of the other languages are read too."""
+    verbs, stats = _duel_words(tr)
+    needs = {kind.word: NEEDS_CARD for kind in Kind if kind not in (Kind.PASS, Kind.STAT)}
+    needs[Kind.STAT.word] = NEEDS_STAT
+    return Commands(tr, verbs, stats, needs, {Kind.STAT.word: UNKNOWN_STAT},
+                    {stat.key: Kind.STAT.word for stat in Stat}, [_duel_words(o) for o in other_languages(tr)])

@@ -22,6 +22,7 @@ from flametable.games.duel.rules import MAX_PLAYS, Phase
 from flametable.games.duel.texts import (
     CardWords,
     describe_option,
+    duel_commands,
     outcome_for,
     outcome_text,
     round_start_text,
@@ -29,7 +30,7 @@ from flametable.games.duel.texts import (
     step_lines,
 )
 from flametable.games.duel.view import DuelView
-from flametable.texts.commands import Commands, duel_commands
+from flametable.texts.commands import Commands
 from flametable.texts.translator import Translator
 
 
