@@ -10,6 +10,7 @@ import pytest
 from flametable.core.engine import REQUIRED, Copy
 from flametable.core.rng import Rng
 from flametable.games.duals.determinize import determinize
+from flametable.games.duals.rules import Step
 from flametable.games.duals.state import FIELDS, DualsState
 from flametable.games.duals.view import DualsView
 
@@ -116,3 +117,20 @@ def test_a_determinised_state_agrees_with_the_real_one_on_every_field_the_seat_k
             if state.to_act == seat:
                 assert sample.legal_actions() == state.legal_actions()
 
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_no_token_is_firing_at_a_score_step_nor_at_a_turns_first_placement(seed: int) -> None:
+    """``firing_space`` is -1 whenever no token fires: at every SCORE step, so that a turn, which begins only after
+    one (or from a blank state), begins with none firing without setting it (issue 20, point 6)."""
+    state = GAME.new_match({"buddy": seed % 2 == 1}, seed)
+    rng = Rng(seed)
+    turns = 0
+    while True:
+        if state.step == Step.SCORE or (state.step == Step.PLACE and state.turn_number > turns):
+            assert state.firing_space == -1, (state.turn_number, Step(state.step).name)
+        turns = state.turn_number
+        if state.to_act is None:
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
+    assert turns > 10

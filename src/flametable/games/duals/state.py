@@ -325,7 +325,6 @@ class DualsState(EngineState):
         self.coin_used = False
         self.fired = 0
         self.iron_destination = -1
-        self.firing_space = -1
         k = self._draw_token()
         if k < 0:  # nothing left to draw anywhere (explicit setups only)
             self.ended = True
