@@ -17,18 +17,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from flametable.bots.base import RandomBot
+from flametable.core.engine import REQUIRED, Copy
 from flametable.core.errors import IllegalAction
 from flametable.core.protocol import legal_action_mask
 from flametable.core.record import MatchRecord, replay, start
 from flametable.core.rng import Rng
 from flametable.games.duals.rules import Reason
-from flametable.games.duals.state import SLOTS, Copy, DualsState
+from flametable.games.duals.state import FIELDS, DualsState
 from flametable.service import new_record, play
 
 from .scripted import DATA, GAME
 
 MATCHES = 1000
-_SHARED = {f.name for f in SLOTS if f.metadata["copy"] in (Copy.GAME, Copy.CACHE)} | {"_legal"}
+# the game's tables (shared, given to blank) and the caches
+_SHARED = {f.name for f in FIELDS if f.copy is Copy.CACHE or (f.copy is Copy.SHARED and f.empty is REQUIRED)}
+_SHARED.add("_legal")
 CARDS = list(range(1, len(DATA.cards) + 1))
 
 

@@ -1,5 +1,5 @@
-"""The state's fields are declared once (``slot`` in :mod:`flametable.games.duals.state`); ``__slots__``, ``blank``,
-``clone`` and the determiniser's copying from a view all follow the declarations."""
+"""The state's fields are declared once (``slot`` in :mod:`flametable.games.duals.state`, listed in ``FIELDS``);
+``__slots__``, ``blank``, ``clone`` and the determiniser's copying from a view all follow the declarations."""
 
 from __future__ import annotations
 
@@ -7,14 +7,16 @@ import dataclasses
 
 import pytest
 
+from flametable.core.engine import REQUIRED, Copy
 from flametable.core.rng import Rng
 from flametable.games.duals.determinize import determinize
-from flametable.games.duals.state import SLOTS, Copy, DualsState
+from flametable.games.duals.rules import Step
+from flametable.games.duals.state import FIELDS, DualsState
 from flametable.games.duals.view import DualsView
 
 from .scripted import GAME
 
-NAMES = [f.name for f in SLOTS]
+NAMES = [f.name for f in FIELDS]
 VIEW_FIELDS = {f.name for f in dataclasses.fields(DualsView)}
 
 
@@ -37,22 +39,24 @@ def _states(seed: int, every: int = 7) -> list[DualsState]:
 def test_slots_are_the_declared_fields() -> None:
     assert list(DualsState.__slots__) == NAMES
     assert len(set(NAMES)) == len(NAMES)
-    for f in SLOTS:
-        assert isinstance(f.metadata["copy"], Copy), f.name
-        assert f.metadata["view"] in VIEW_FIELDS | {""}, f.name
+    for f in FIELDS:
+        assert isinstance(f.copy, Copy), f.name
+        assert f.view in VIEW_FIELDS | {""}, f.name
 
 
 def test_blank_needs_the_game_fields_and_knows_no_others() -> None:
     with pytest.raises(TypeError, match=r"missing .*'data'"):
         DualsState.blank(buddy=False, rng=Rng(0))
     st = GAME.blank(False, Rng(0))
-    given = {f.name: getattr(st, f.name) for f in SLOTS if f.metadata["copy"] in (Copy.GAME, Copy.RNG)}
+    given = {f.name: getattr(st, f.name) for f in FIELDS if f.empty is REQUIRED}
     with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
         DualsState.blank(colour="red", **given)
     a, b = DualsState.blank(**given), DualsState.blank(**given)
-    for f in SLOTS:  # every other field at its declared empty value, lists fresh for each state
-        copy, empty = f.metadata["copy"], f.metadata["empty"]
-        if copy is Copy.VALUE:
+    for f in FIELDS:  # every other field at its declared empty value, lists fresh for each state
+        copy, empty = f.copy, f.empty
+        if empty is REQUIRED:
+            continue
+        if copy is Copy.SHARED:
             assert getattr(a, f.name) is empty, f.name
         elif copy is Copy.LIST:
             assert getattr(a, f.name) == list(empty), f.name
@@ -72,10 +76,10 @@ def test_blank_needs_the_game_fields_and_knows_no_others() -> None:
 def test_clone_copies_every_field_by_its_declaration() -> None:
     st = _states(3)[5]
     c = st.clone()
-    for f in SLOTS:
+    for f in FIELDS:
         mine, theirs = getattr(st, f.name), getattr(c, f.name)
-        copy = f.metadata["copy"]
-        if copy is Copy.RNG:
+        copy = f.copy
+        if copy is Copy.CLONE:
             assert mine is not theirs
             assert mine.state == theirs.state
             continue
@@ -100,7 +104,7 @@ def test_a_determinised_state_agrees_with_the_real_one_on_every_field_the_seat_k
     for state in _states(seed):
         for seat in (0, 1):
             sample = determinize(state.view(seat), GAME, Rng(seed))
-            for f in SLOTS:
+            for f in FIELDS:
                 if f.name in unordered:
                     assert sorted(getattr(sample, f.name)) == sorted(getattr(state, f.name)), f.name
                 elif f.name not in hidden:
@@ -112,3 +116,21 @@ def test_a_determinised_state_agrees_with_the_real_one_on_every_field_the_seat_k
             assert len(sample.hands[1 - seat]) == len(state.hands[1 - seat])
             if state.to_act == seat:
                 assert sample.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_no_token_is_firing_at_a_score_step_nor_at_a_turns_first_placement(seed: int) -> None:
+    """``firing_space`` is -1 whenever no token fires: at every SCORE step, so that a turn, which begins only after
+    one (or from a blank state), begins with none firing without setting it (issue 20, point 6)."""
+    state = GAME.new_match({"buddy": seed % 2 == 1}, seed)
+    rng = Rng(seed)
+    turns = 0
+    while True:
+        if state.step == Step.SCORE or (state.step == Step.PLACE and state.turn_number > turns):
+            assert state.firing_space == -1, (state.turn_number, Step(state.step).name)
+        turns = state.turn_number
+        if state.to_act is None:
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
+    assert turns > 10

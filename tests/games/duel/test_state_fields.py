@@ -1,20 +1,22 @@
-"""The state's fields are declared once (``duel.state.FIELDS``): slots, annotations, blank and clone follow it."""
+"""The state's fields are declared once (``slot`` in :mod:`flametable.games.duel.state`, listed in ``FIELDS``):
+slots, annotations, blank and clone follow them."""
 
 from __future__ import annotations
 
 import copy
 from typing import Any
 
+from flametable.core.engine import Copy
 from flametable.core.rng import Rng
 from flametable.games.duel.game import DuelGame
-from flametable.games.duel.state import FIELDS, Copy, DuelState
+from flametable.games.duel.state import FIELDS, DuelState
 from tests.games.duel.scripted import CARDS
 
 GAME = DuelGame(CARDS)
 
 
 def _mutable_parts(how: Copy, value: Any) -> list[Any]:
-    if how is Copy.VALUE:
+    if how is Copy.SHARED:
         return []
     if how is Copy.CLONE:
         return [value]
@@ -34,7 +36,7 @@ def _busy_state(seed: int) -> DuelState:
 
 
 def test_slots_and_annotations_are_the_declared_fields() -> None:
-    names = [name for name, _how, _blank in FIELDS]
+    names = [f.name for f in FIELDS]
     assert len(set(names)) == len(names)
     assert DuelState.__slots__ == tuple(names)
     assert set(DuelState.__annotations__) == set(names)
@@ -43,7 +45,7 @@ def test_slots_and_annotations_are_the_declared_fields() -> None:
 def test_blank_sets_every_field_and_shares_no_list_between_states() -> None:
     a = DuelState.blank(CARDS, True, False, Rng(1))
     b = DuelState.blank(CARDS, False, True, Rng(2))
-    for name, how, _blank in FIELDS:
+    for name, how in ((f.name, f.copy) for f in FIELDS):
         assert hasattr(a, name), name
         for x, y in zip(_mutable_parts(how, getattr(a, name)), _mutable_parts(how, getattr(b, name)), strict=True):
             assert x is not y, f"blank states share {name}"
@@ -55,7 +57,7 @@ def test_clone_copies_every_field_and_shares_nothing_mutable() -> None:
     for seed in range(1, 6):
         st = _busy_state(seed)
         c = st.clone()
-        for name, how, _blank in FIELDS:
+        for name, how in ((f.name, f.copy) for f in FIELDS):
             original, copied = getattr(st, name), getattr(c, name)
             if how is Copy.CLONE:
                 assert copied.state == original.state, name
@@ -64,7 +66,7 @@ def test_clone_copies_every_field_and_shares_nothing_mutable() -> None:
             for x, y in zip(_mutable_parts(how, original), _mutable_parts(how, copied), strict=True):
                 assert x is not y, f"clone shares {name}"
         # and the clone plays on alone
-        before = {name: copy.deepcopy(getattr(st, name)) for name, how, _b in FIELDS if name not in ("cards", "rng")}
+        before = {f.name: copy.deepcopy(getattr(st, f.name)) for f in FIELDS if f.name not in ("cards", "rng")}
         rng_before = st.rng.state
         while c.outcome is None:
             c.apply(c.legal_actions()[-1])

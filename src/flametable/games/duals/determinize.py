@@ -12,9 +12,10 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
+from flametable.core.engine import Copy
 from flametable.core.rng import Rng
 from flametable.games.duals.rules import STACK_LIMIT, Step
-from flametable.games.duals.state import SLOTS, Copy, DualsState
+from flametable.games.duals.state import FIELDS, DualsState
 from flametable.games.duals.view import DualsView
 
 if TYPE_CHECKING:
@@ -26,11 +27,11 @@ def copy_public(st: DualsState, view: DualsView) -> None:
 
     The others are the game's tables (from ``blank``), the hidden ones (sampled), the seat's own knowledge and
     the board's summaries, which :class:`Sampler` fills itself."""
-    for f in SLOTS:
-        name = f.metadata["view"]
+    for f in FIELDS:
+        name = f.view
         if name:
             value = getattr(view, name)
-            if f.metadata["copy"] is Copy.LIST:
+            if f.copy is Copy.LIST:
                 value = list(value)
             elif isinstance(value, IntEnum):
                 value = int(value)

@@ -22,10 +22,11 @@ of the top tokens (:mod:`flametable.games.duals.pattern`) and the set of full sp
 placement, move and swap, and legal actions come from tables (the place actions per set of full spaces,
 shared by every state of the game; which cards match, once per board position).
 
-Each field is declared once (its type and :func:`slot`: how it is copied, its blank value, the view field it is
-read back from); ``__slots__``, :meth:`DualsState.blank`, :meth:`DualsState.clone` and the determiniser follow
-the declarations. ``apply`` plays an action through one handler per step (``_on_place`` ... ``_on_score``,
-``_on_coin`` and ``_on_bottom`` before them at any step). :func:`observe` makes the views (D10).
+Each field is declared once (its type and :func:`~flametable.core.engine.slot`: how it is copied, its blank
+value, the view field it is read back from); ``__slots__``, :meth:`DualsState.blank`, :meth:`DualsState.clone`
+and the determiniser follow the declarations (:mod:`flametable.core.engine`, shared with Flame Duel).
+``apply`` plays an action through one handler per step (``_on_place`` ... ``_on_score``, ``_on_coin`` and
+``_on_bottom`` before them at any step). :func:`observe` makes the views (D10).
 
 Decisions the engine makes where the rules leave room (each extends the ruling named):
 
@@ -51,11 +52,9 @@ Decisions the engine makes where the rules leave room (each extends the ruling n
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields
-from enum import Enum
 from typing import Any, NoReturn
 
+from flametable.core.engine import Copy, EngineState, blank_of, engine_state, fields_of, slot, step_table
 from flametable.core.errors import IllegalAction
 from flametable.core.i18n import N_, Phrase
 from flametable.core.outcome import Outcome
@@ -84,102 +83,84 @@ _STEP_FOR_TYPE = (PLACE, TAKE, MEAT, IRON, POTION, PLANT)  # bread draws a token
 LIMIT = STACK_LIMIT
 
 
-class Copy(Enum):
-    """How a state field is copied by :meth:`DualsState.clone` and what :meth:`DualsState.blank` puts in it."""
-
-    GAME = "game"  # the same object for every state of one game (its data and tables): shared; blank is given it
-    VALUE = "value"  # an immutable value (int, bool, tuple, None, ...): shared
-    LIST = "list"  # a list of immutable values: copied
-    PER_SEAT = "per_seat"  # one list per seat: each copied
-    RNG = "rng"  # the generator: cloned
-    CACHE = "cache"  # facts about this board, replaced (never cleared) when the board changes: shared until then
-
-
-# Runs only at import, before mutation testing can switch a mutant in (docs/mutation.md); the state-fields
-# tests pin what it makes.
-def slot(copy: Copy, empty: Any = None, view: str = "") -> dict[str, Any]:  # pragma: no mutate block
-    """The metadata declaring a state field: how it is copied, its value in a blank state (lists are copied from
-    it; GAME and RNG fields have none: ``blank`` is given them), and the :class:`DualsView` field a determiniser
-    reads it back from (``""``: the determiniser samples it or works it out, see :mod:`.determinize`)."""
-    return {"copy": copy, "empty": empty, "view": view}
-
-
-@dataclass(slots=True, init=False, repr=False, eq=False, match_args=False)
-class DualsState:
+@engine_state
+class DualsState(EngineState):
     """A Flamecraft Duals match. Mutates in place; :meth:`clone` copies a few small lists.
 
-    Every field is declared once, below, with :func:`slot`: ``__slots__``, :meth:`blank`, :meth:`clone` and the
-    determiniser's copying from a view are all made from these declarations (:data:`SLOTS`)."""
+    Every field is declared once, below, with :func:`~flametable.core.engine.slot` (how a clone copies it, its
+    value in a blank state, none: ``blank`` is given it, and the view field it is read back from): ``__slots__``,
+    :meth:`blank`, :meth:`clone` and the determiniser's copying from a view are all made from these declarations
+    (:data:`FIELDS`)."""
 
     # The game's data and tables, shared by all its states.
-    data: DualsData = field(metadata=slot(Copy.GAME))
-    actions: ActionSpace = field(metadata=slot(Copy.GAME))
+    data: DualsData = slot(Copy.SHARED)
+    actions: ActionSpace = slot(Copy.SHARED)
     # each space's adjacent spaces, ascending
-    neighbours: tuple[tuple[int, ...], ...] = field(metadata=slot(Copy.GAME))
+    neighbours: tuple[tuple[int, ...], ...] = slot(Copy.SHARED)
     # each token kind's abilities, ascending
-    abilities: tuple[tuple[int, ...], ...] = field(metadata=slot(Copy.GAME))
+    abilities: tuple[tuple[int, ...], ...] = slot(Copy.SHARED)
     # the types each token kind shows (D5)
-    kind_types: tuple[tuple[int, ...], ...] = field(metadata=slot(Copy.GAME))
+    kind_types: tuple[tuple[int, ...], ...] = slot(Copy.SHARED)
     # full_spaces -> (the spaces with room, their place actions)
-    open_cache: dict[int, tuple[list[int], list[DualsAction]]] = field(metadata=slot(Copy.GAME))
+    open_cache: dict[int, tuple[list[int], list[DualsAction]]] = slot(Copy.SHARED)
 
     # The table.
-    buddy: bool = field(metadata=slot(Copy.VALUE, False, "buddy"))  # the Buddy variant (D11)
+    buddy: bool = slot(Copy.SHARED, False, "buddy")  # the Buddy variant (D11)
     # per space, bottom first (at most 3, D6)
-    stacks: list[tuple[int, ...]] = field(metadata=slot(Copy.LIST, (), "board"))
+    stacks: list[tuple[int, ...]] = slot(Copy.LIST, [], "board")
     # token kinds; the next draw is the last one (the order is hidden, the contents are in the view)
-    bag: list[int] = field(metadata=slot(Copy.LIST, ()))
+    bag: list[int] = slot(Copy.LIST, [])
     # one artisan of each type until it enters the bag (D7)
-    reserve: list[int] = field(metadata=slot(Copy.LIST, (), "reserve"))
-    deck: list[int] = field(metadata=slot(Copy.LIST, ()))  # shop cards, top at the end (hidden)
-    hands: list[list[int]] = field(metadata=slot(Copy.PER_SEAT, ((), ())))
-    piles: list[list[int]] = field(metadata=slot(Copy.PER_SEAT, ((), ())))  # score piles
-    coins: list[int] = field(metadata=slot(Copy.LIST, (START_COINS, START_COINS)))
+    reserve: list[int] = slot(Copy.LIST, [], "reserve")
+    deck: list[int] = slot(Copy.LIST, [])  # shop cards, top at the end (hidden)
+    hands: list[list[int]] = slot(Copy.PER_SEAT, [[], []])
+    piles: list[list[int]] = slot(Copy.PER_SEAT, [[], []])  # score piles
+    coins: list[int] = slot(Copy.LIST, [START_COINS, START_COINS])
     # the cards each seat put at the bottom and still in the deck (D10)
-    known_bottom: list[list[int]] = field(metadata=slot(Copy.PER_SEAT, ((), ())))
-    rng: Rng = field(metadata=slot(Copy.RNG))
-    first: int = field(metadata=slot(Copy.VALUE, 0, "first_player"))  # the first player (D3)
+    known_bottom: list[list[int]] = slot(Copy.PER_SEAT, [[], []])
+    rng: Rng = slot(Copy.CLONE)
+    first: int = slot(Copy.SHARED, 0, "first_player")  # the first player (D3)
     # the D3 draws, public
-    first_draws: tuple[tuple[int, int], ...] = field(metadata=slot(Copy.VALUE, (), "first_draws"))
+    first_draws: tuple[tuple[int, int], ...] = slot(Copy.SHARED, (), "first_draws")
 
     # The turn.
-    turn: int = field(metadata=slot(Copy.VALUE, 0, "turn"))  # the seat whose turn it is (and who acts)
-    turn_number: int = field(metadata=slot(Copy.VALUE, 0, "turn_number"))  # 1-based, the last chance included
-    step: int = field(metadata=slot(Copy.VALUE, 0, "step"))  # a Step
+    turn: int = slot(Copy.SHARED, 0, "turn")  # the seat whose turn it is (and who acts)
+    turn_number: int = slot(Copy.SHARED, 0, "turn_number")  # 1-based, the last chance included
+    step: int = slot(Copy.SHARED, 0, "step")  # a Step
     # the space of the token firing (FIRE and the ability steps), -1 otherwise
-    firing_space: int = field(metadata=slot(Copy.VALUE, -1, "src"))
-    held: int = field(metadata=slot(Copy.VALUE, -1, "held"))  # the token kind to place (PLACE), -1 otherwise
-    drawn: list[int] = field(metadata=slot(Copy.LIST, (), "drawn"))  # crystal: the drawn tokens not (yet) kept
+    firing_space: int = slot(Copy.SHARED, -1, "src")
+    held: int = slot(Copy.SHARED, -1, "held")  # the token kind to place (PLACE), -1 otherwise
+    drawn: list[int] = slot(Copy.LIST, [], "drawn")  # crystal: the drawn tokens not (yet) kept
     # the placed token may FIRE UP (the turn's token, bread's), not crystal's
-    fire_after: bool = field(metadata=slot(Copy.VALUE, True, "fire_after"))
+    fire_after: bool = slot(Copy.SHARED, True, "fire_after")
     # ``skip`` allowed: false when a plant uses the token
-    fire_optional: bool = field(metadata=slot(Copy.VALUE, True, "fire_optional"))
+    fire_optional: bool = slot(Copy.SHARED, True, "fire_optional")
     # bits (space * 3 + height) of the tokens fired in this chain (D6); the view lists them as positions
-    fired: int = field(metadata=slot(Copy.VALUE, 0))
+    fired: int = slot(Copy.SHARED, 0)
     # where the iron's first move went, -1 before it
-    iron_destination: int = field(metadata=slot(Copy.VALUE, -1, "iron_dest"))
-    coin_used: bool = field(metadata=slot(Copy.VALUE, False, "coin_used"))
+    iron_destination: int = slot(Copy.SHARED, -1, "iron_dest")
+    coin_used: bool = slot(Copy.SHARED, False, "coin_used")
     # cards still to put at the bottom after ``coin``
-    bottom_left: int = field(metadata=slot(Copy.VALUE, 0, "bottom_left"))
-    ended: bool = field(metadata=slot(Copy.VALUE, False, "end_triggered"))  # the end is triggered (D8)
-    last: bool = field(metadata=slot(Copy.VALUE, False, "last_chance"))  # the opponent's last chance (D8)
+    bottom_left: int = slot(Copy.SHARED, 0, "bottom_left")
+    ended: bool = slot(Copy.SHARED, False, "end_triggered")  # the end is triggered (D8)
+    last: bool = slot(Copy.SHARED, False, "last_chance")  # the opponent's last chance (D8)
 
     # Summaries of the board, kept up to date on every change (index_board works them out afresh).
-    full_spaces: int = field(metadata=slot(Copy.VALUE, 0))  # bit s set: space s holds 3 tokens
+    full_spaces: int = slot(Copy.SHARED, 0)  # bit s set: space s holds 3 tokens
     # per type, the lane bits of the spaces whose top token shows it (pattern.Lanes)
-    top_lanes: list[int] = field(metadata=slot(Copy.LIST, ()))
+    top_lanes: list[int] = slot(Copy.LIST, [])
     # card -> matches the board: replaced (never cleared) whenever the board changes, so clones share it until
     # either one's board changes
-    _match_cache: dict[int, bool] = field(metadata=slot(Copy.CACHE, {}))
+    _match_cache: dict[int, bool] = slot(Copy.CACHE, {})
     # never mutated in place: replaced after every action
-    _legal: list[DualsAction] = field(metadata=slot(Copy.VALUE, []))
-    _outcome: Outcome | None = field(metadata=slot(Copy.VALUE, None, "outcome"))
+    _legal: list[DualsAction] = slot(Copy.SHARED, [])
+    _outcome: Outcome | None = slot(Copy.SHARED, None, "outcome")
 
     @staticmethod
     def blank(**given: Any) -> DualsState:
         """A state before anything is dealt: the fields ``given`` (every GAME and RNG field, and any other),
         the others at their declared empty values (lists fresh); a missing GAME or RNG field or an unknown name
-        raises ``TypeError``. ``DualsGame.new_match`` and the determiniser start here. Made by :func:`_blank`."""
+        raises ``TypeError``. ``DualsGame.new_match`` and the determiniser start here."""
         return _blank(**given)
 
     # ------------------------------------------------------------------ protocol
@@ -198,8 +179,8 @@ class DualsState:
         return Step.BOTTOM if self.bottom_left else Step(self.step)
 
     def clone(self) -> DualsState:
-        """An independent copy (the lists copied, the game's tables shared), made by :func:`_clone`."""
-        return _clone(self)
+        """An independent copy (the lists copied, the game's tables shared)."""
+        raise NotImplementedError  # pragma: no cover - replaced by engine_state
 
     def legal_actions(self) -> list[DualsAction]:
         """The seat to act's legal actions, in id order (empty once over)."""
@@ -344,7 +325,6 @@ class DualsState:
         self.coin_used = False
         self.fired = 0
         self.iron_destination = -1
-        self.firing_space = -1
         k = self._draw_token()
         if k < 0:  # nothing left to draw anywhere (explicit setups only)
             self.ended = True
@@ -838,58 +818,12 @@ def _positions(fired: int) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-SLOTS = fields(DualsState)
-"""The state's fields as declared (name, type, and in ``metadata`` their ``copy``, ``empty`` and ``view``)."""
-
-
-# Runs only at import, before mutation testing can switch a mutant in (docs/mutation.md); the state-fields
-# tests pin what it makes.
-def _compile() -> tuple[Callable[[DualsState], DualsState], Callable[..., DualsState]]:  # pragma: no mutate block
-    """``clone`` and ``blank`` written out from the declarations, one assignment per field, as fast as if typed
-    by hand (a loop over the fields made a new match half as fast again)."""
-    how = {
-        Copy.GAME: "self.{0}",
-        Copy.VALUE: "self.{0}",
-        Copy.CACHE: "self.{0}",
-        Copy.LIST: "self.{0}[:]",
-        Copy.PER_SEAT: "[self.{0}[0][:], self.{0}[1][:]]",
-        Copy.RNG: "self.{0}.clone()",
-    }
-    # A blank state's value when not given, from ``empty``, the declared empty value: lists and dicts written as
-    # literals (fresh ones at every call; their items are plain ints), values taken as they are.
-    fresh: dict[Copy, Callable[[str, Any], str]] = {
-        Copy.VALUE: lambda name, empty: f"_e_{name}",
-        Copy.LIST: lambda name, empty: repr(list(empty)),
-        Copy.PER_SEAT: lambda name, empty: repr([list(row) for row in empty]),
-        Copy.CACHE: lambda name, empty: repr(dict(empty)),
-    }
-    namespace: dict[str, Any] = {"new": object.__new__, "DualsState": DualsState, "_UNSET": _UNSET}
-    clone_body = "".join(f"    c.{f.name} = {how[f.metadata['copy']].format(f.name)}\n" for f in SLOTS)
-    params = []
-    blank_body = []
-    for f in SLOTS:
-        name, copy = f.name, f.metadata["copy"]
-        if copy in fresh:
-            namespace[f"_e_{name}"] = f.metadata["empty"]
-            params.append(f"{name}=_UNSET")
-            value = fresh[copy](name, f.metadata["empty"])
-            blank_body.append(f"    st.{name} = {value} if {name} is _UNSET else {name}\n")
-        else:  # GAME, RNG: required
-            params.append(name)
-            blank_body.append(f"    st.{name} = {name}\n")
-    source = (
-        f"def clone(self):\n    c = new(DualsState)\n{clone_body}    return c\n"
-        f"def blank(*, {', '.join(params)}):\n    st = new(DualsState)\n{''.join(blank_body)}    return st\n"
-    )
-    exec(source, namespace)
-    return namespace["clone"], namespace["blank"]
-
-
-_UNSET: Any = object()
-_clone, _blank = _compile()
+FIELDS = fields_of(DualsState)
+"""The state's fields as declared (name, copy, empty value, view field)."""
+_blank = blank_of(DualsState)
 
 # The handler of each step, indexed by the Step's value (BOTTOM and OVER are handled before the dispatch).
-_HANDLERS = {
+_ON_STEP = step_table(Step, {
     Step.PLACE: DualsState._on_place,
     Step.FIRE: DualsState._on_fire,
     Step.TAKE: DualsState._on_take,
@@ -898,8 +832,7 @@ _HANDLERS = {
     Step.POTION: DualsState._on_potion,
     Step.PLANT: DualsState._on_plant,
     Step.SCORE: DualsState._on_score,
-}
-_ON_STEP = tuple(_HANDLERS[Step(i)] for i in range(len(_HANDLERS)))
+})
 
 EXPECTED = {
     Step.PLACE: Phrase(N_("place the token on a space")),

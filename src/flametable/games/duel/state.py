@@ -9,11 +9,10 @@ What a seat may see is decided here, by :func:`observe`, and nowhere else; the v
 
 from __future__ import annotations
 
-import ast
 from bisect import insort
-from enum import Enum
-from typing import Any
+from typing import NoReturn
 
+from flametable.core.engine import Copy, EngineState, blank_of, engine_state, fields_of, slot, step_table
 from flametable.core.errors import IllegalAction
 from flametable.core.i18n import N_, Phrase
 from flametable.core.outcome import Outcome
@@ -41,118 +40,60 @@ from flametable.games.duel.view import RoundResult as RoundResult
 NO_STAT = -1
 
 
-class Copy(Enum):
-    """How :meth:`DuelState.clone` copies a field (and :meth:`DuelState.blank` its empty value)."""
+@engine_state
+class DuelState(EngineState):
+    """A Flame Duel match. Mutates in place; :meth:`clone` is a cheap copy of its lists.
 
-    VALUE = "value"  # immutable (or shared and never mutated): the same object
-    LIST = "list"  # a flat list of immutable values
-    PER_SEAT = "per_seat"  # a list of two flat lists, one per seat
-    LISTS = "lists"  # a list of flat lists, as many as there are (the draw piles)
-    CLONE = "clone"  # an object with its own ``clone`` (the generator)
+    Every field is declared once, below, with :func:`~flametable.core.engine.slot` (how a clone copies it, its
+    value in :meth:`blank`; none: ``blank`` is given it): ``__slots__``, :meth:`blank`, :meth:`clone` and the
+    determiniser's samples (clones of a blank state) follow from the declarations (:data:`FIELDS`)."""
 
-
-ARG: Any = object()  # in FIELDS: the field's value comes from blank()'s arguments
-
-FIELDS: tuple[tuple[str, Copy, object], ...] = (
-    # (name, how clone copies it, its value in blank(); ARG: from blank()'s arguments). Add a field here, and its
-    # annotation in the class: __slots__, blank, clone and the determiniser's samples (clones of a blank state)
-    # follow from this list.
-    ("cards", Copy.VALUE, ARG),
-    ("shared", Copy.VALUE, ARG),  # R2: one shared deck, else own decks
-    ("draft", Copy.VALUE, ARG),
-    ("pile_of", Copy.VALUE, ARG),  # which pile each seat draws from
-    ("rng", Copy.CLONE, ARG),
-    ("phase", Copy.VALUE, Phase.LINEUP),
-    ("acting", Copy.VALUE, 0),  # the seat to act (meaningless once OVER)
-    ("first_picker", Copy.VALUE, 0),
-    ("characters", Copy.PER_SEAT, [[], []]),
-    ("lineups", Copy.PER_SEAT, [[], []]),
-    ("champion", Copy.LIST, [0, 0]),
-    ("hands", Copy.PER_SEAT, [[], []]),
-    ("piles", Copy.LISTS, []),
-    ("discards", Copy.PER_SEAT, [[], []]),
-    ("looked_at", Copy.LIST, [0, 0]),
-    ("place", Copy.VALUE, 0),
-    ("place_owner", Copy.VALUE, 0),
-    ("round_no", Copy.VALUE, 0),
-    ("chooser", Copy.VALUE, 0),
-    ("stat", Copy.VALUE, NO_STAT),
-    ("current", Copy.LIST, [0, 0]),
-    ("plays", Copy.LIST, [0, 0]),
-    ("ability_used", Copy.LIST, [False, False]),
-    ("passes", Copy.VALUE, 0),
-    ("items", Copy.PER_SEAT, [[], []]),
-    ("events", Copy.LIST, []),
-    ("modifiers", Copy.LIST, [0, 0]),
-    ("pending", Copy.LIST, []),
-    ("log", Copy.LIST, []),
-    ("results", Copy.LIST, []),
-    ("revealed", Copy.PER_SEAT, [[], []]),
-    ("wins", Copy.LIST, [0, 0]),
-    ("_outcome", Copy.VALUE, None),
-)
-
-
-_COPY_CODE = {
-    Copy.VALUE: "self.{0}",
-    Copy.LIST: "self.{0}[:]",
-    Copy.PER_SEAT: "[self.{0}[0][:], self.{0}[1][:]]",
-    Copy.LISTS: "[x[:] for x in self.{0}]",
-    Copy.CLONE: "self.{0}.clone()",
-}
-
-
-class DuelState:
-    """A Flame Duel match. Mutates in place; :meth:`clone` is a cheap copy of its lists."""
-
-    __slots__ = tuple(name for name, _how, _blank in FIELDS)
+    cards: CardSet = slot(Copy.SHARED)
+    shared: bool = slot(Copy.SHARED)  # R2: one shared deck, else own decks
+    draft: bool = slot(Copy.SHARED)
+    pile_of: tuple[int, int] = slot(Copy.SHARED)  # which pile each seat draws from
+    rng: Rng = slot(Copy.CLONE)
+    phase: Phase = slot(Copy.SHARED, Phase.LINEUP)
+    acting: int = slot(Copy.SHARED, 0)  # the seat to act (meaningless once OVER)
+    first_picker: int = slot(Copy.SHARED, 0)
+    # each seat's characters (dealt, drafted or brought), sorted
+    characters: list[list[int]] = slot(Copy.PER_SEAT, [[], []])
+    # each seat's secret order (R3), complete after the line-up phase
+    lineups: list[list[int]] = slot(Copy.PER_SEAT, [[], []])
+    champion: list[int] = slot(Copy.LIST, [0, 0])  # tie-break picks (R14), 0 = not yet
+    hands: list[list[int]] = slot(Copy.PER_SEAT, [[], []])
+    piles: list[list[int]] = slot(Copy.LISTS, [])  # draw piles, top at the end; shared mode: one pile
+    discards: list[list[int]] = slot(Copy.PER_SEAT, [[], []])
+    # how many top cards of its pile each seat has looked at (R15)
+    looked_at: list[int] = slot(Copy.LIST, [0, 0])
+    place: int = slot(Copy.SHARED, 0)  # 0 = none
+    place_owner: int = slot(Copy.SHARED, 0)
+    round_no: int = slot(Copy.SHARED, 0)  # 0-based; 3 = the tie-break round
+    chooser: int = slot(Copy.SHARED, 0)
+    stat: int = slot(Copy.SHARED, NO_STAT)  # NO_STAT before it is chosen
+    current: list[int] = slot(Copy.LIST, [0, 0])  # each seat's character this round
+    plays: list[int] = slot(Copy.LIST, [0, 0])
+    ability_used: list[bool] = slot(Copy.LIST, [False, False])
+    passes: int = slot(Copy.SHARED, 0)  # passes in a row
+    items: list[list[int]] = slot(Copy.PER_SEAT, [[], []])
+    events: list[tuple[int, int]] = slot(Copy.LIST, [])  # (seat, support)
+    # effect modifiers on each seat's total this round (boost, sap)
+    modifiers: list[int] = slot(Copy.LIST, [0, 0])
+    # queued table effects: (seat, effect kind, n)
+    pending: list[tuple[int, int, int]] = slot(Copy.LIST, [])
+    # this round's public plays: (seat, action, auto)
+    log: list[tuple[int, DuelAction, bool]] = slot(Copy.LIST, [])
+    results: list[RoundResult] = slot(Copy.LIST, [])
+    # cards publicly known to be in each hand (taken back from a discard pile)
+    revealed: list[list[int]] = slot(Copy.PER_SEAT, [[], []])
+    wins: list[int] = slot(Copy.LIST, [0, 0])
+    _outcome: Outcome | None = slot(Copy.SHARED, None)
 
     @classmethod
     def blank(cls, cards: CardSet, shared: bool, draft: bool, rng: Rng) -> DuelState:
         """A state before anything is dealt, every field at its empty value: ``DuelGame.new_match`` and the
         determiniser start from it and fill in what they know."""
-        st = cls.__new__(cls)
-        _fill_blank(st)
-        st.cards = cards
-        st.shared = shared
-        st.draft = draft
-        st.pile_of = (0, 0) if shared else (0, 1)
-        st.rng = rng
-        return st
-
-    cards: CardSet
-    shared: bool
-    draft: bool
-    pile_of: tuple[int, int]
-    rng: Rng
-    phase: Phase
-    acting: int
-    first_picker: int
-    characters: list[list[int]]  # each seat's characters (dealt, drafted or brought), sorted
-    lineups: list[list[int]]  # each seat's secret order (R3), complete after the line-up phase
-    champion: list[int]  # tie-break picks (R14), 0 = not yet
-    hands: list[list[int]]
-    piles: list[list[int]]  # draw piles, top at the end; shared mode: one pile
-    discards: list[list[int]]
-    looked_at: list[int]  # how many top cards of its pile each seat has looked at (R15)
-    place: int  # 0 = none
-    place_owner: int
-    round_no: int  # 0-based; 3 = the tie-break round
-    chooser: int
-    stat: int  # NO_STAT before it is chosen
-    current: list[int]  # each seat's character this round
-    plays: list[int]
-    ability_used: list[bool]
-    passes: int  # passes in a row
-    items: list[list[int]]
-    events: list[tuple[int, int]]  # (seat, support)
-    modifiers: list[int]  # effect modifiers on each seat's total this round (boost, sap)
-    pending: list[tuple[int, int, int]]  # queued table effects: (seat, effect kind, n)
-    log: list[tuple[int, DuelAction, bool]]  # this round's public plays: (seat, action, auto)
-    results: list[RoundResult]
-    revealed: list[list[int]]  # cards publicly known to be in each hand (taken back from a discard pile)
-    wins: list[int]
-    _outcome: Outcome | None
+        return _blank(cards=cards, shared=shared, draft=draft, pile_of=(0, 0) if shared else (0, 1), rng=rng)
 
     # ------------------------------------------------------------------ protocol
 
@@ -169,8 +110,8 @@ class DuelState:
         return self.round_no == ROUNDS
 
     def clone(self) -> DuelState:
-        """A copy that shares nothing mutable (compiled from FIELDS below, as fast as one written by hand)."""
-        raise NotImplementedError  # pragma: no cover - replaced by _compile_clone()
+        """A copy that shares nothing mutable (written out from the declarations, as fast as one typed by hand)."""
+        raise NotImplementedError  # pragma: no cover - replaced by engine_state
 
     def legal_actions(self) -> list[DuelAction]:
         phase = self.phase
@@ -196,49 +137,73 @@ class DuelState:
         return []
 
     def apply(self, action: DuelAction) -> None:
-        phase = self.phase
+        """Play ``action`` for the seat to act through the phase's handler (:data:`_ON_PHASE`); raises
+        :class:`IllegalAction` if it is not legal."""
+        _ON_PHASE[self.phase](self, action)
+
+    # ------------------------------------------------------------------ one handler per phase
+
+    def _on_play(self, action: DuelAction) -> None:
+        """PLAY: ``pass``, play a support card, or trigger the ability with one (R6, R11)."""
         kind = action.kind
         p = self.acting
-        if phase is Phase.PLAY:
-            if kind is Kind.PASS:
-                self._pass(p, auto=False)
-                return
-            if kind is Kind.PLAY:
-                self._check_in_hand(p, action.arg)
-                self._play_support(p, action)
-                return
-            if kind is Kind.ABILITY:
-                if self.ability_used[p]:
-                    raise IllegalAction(N_("Your ability can be triggered only once per round."))  # R6
-                self._check_in_hand(p, action.arg)
-                self._trigger_ability(p, action)
-                return
-        elif phase is Phase.STAT and kind is Kind.STAT:
-            self.stat = action.arg
-            self.phase = Phase.PLAY
-            self.acting = self.chooser  # R6: starting with the chooser
-            self._advance()
-            return
-        elif phase is Phase.CHOICE and (kind is Kind.TAKE or kind is Kind.SWAP):
-            self._choose(p, action)
-            return
-        elif phase is Phase.LINEUP and kind is Kind.LINE:
-            self._line(p, action.arg)
-            return
-        elif phase is Phase.DRAFT and kind is Kind.PICK:
-            self._pick(p, action.arg)
-            return
-        elif phase is Phase.CHAMPION and kind is Kind.CHAMPION:
-            if action.arg not in self._champion_options(p):
-                raise IllegalAction(
-                    N_("{card} is not one of your most charming characters."), card=f"C{action.arg}"  # R14
-                )
-            self._set_champion(p, action.arg)
-            return
-        if phase is Phase.OVER:
-            raise IllegalAction(N_("The match is over."))
+        if kind is Kind.PASS:
+            self._pass(p, auto=False)
+        elif kind is Kind.PLAY:
+            self._check_in_hand(p, action.arg)
+            self._play_support(p, action)
+        elif kind is Kind.ABILITY:
+            if self.ability_used[p]:
+                raise IllegalAction(N_("Your ability can be triggered only once per round."))  # R6
+            self._check_in_hand(p, action.arg)
+            self._trigger_ability(p, action)
+        else:
+            self._not_now(action)
+
+    def _on_stat(self, action: DuelAction) -> None:
+        """STAT: the chooser picks the round's stat (R5), then plays start with the chooser (R6)."""
+        if action.kind is not Kind.STAT:
+            self._not_now(action)
+        self.stat = action.arg
+        self.phase = Phase.PLAY
+        self.acting = self.chooser  # R6: starting with the chooser
+        self._advance()
+
+    def _on_choice(self, action: DuelAction) -> None:
+        """CHOICE: ``take`` or ``swap`` a card of the discard pile for the pending effect (R10)."""
+        if action.kind is not Kind.TAKE and action.kind is not Kind.SWAP:
+            self._not_now(action)
+        self._choose(self.acting, action)
+
+    def _on_lineup(self, action: DuelAction) -> None:
+        """LINEUP: the next character of the secret line-up (R3)."""
+        if action.kind is not Kind.LINE:
+            self._not_now(action)
+        self._line(self.acting, action.arg)
+
+    def _on_draft(self, action: DuelAction) -> None:
+        """DRAFT: pick a character (R2)."""
+        if action.kind is not Kind.PICK:
+            self._not_now(action)
+        self._pick(self.acting, action.arg)
+
+    def _on_champion(self, action: DuelAction) -> None:
+        """CHAMPION: the tie-break character among the most charming ones (R14)."""
+        if action.kind is not Kind.CHAMPION:
+            self._not_now(action)
+        p = self.acting
+        if action.arg not in self._champion_options(p):
+            raise IllegalAction(
+                N_("{card} is not one of your most charming characters."), card=f"C{action.arg}"  # R14
+            )
+        self._set_champion(p, action.arg)
+
+    def _on_over(self, action: DuelAction) -> None:
+        raise IllegalAction(N_("The match is over."))
+
+    def _not_now(self, action: DuelAction) -> NoReturn:
         raise IllegalAction(
-            N_("{action} is not possible now: {expected}."), action=action.text(), expected=PHASE_TEXT[phase]
+            N_("{action} is not possible now: {expected}."), action=action.text(), expected=PHASE_TEXT[self.phase]
         )
 
     def view(self, seat: int | None) -> DuelView:
@@ -665,54 +630,20 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
     )
 
 
-# Runs only at import, before mutation testing can switch a mutant in (docs/mutation.md); the state-fields
-# tests pin what it makes.
-def _is_literal(value: object) -> bool:  # pragma: no mutate block
-    """``repr(value)`` is Python source that makes an equal value of the same type (ints, lists of them...)."""
-    try:
-        again = ast.literal_eval(repr(value))
-    except (ValueError, SyntaxError):
-        return False
-    return bool(again == value) and type(again) is type(value)
+# The handler of each phase, indexed by the Phase's value.
+_ON_PHASE = step_table(Phase, {
+    Phase.DRAFT: DuelState._on_draft,
+    Phase.LINEUP: DuelState._on_lineup,
+    Phase.CHAMPION: DuelState._on_champion,
+    Phase.STAT: DuelState._on_stat,
+    Phase.PLAY: DuelState._on_play,
+    Phase.CHOICE: DuelState._on_choice,
+    Phase.OVER: DuelState._on_over,
+})
 
-
-# Runs only at import, before mutation testing can switch a mutant in (docs/mutation.md); the state-fields
-# tests pin what it makes.
-def _compile_blank() -> Any:  # pragma: no mutate block
-    """``_fill_blank(st)``: every field of FIELDS that blank() does not take from its arguments, at its empty value
-    (a literal when the value is one, so a new match costs no more than with fields set by hand)."""
-    lines = ["def fill_blank(st):"]
-    namespace: dict[str, Any] = {}
-    for i, (name, how, value) in enumerate(FIELDS):
-        if value is ARG:
-            continue
-        if _is_literal(value):
-            lines.append(f"    st.{name} = {value!r}")
-        else:
-            namespace[f"blank{i}"] = value
-            lines.append(f"    st.{name} = " + _COPY_CODE[how].replace("self.", "").format(f"blank{i}"))
-    exec("\n".join(lines), namespace)  # code made from FIELDS above, no outside input
-    return namespace["fill_blank"]
-
-
-_fill_blank = _compile_blank()
-
-
-# Runs only at import, before mutation testing can switch a mutant in (docs/mutation.md); the state-fields
-# tests pin what it makes.
-def _compile_clone() -> Any:  # pragma: no mutate block
-    lines = ["def clone(self):", "    c = new(DuelState)"]
-    lines += [f"    c.{name} = " + _COPY_CODE[how].format(name) for name, how, _blank in FIELDS]
-    lines.append("    return c")
-    namespace: dict[str, Any] = {"new": object.__new__, "DuelState": DuelState}
-    exec("\n".join(lines), namespace)  # code made from FIELDS above, no outside input
-    clone = namespace["clone"]
-    clone.__doc__ = DuelState.clone.__doc__
-    clone.__qualname__ = "DuelState.clone"
-    return clone
-
-
-DuelState.clone = _compile_clone()  # type: ignore[method-assign]
+FIELDS = fields_of(DuelState)
+"""The state's fields as declared (name, copy, empty value)."""
+_blank = blank_of(DuelState)
 
 CHOICE_TEXT = {
     Kind.TAKE: Phrase(N_("take a card from your discard pile")),
