@@ -81,6 +81,62 @@ class Game(Protocol[S_co, A_co]):
         ...
 
 
+class GameBase:
+    """The optional part of the game protocol, with what it means when a game says nothing: a game class derives
+    from it and overrides what it knows (both built-in games do); :func:`complete` gives the same defaults to a
+    plug-in that implements only :class:`Game`."""
+
+    def public_action(self, action: Any) -> bool:
+        """Whether the other seat and the spectators may know ``action`` once played (its player always does).
+        By default every action stays hidden from them."""
+        return False
+
+    def public_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """What everyone may know of a match's options before it ends (a lobby's list). By default nothing."""
+        return {}
+
+    def swapped_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The options of a rematch where the players swap seats (options by seat follow their players). By
+        default the same options."""
+        return dict(options or {})
+
+
+OPTIONAL = ("public_action", "public_options", "swapped_options")
+"""The methods of :class:`GameBase`, which a game may leave out."""
+
+
+class CompleteGame(Game[S_co, A_co], Protocol):
+    """A game with the optional methods too (:class:`GameBase`'s): what :func:`complete` gives."""
+
+    def public_action(self, action: Any) -> bool: ...
+
+    def public_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]: ...
+
+    def swapped_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]: ...
+
+
+class _Completed(GameBase):
+    """A protocol-only game with :class:`GameBase`'s defaults for the optional methods it does not have."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        for name in OPTIONAL:  # the one place where a game's optional methods are looked for
+            own = getattr(game, name, None)
+            if callable(own):
+                setattr(self, name, own)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+
+def complete(game: Game[S_co, A_co]) -> CompleteGame[S_co, A_co]:
+    """``game`` with every optional method: itself when it derives from :class:`GameBase`, else the game wrapped
+    with the defaults for what it leaves out (its own methods kept)."""
+    if isinstance(game, GameBase | _Completed):
+        return game
+    return _Completed(game)
+
+
 def legal_action_mask(state: GameState[Any, Any], num_actions: int) -> list[bool]:
     """A mask over the game's action ids, for learning agents."""
     mask = [False] * num_actions

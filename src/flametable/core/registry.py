@@ -27,6 +27,7 @@ from typing import Any
 
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
+from flametable.core.protocol import complete
 
 GROUP = "flametable.games"
 """The entry-point group that plug-in games declare."""
@@ -186,10 +187,13 @@ def is_game(obj: object) -> bool:
 
 
 def wrap(game: Any, origin: str = "built-in") -> GameEntry:
-    """The entry of a game that implements only the core protocol: every optional piece left out."""
+    """The entry of a game that implements only the core protocol: every optional piece left out, the game given
+    the default optional methods it lacks (:func:`flametable.core.protocol.complete`)."""
+
+    completed = complete(game)
 
     def factory() -> Any:
-        return game
+        return completed
 
     title = getattr(game, "title", None)
     return GameEntry(name=game.name, title=title if isinstance(title, str) else game.name, game=factory,

@@ -23,7 +23,7 @@ from flametable.core.errors import IllegalAction, RecordError
 from flametable.core.i18n import N_
 from flametable.core.match import new_record
 from flametable.core.outcome import Outcome
-from flametable.core.protocol import Action, Game, GameState
+from flametable.core.protocol import Action, Game, GameState, complete
 from flametable.core.record import MatchRecord, start
 from flametable.service.errors import Illegal, MatchOver, NotYourTurn, StaleVersion, Unreadable
 from flametable.service.events import AUDIENCES, Applied, Audience, Event, check_audience
@@ -39,8 +39,7 @@ class PublicActions(Protocol):
 
 def is_public(game: Any, action: Action) -> bool:
     """Whether ``game`` declares ``action`` public; hidden when the game says nothing (or is unknown)."""
-    method = getattr(game, "public_action", None)
-    return bool(method(action)) if callable(method) else False
+    return game is not None and complete(game).public_action(action)
 
 
 class Turn(NamedTuple):
@@ -68,8 +67,7 @@ class MatchService:
         self._log: deque[Applied] = deque(maxlen=keep)
         self._lock = threading.Lock()
         self._own_types: set[type] = set()  # classes of the game's own actions, once one was seen
-        public = getattr(game, "public_action", None)
-        self._public = public if callable(public) else None
+        self._public = complete(game).public_action if game is not None else None
 
     # ------------------------------------------------------------------ making one
 

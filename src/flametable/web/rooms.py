@@ -36,7 +36,7 @@ from flametable.bots.registry import HUMAN, make_bot
 from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
-from flametable.core.protocol import Action, Game
+from flametable.core.protocol import Action, Game, complete
 from flametable.core.record import RESIGNED, resigner, start
 from flametable.core.rng import SEED_MAX
 from flametable.service import Applied, Event, MatchService, Rejected, StaleVersion, is_public
@@ -190,8 +190,7 @@ class Room:
         return any(c.player == player for c in self.conns)
 
     def public_options(self) -> dict[str, Any]:
-        method = getattr(self.game, "public_options", None)
-        return dict(method(self.row.options)) if callable(method) else {}
+        return complete(self.game).public_options(self.row.options)
 
     def record_link(self) -> str | None:
         return None if self.playing else f"/api/rooms/{self.id}/matches/{self.match.number}/record"
@@ -394,8 +393,7 @@ class Room:
             first = old.first_player ^ 1
             kinds = [self.row.seats[seat ^ first].kind for seat in (0, 1)]
             cid, chash = self.game.content_id()
-            swap = getattr(self.game, "swapped_options", None)  # options by seat (own decks) follow their players
-            options = dict(swap(old.options)) if callable(swap) else dict(old.options)
+            options = complete(self.game).swapped_options(old.options)  # options by seat follow their players
             new = MatchRow(room_id=self.id, number=old.number + 1, game=old.game,
                            rules_version=self.game.rules_version, content_id=cid, content_hash=chash,
                            options=options, seed=self.hall.seeds(), players=kinds, first_player=first)

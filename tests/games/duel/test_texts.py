@@ -79,7 +79,7 @@ def test_the_table_words_are_translated_templates_with_the_same_parameters() -> 
 def test_phases_and_reasons_are_in_the_language() -> None:
     es = facts_in("es")
     assert len(es["phases"]) == 7
-    assert es["phases"][3] == "elegir la estadística de la ronda"
+    assert es["phases"]["stat"] == "elegir la estadística de la ronda"
     assert es["reasons"]["two_round_wins"] == "dos rondas ganadas"
 
 

@@ -264,3 +264,13 @@ def test_the_view_module_is_data_only() -> None:
     imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     engine = {m for m in imported if m.startswith("flametable.games.duel.")}
     assert engine <= {f"flametable.games.duel.{name}" for name in ("actions", "rules", "cards")}, engine
+
+
+def test_the_phase_goes_on_the_wire_by_its_name_and_is_read_back() -> None:
+    """Issue 20: the view's JSON names the phase ("lineup", "play"), as the Duals view names its steps."""
+    st = GAME.new_match({}, 1)
+    data = st.view(0).to_json()
+    assert data["phase"] == st.phase.name.lower() == "lineup"
+    assert DuelView.from_json(data).phase is Phase.LINEUP
+    with pytest.raises(RecordError):
+        DuelView.from_json({**data, "phase": int(Phase.LINEUP)})

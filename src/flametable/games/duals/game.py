@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from flametable.core.errors import RecordError
 from flametable.core.i18n import N_, Phrase
+from flametable.core.protocol import GameBase
 from flametable.core.record import seat_value
 from flametable.core.rng import Rng
 from flametable.games.duals.actions import ActionSpace, DualsAction, Kind
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
-class DualsGame:
+class DualsGame(GameBase):
     """Flamecraft Duals with one data set (board, tokens, shop deck)."""
 
     name = "duals"

@@ -7,6 +7,7 @@ from typing import Any
 
 from flametable.core.errors import RecordError
 from flametable.core.i18n import N_, Phrase
+from flametable.core.protocol import GameBase
 from flametable.core.record import seat_value
 from flametable.core.rng import Rng
 from flametable.games.duel.actions import NUM_ACTIONS, DuelAction, Kind
@@ -29,7 +30,7 @@ _SUPPORT_NUMBERS = Phrase(N_("support card numbers"))
 MOST_SUPPORTS = 12  # R2: an own deck holds 8 to 12 support cards
 
 
-class DuelGame:
+class DuelGame(GameBase):
     """Flame Duel with one card set."""
 
     name = "duel"

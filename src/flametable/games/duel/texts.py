@@ -327,7 +327,7 @@ def facts(game: Any, tr: Translator) -> dict[str, Any]:
             for s in cards.supports
         ],
         "deck": deck_sizes(),
-        "phases": [tr.translate(PHASE_TEXT[p]) for p in Phase],
+        "phases": {p.name.lower(): tr.translate(PHASE_TEXT[p]) for p in Phase},
         "reasons": {str(r): reason_text(tr, r) for r in Reason},
         "words": {
             # the table's words and templates, in the terminal's messages (texts/duel.py, cli/duel_render.py)

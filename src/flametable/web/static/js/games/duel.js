@@ -9,7 +9,8 @@ import { api } from "../api.js";
 import { h } from "../dom.js";
 import { _ } from "../i18n.js";
 
-const PHASE = { DRAFT: 0, LINEUP: 1, CHAMPION: 2, STAT: 3, PLAY: 4, CHOICE: 5, OVER: 6 };
+const PHASE = { DRAFT: "draft", LINEUP: "lineup", CHAMPION: "champion", STAT: "stat", PLAY: "play", CHOICE: "choice", OVER: "over" };
+const IN_ROUND = [PHASE.STAT, PHASE.PLAY, PHASE.CHOICE]; // the phases of a round being played
 const LINEUP_SIZE = 3;
 
 export function facts() {
@@ -195,7 +196,7 @@ function seatFacts(W, view, seat, ctl) {
   if (view.stat >= 0 && info.character) row(W.w.total, h("b", { class: "total" }, info.total));
   if (info.modifier) row(W.w.modifiers, W.signed(info.modifier));
   if (info.items.length) row(W.w.items, h("ul", { class: "chips" }, info.items.map((n) => supportChip(W, n))));
-  if (view.phase >= PHASE.STAT && view.phase <= PHASE.CHOICE) {
+  if (IN_ROUND.includes(view.phase)) {
     row(W.w.plays_left, String(Math.max(0, 2 - info.plays)));
     row(W.w.ability, info.ability_used ? W.w.used : W.w.not_used);
   }
@@ -220,7 +221,7 @@ function middle(W, view, names) {
   const place = view.place && view.place_owner !== null
     ? h("div", { class: "place" }, h("p", {}, fill(W.w.place, { card: W.supportLabel(view.place), detail: W.supportDetail(view.place), player: names[view.place_owner] })), supportFace(W, view.place))
     : h("p", { class: "place none" }, W.w.no_place);
-  const log = view.phase >= PHASE.STAT && view.phase <= PHASE.CHOICE
+  const log = IN_ROUND.includes(view.phase)
     ? h("section", { class: "round-log", "aria-label": W.w.this_round }, h("h4", {}, W.w.this_round),
       view.log.length ? h("ol", {}, view.log.map((e) => h("li", {}, h("span", { class: "who" }, names[e.seat]), ": ", logLine(W, e, names))))
         : h("p", {}, W.w.nothing_yet))
