@@ -1,6 +1,6 @@
 """The declared schemas (:mod:`flametable.core.schema`): one declaration checks a file and documents it.
 
-The JSON Schema documents in ``docs/schemas/`` are what the declarations make (``python -m flametable.cli.schemas``
+The JSON Schema documents in ``docs/schemas/`` are what the declarations make (``python -m flametable.schemas``
 rewrites them); valid built-in files and sample records and result lines pass both the readers' check and the
 documents; a problem names the file, the entry and the field in the reader's language.
 """
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from flametable.cli import schemas
+from flametable import schemas
 from flametable.core.errors import DataError, FlametableError, RecordError
 from flametable.core.i18n import Phrase
 from flametable.core.record import SCHEMA as RECORD
@@ -51,7 +51,7 @@ def _document(name: str) -> Draft202012Validator:
 
 
 def test_the_committed_documents_are_what_the_declarations_make() -> None:
-    """Every generated document is in docs/schemas/, byte for byte (run python -m flametable.cli.schemas)."""
+    """Every generated document is in docs/schemas/, byte for byte (run python -m flametable.schemas)."""
     for name, doc in schemas.documents().items():
         path = schemas.DOCS / name
         assert path.exists(), name

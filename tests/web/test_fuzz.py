@@ -34,7 +34,8 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from flametable.texts.translator import Translator
-from flametable.web.app import MAX_BODY_BYTES, Settings, create_app
+from flametable.web.app import Settings, create_app
+from flametable.web.common import MAX_BODY_BYTES
 from flametable.web.messages import CLIENT, MAX_MESSAGE_BYTES, MAX_VERSION
 from flametable.web.rooms import Limits, Room
 from tests.web.memory_store import MemoryStore

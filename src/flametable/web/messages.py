@@ -14,6 +14,9 @@ A client speaks JSON objects over one WebSocket per room, each with a ``type``:
 ``lang``    change the language of what the server writes to you
 =========== ==================================================================================================
 
+The bodies of the HTTP requests that take one are declared here too (:data:`ROOM_REQUEST`, :data:`JOIN_REQUEST`,
+:data:`OPTIONS_CHECK`), and the translation of versions between the match service and the wire.
+
 The server answers with ``welcome``, ``event``, ``presence``, ``rematch``, ``ended``, ``log`` and ``error``
 messages (``docs/server.md``). Everything a player reads in them is already in the connection's language.
 Every check raises a :class:`MessageError` (code + translatable template); nothing in a message is trusted before
@@ -23,13 +26,15 @@ Every check raises a :class:`MessageError` (code + translatable template); nothi
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import LANGUAGES, N_, Phrase
 from flametable.core.limits import LimitError, loads_json
-from flametable.core.schema import Anything, Const, Int, Nullable, Obj, Str, validate
+from flametable.core.protocol import Action
+from flametable.core.schema import Anything, Const, Int, List, Nullable, Obj, Str, validate
+from flametable.service.events import Event
 
 MAX_MESSAGE_BYTES = 4096
 """The longest message a client may send (its UTF-8 bytes); longer ones are refused unread."""
@@ -60,6 +65,22 @@ CLIENT: dict[str, Obj] = {
                 description="change the language of the server's texts"),
 }
 """The schema of each client message, by its ``type``."""
+
+# the bodies of the HTTP requests that take one (``docs/server.md``)
+ROOM_REQUEST = Obj(
+    required={"game": Str(max_len=100, description="a game of the registry"),
+              "seats": List(Str(max_len=100), min=2, max=2,
+                            description='each seat: "me", "open" or a bot spec ("bot:hard")')},
+    optional={"options": Anything("object", "the game's options (checked by the game)")},
+    title="room request",
+)
+"""``POST /api/rooms``."""
+JOIN_REQUEST = Obj(optional={"player": Int(0, 1, "the seat wanted (default: the first open one)")},
+                   title="join request")
+"""``POST /api/rooms/ID/join``."""
+OPTIONS_CHECK = Obj(required={"options": Anything("object", "the game's options (checked by the game)")},
+                    title="options check")
+"""``POST /api/games/NAME/options/check``."""
 
 _ACTION_ID = Int(0, MAX_VERSION)
 _NOTATION = Str(max_len=200)
@@ -125,7 +146,39 @@ def _bad_action(source: str, entry: Any, fieldname: Any, problem: str, /, **para
     return _bad(source, entry, "action", problem, **params)
 
 
+# ------------------------------------------------------------------ versions on the wire
+# A client sees a match's version as ``base + version``: ``version`` the match service's (its count of actions),
+# ``base`` the match's (raised by each undo past every version the match had, so that a client never takes a new
+# state for one it saw). These three functions are the only places the two meet.
+
+
+def wire_version(base: int, version: int) -> int:
+    """The version a client is told of the match service's ``version``."""
+    return base + version
+
+
+def service_version(base: int, wire: int) -> int:
+    """The match service's version of a client's ``wire`` version; -1 (a version no match has: stale) for one
+    of before the last undo."""
+    return wire - base if wire >= base else -1
+
+
+def base_after_undo(wire: int, keep: int) -> int:
+    """The base once the match, at ``wire``, is taken back to its first ``keep`` actions: the version clients see
+    next is ``wire + 1``."""
+    return wire + 1 - keep
+
+
 # ------------------------------------------------------------------ what the server sends
+
+
+def event_message(event: Event, base: int, match: int, legal: Iterable[Action], can_undo: bool) -> dict[str, Any]:
+    """An event message: the event JSON of the audience at the wire version, ``legal`` in notation (the seat to
+    act's legal actions, what a client without the game's table offers as buttons), ``can_undo``."""
+    data = event.to_json()
+    data["version"] = wire_version(base, data["version"])
+    return {"type": "event", "match": match, "event": data, "legal": [a.text() for a in legal], "can_undo": can_undo}
+
 
 
 def error(code: str, text: str, detail: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -7,8 +7,9 @@ every connection its own audience's event. A store failure rebuilds the room fro
 holds an action the database lacks.
 
 Versions on the wire are ``base + actions played``: an undo raises ``base`` past every version the match had, so a
-client never mistakes a new state for one it saw. Bots think in the hall's executor (a process pool in ``serve``),
-never on the event loop; a bot's move chosen at an older version is dropped.
+client never mistakes a new state for one it saw (the translation: :mod:`flametable.web.messages`). Bots think in
+the hall's executor (a process pool in ``serve``), never on the event loop; a bot's move chosen at an older version
+is dropped.
 
 The seed leaves the server only in the record of an ended match; options only as the game's ``public_options``
 (a game without that method shows none: own decks are secrets).
@@ -26,7 +27,7 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import cache
@@ -175,7 +176,7 @@ class Room:
 
     @property
     def wire_version(self) -> int:
-        return self.match.base + self.service.version
+        return messages.wire_version(self.match.base, self.service.version)
 
     def seat_of(self, player: int | None) -> int | None:
         return None if player is None else player ^ self.match.first_player
@@ -292,10 +293,9 @@ class Room:
             seat = self._seat_for_move(conn)
             if not self.kind_at(seat) == HUMAN:  # pragma: no cover - a bot's seat has no token
                 raise RoomError("spectator", N_("You are watching this match: only its players can do that."))
-            base = self.match.base
             try:
                 # a version of before an undo is stale whatever the count of actions
-                await self._play(seat, action, version - base if version >= base else -1)
+                await self._play(seat, action, messages.service_version(self.match.base, version))
             except StaleVersion:
                 raise StaleVersion(N_("The match has moved on: your action was chosen at version {given}, the "
                                       "match is at version {current}."), given=version,
@@ -346,7 +346,7 @@ class Room:
                 raise RoomError("undo_reveals", N_("That cannot be taken back: since your last decision you have "
                                                    "seen something hidden (a card drawn or shown). Moves are taken "
                                                    "back only while they revealed nothing."), status=409)
-            base = self.wire_version + 1 - keep
+            base = messages.base_after_undo(self.wire_version, keep)
             try:
                 await self.hall.store.undo(self.match.id or 0, keep, base)
             except StoreError:
@@ -470,16 +470,23 @@ class Room:
                 "status": self.match.status, "lang": conn.tr.lang}
 
     def _event(self, event: Event) -> dict[str, Any]:
-        """The message of ``event``: the event JSON at the wire version; for the seat to act, its legal actions in
-        notation (what a client without the game's table offers as buttons); ``can_undo``: the audience is a seat
-        playing a bot that has made a decision of its own in this match (what an undo would take back to; the undo
-        may still be refused, when the moves since revealed something)."""
-        data = event.to_json()
-        data["version"] += self.match.base
+        """The message of ``event``: the event JSON at the wire version; for the seat to act, its legal actions
+        (:func:`legal_of`); ``can_undo``: the audience is a seat playing a bot that has made a decision of its own
+        in this match (what an undo would take back to; the undo may still be refused, when the moves since
+        revealed something)."""
         seat = event.audience
-        legal = [a.text() for a in self.service.legal(seat)] if seat is not None and seat == event.to_act else []
         can_undo = seat is not None and self.kind_at(1 - seat) != HUMAN and seat in self.actors
-        return {"type": "event", "match": self.match.number, "event": data, "legal": legal, "can_undo": can_undo}
+        return messages.event_message(event, self.match.base, self.match.number, self.legal_of(event), can_undo)
+
+    def legal_of(self, event: Event) -> Sequence[Action]:
+        """The legal actions of ``event``'s audience when it is the seat to act, else none: its view's (the view
+        made with the event carries them); a view without them (a protocol-only game's) leaves them to the
+        service."""
+        seat = event.audience
+        if seat is None or seat != event.to_act:
+            return ()
+        legal = getattr(event.view, "legal", None)
+        return tuple(legal) if legal is not None else self.service.legal(seat)
 
     def _ended(self) -> dict[str, Any]:
         return {"type": "ended", "match": self.match.number, "status": self.match.status,

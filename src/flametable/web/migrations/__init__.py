@@ -1,1 +1,1 @@
-"""The Alembic migrations of the server's database (run by :func:`flametable.web.store.upgrade`)."""
+"""The Alembic migrations of the server's database (run by :func:`flametable.web.store.migrate.upgrade`)."""

@@ -1,4 +1,4 @@
-"""Alembic's environment for the server's database, run programmatically (:func:`flametable.web.store.upgrade`:
+"""Alembic's environment for the server's database, run programmatically (:func:`flametable.web.store.migrate.upgrade`:
 no alembic.ini): the connection to migrate comes in ``config.attributes["connection"]``; without one (Alembic's
 own command line, with ``sqlalchemy.url`` set), an async engine is made for the URL and its connection is used."""
 
@@ -9,7 +9,8 @@ import asyncio
 from alembic import context
 from sqlalchemy import Connection
 
-from flametable.web.store import make_engine, metadata
+from flametable.web.store.setup import make_engine
+from flametable.web.store.tables import metadata
 
 config = context.config
 

@@ -1,0 +1,78 @@
+"""The JSON Schema documents of the files flametable reads and of the game server's messages, generated from their
+declarations: a tool beside the packages, so that no interface reaches into another's modules for them.
+
+``python -m flametable.schemas`` (or ``python -m flametable.cli.schemas``) writes them into ``docs/schemas/``
+(``--check``: only say which differ, exit 1 if any); ``tests/core/test_schema.py`` checks the committed files equal
+what this makes. The declarations live beside their readers (:mod:`flametable.core.schema` is the mechanism;
+``docs/formats.md`` the prose).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from flametable.core import registry
+from flametable.core.record import SCHEMA as RECORD
+from flametable.core.schema import json_schema
+from flametable.service.events import SCHEMA as EVENT
+from flametable.sim.results import CSV_ROW, line_schema
+from flametable.web.messages import CLIENT, JOIN_REQUEST, ROOM_REQUEST
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "schemas"
+BASE = "https://flametable.invalid/schemas/"
+
+
+def documents() -> dict[str, dict[str, Any]]:
+    """Each document's file name and content, made from the declarations."""
+    made = {
+        "record": (RECORD, "flametable match record",
+                   "A match record (JSON): everything needed to replay a match exactly."),
+        "result-line": (line_schema(registry.entries()), "flametable sim result line",
+                        "One line of a JSON-lines results file of flametable sim; the summary by the line's game."),
+        "result-csv-row": (CSV_ROW, "flametable sim result CSV row",
+                           "One row of a CSV results file, every cell as text, by its column's name."),
+    }
+    for entry in registry.entries():
+        made.update(entry.piece("schemas")() if entry.has("schemas") else {})
+    made["event"] = (EVENT, "flametable event",
+                     "One audience's news at one version of a match (docs/service.md): its view after the step, "
+                     "who acted and the action's notation when that audience may know it. The game server sends "
+                     "it inside {\"type\": \"event\", \"match\": M, \"event\": ...} messages.")
+    made["room-request"] = (ROOM_REQUEST, "flametable server: room request",
+                            "The body of POST /api/rooms on the game server (docs/server.md); the game checks the "
+                            "options.")
+    made["join-request"] = (JOIN_REQUEST, "flametable server: join request",
+                            "The body of POST /api/rooms/ID/join on the game server (docs/server.md).")
+    for kind, schema in CLIENT.items():
+        made[f"client-{kind}"] = (schema, f"flametable server: client message '{kind}'",
+                                  f"A client's '{kind}' message on a room's WebSocket (docs/server.md): "
+                                  f"{schema.description}.")
+    return {f"{name}.schema.json": json_schema(schema, title=title, description=text, id=f"{BASE}{name}.schema.json")
+            for name, (schema, title, text) in made.items()}
+
+
+def text(doc: dict[str, Any]) -> str:
+    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    check = "--check" in args
+    out = Path(next((a for a in args if not a.startswith("--")), DOCS))
+    stale = []
+    for name, doc in documents().items():
+        path = out / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text(doc):
+            stale.append(name)
+            if not check:
+                path.write_text(text(doc), encoding="utf-8")
+    verb = "differ" if check else "written"
+    print(f"{len(stale)} of {len(documents())} schema documents {verb}: {', '.join(stale) or '-'}")
+    return 1 if check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+"""Rooms over HTTP: make one, list those waiting for a player, show one, take an open seat."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from flametable.bots.registry import BotSpecError
+from flametable.core import registry
+from flametable.core.errors import FlametableError
+from flametable.web.common import client_id, fail, hall_of, language_of, read_body, room_or_404
+from flametable.web.messages import JOIN_REQUEST, ROOM_REQUEST
+from flametable.web.rooms import RoomError
+
+
+async def create_room(request: Request) -> Response:
+    tr = language_of(request)
+    body = await read_body(request, tr, ROOM_REQUEST)
+    if isinstance(body, Response):
+        return body
+    try:
+        room, tokens = await hall_of(request).create(body["game"], body.get("options"), body["seats"],
+                                                      client_id(request))
+    except RoomError as exc:
+        return fail(tr, exc.code, exc, exc.status)
+    except registry.UnknownGame as exc:
+        return fail(tr, "unknown_game", exc, 400)
+    except BotSpecError as exc:
+        return fail(tr, "bad_seats", exc, 400)
+    except FlametableError as exc:
+        return fail(tr, "bad_options", exc, 400)
+    player = min(tokens) if tokens else None
+    return JSONResponse({"room": room.id, "link": f"/rooms/{room.id}", "player": player,
+                         "token": tokens.get(player) if player is not None else None,
+                         "tokens": {str(p): t for p, t in tokens.items()}}, status_code=201)
+
+
+async def list_rooms(request: Request) -> Response:
+    hall = hall_of(request)
+    rows = await hall.store.waiting_rooms()
+    out = []
+    for row in rows:
+        room = await hall.room(row.id)
+        if room is not None:
+            out.append(room.summary())
+            hall.maybe_forget(room)
+    return JSONResponse({"rooms": out})
+
+
+async def show_room(request: Request) -> Response:
+    room = await room_or_404(request, language_of(request))
+    if isinstance(room, Response):
+        return room
+    summary = room.summary()
+    hall_of(request).maybe_forget(room)
+    return JSONResponse(summary)
+
+
+async def join_room(request: Request) -> Response:
+    tr = language_of(request)
+    body = await read_body(request, tr, JOIN_REQUEST)
+    if isinstance(body, Response):
+        return body
+    try:
+        room, player, token = await hall_of(request).join(request.path_params["room"][:64], body.get("player"))
+    except RoomError as exc:
+        return fail(tr, exc.code, exc, exc.status)
+    return JSONResponse({"room": room.id, "player": player, "token": token})
+
+
+routes: list[BaseRoute] = [
+    Route("/api/rooms", create_room, methods=["POST"]),
+    Route("/api/rooms", list_rooms, methods=["GET"]),
+    Route("/api/rooms/{room}", show_room),
+    Route("/api/rooms/{room}/join", join_room, methods=["POST"]),
+]

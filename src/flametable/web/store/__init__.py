@@ -1,0 +1,56 @@
+"""The server's storage: rooms, their seats, their matches and each match's ordered action log, in a SQL
+database through SQLAlchemy 2 (async), its tables made and changed by Alembic migrations.
+
+A match is kept as what is needed to rebuild it exactly (the engines are deterministic): its game, options,
+card-set id and hash, seed, optional setup, and every action in order. Nothing else about its state is stored.
+
+**An action is committed before anyone is told of it**: :meth:`Store.append_action` returns only once the action
+is durable. Actions arriving together are committed together (one transaction for all the actions that wait
+while the previous commit runs: group commit), so a busy server pays one disk flush per batch, not per action.
+
+Seat tokens are never stored: only their SHA-256 (``token_hash``).
+
+Seeds run to 2**64 - 1, beyond a signed 64-bit column: they are stored as decimal text.
+
+How writes are done (one writer)
+--------------------------------
+Every write (``create_room``, ``claim_seat``, ``append_action``, ``end_match``, ``undo``, ``start_match``) is put
+on one queue, in the order it was asked for, and awaited; a single writer task (started by :meth:`Store.open`)
+takes everything queued at once and does it in that order:
+
+- a run of consecutive appends is one transaction: the actions are inserted together (one ``executemany``), the
+  matches the run ends get their status and result, then one commit; every caller of the run is answered after
+  that commit. Appends that arrive while it commits wait in the queue and make the next run: the busier the
+  server, the bigger the batches.
+- any other write is a transaction of its own, in its place in the queue: an ``undo`` is never overtaken by an
+  append asked for before it, nor an append by an ``undo`` asked for before it.
+- when a run of appends fails on a constraint (an index taken twice), it is rolled back and its appends are
+  done again one transaction each: only the conflicting caller gets :class:`Conflict`, the others succeed.
+
+One writer also means SQLite never sees two writers fight for its lock. Reads (``load_room``, ``load_match``,
+``waiting_rooms``, ``open_rooms_by``, ``ping``) use their own pooled connections and see what is committed.
+
+A caller that stops waiting (its task cancelled) does not take its write back: it is done all the same.
+
+Every database failure reaches the caller as :class:`StoreError` (the driver's exception as ``__cause__``), its
+transaction rolled back. SQLite connections use WAL, ``synchronous=FULL`` (a commit survives a power cut) and
+foreign keys.
+
+The package, one module per concern: :mod:`.rows` (the values kept), :mod:`.tables` (the SQL tables),
+:mod:`.setup` (database URLs and engines), :mod:`.migrate` (Alembic), :mod:`.writer` (the one writer),
+:mod:`.queries` (the :class:`Store`: its writes and reads), :mod:`.errors`. What other modules use is here.
+"""
+
+from flametable.web.store.errors import Conflict, StoreError, UnsupportedDatabase, first_line
+from flametable.web.store.migrate import MIGRATIONS, alembic_config, upgrade
+from flametable.web.store.queries import Store
+from flametable.web.store.rows import MatchRow, RoomRow, SeatRow, record_of
+from flametable.web.store.setup import DATA_DIR_VARIABLE, database_url, default_url, make_engine, shown_url
+from flametable.web.store.tables import actions, matches, metadata, rooms, seats
+from flametable.web.store.writer import MAX_BATCH
+
+__all__ = [
+    "DATA_DIR_VARIABLE", "MAX_BATCH", "MIGRATIONS", "Conflict", "MatchRow", "RoomRow", "SeatRow", "Store",
+    "StoreError", "UnsupportedDatabase", "actions", "alembic_config", "database_url", "default_url", "first_line",
+    "make_engine", "matches", "metadata", "record_of", "rooms", "seats", "shown_url", "upgrade",
+]

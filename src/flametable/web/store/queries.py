@@ -1,0 +1,229 @@
+"""The :class:`Store`: a server's database, its writes done in order by its :class:`~.writer.Writer`, its reads on
+pooled connections that see what is committed."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from flametable.bots.registry import HUMAN
+from flametable.web.store.errors import StoreError, database_errors
+from flametable.web.store.migrate import upgrade_engine
+from flametable.web.store.rows import MatchRow, RoomRow, SeatRow
+from flametable.web.store.setup import make_engine
+from flametable.web.store.tables import (
+    actions,
+    current_match,
+    match_row,
+    match_values,
+    matches,
+    room_row,
+    rooms,
+    seats,
+)
+from flametable.web.store.writer import Writer
+
+T = TypeVar("T")
+
+
+class Store:
+    """The database of one server. Made with :meth:`open`; every method is a coroutine."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._writer = Writer(engine)
+        self._closed = False
+
+    @classmethod
+    async def open(cls, url: str, *, migrate: bool = True) -> Store:
+        """Connect to ``url`` (a SQLAlchemy async URL: ``sqlite+aiosqlite:///path``,
+        ``postgresql+asyncpg://...``) and, with ``migrate``, bring its tables to the latest migration."""
+        engine = make_engine(url)
+        try:
+            if migrate:
+                await upgrade_engine(engine)
+        except BaseException:
+            await engine.dispose()
+            raise
+        store = cls(engine)
+        store._writer.start()
+        return store
+
+    async def close(self) -> None:
+        """Finish the writes asked for, then close the connections (writes asked for later: :class:`StoreError`)."""
+        if self._closed:
+            return
+        self._closed = True
+        await self._writer.stop()
+        await self.engine.dispose()
+
+    async def ping(self) -> bool:
+        """Whether the database answers (for ``/healthz``)."""
+        try:
+            async with self.engine.connect() as connection:
+                await connection.execute(sa.text("SELECT 1"))
+        except (sa_exc.SQLAlchemyError, OSError, TimeoutError):
+            return False
+        return True
+
+    # --- writes: through the writer -------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed or not self._writer.running:
+            raise StoreError("the store is closed")
+
+    async def _write(self, what: str, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """Do ``work`` in a transaction of its own, in its turn among the writes."""
+        self._check_open()
+        return await self._writer.job(what, work)
+
+    async def create_room(self, room: RoomRow) -> None:
+        """Insert the room, its seats and its first match in one transaction (sets ``room.match.id``)."""
+
+        async def work(connection: AsyncConnection) -> int:
+            await connection.execute(sa.insert(rooms).values(
+                id=room.id, game=room.game, options=room.options, creator=room.creator, created_at=room.created_at,
+                current=room.match.number))
+            if room.seats:
+                await connection.execute(sa.insert(seats), [
+                    {"room_id": room.id, "player": s.player, "kind": s.kind, "token_hash": s.token_hash}
+                    for s in room.seats])
+            return await self._insert_match(connection, room.match, room.id)
+
+        room.match.id = await self._write(f"cannot create the room {room.id}", work)
+
+    @staticmethod
+    async def _insert_match(connection: AsyncConnection, match: MatchRow, room_id: str) -> int:
+        result = await connection.execute(sa.insert(matches).values(**match_values(match, room_id)))
+        key = result.inserted_primary_key
+        if key is None:
+            raise StoreError(f"the database gave no id to match {match.number} of the room {room_id}")
+        return int(key[0])
+
+    async def claim_seat(self, room_id: str, player: int, token_hash: str) -> bool:
+        """Give the open person's seat ``player`` its token, atomically: ``False`` if it was taken meanwhile."""
+
+        async def work(connection: AsyncConnection) -> bool:
+            result = await connection.execute(
+                sa.update(seats)
+                .where(seats.c.room_id == room_id, seats.c.player == player, seats.c.kind == HUMAN,
+                       seats.c.token_hash.is_(None))
+                .values(token_hash=token_hash))
+            return result.rowcount == 1
+
+        return await self._write(f"cannot claim seat {player} of the room {room_id}", work)
+
+    async def append_action(self, match_id: int, index: int, notation: str, seat: int, *,
+                            status: str = "playing", result: dict[str, Any] | None = None) -> None:
+        """Append action ``index`` (0-based) of the match and, in the same transaction, its status and result
+        (the last action of a match ends it). Returns once committed; :class:`Conflict` if ``index`` exists."""
+        self._check_open()
+        await self._writer.append(match_id, index, notation, seat, status, result)
+
+    async def end_match(self, match_id: int, status: str, result: dict[str, Any]) -> None:
+        """Mark a match ended outside the rules (``"resigned"``) with its result."""
+
+        async def work(connection: AsyncConnection) -> None:
+            done = await connection.execute(
+                sa.update(matches).where(matches.c.id == match_id).values(status=status, result=result))
+            if done.rowcount != 1:
+                raise StoreError(f"there is no match {match_id}")
+
+        await self._write(f"cannot end the match {match_id}", work)
+
+    async def undo(self, match_id: int, keep: int, base: int) -> None:
+        """Delete the actions from index ``keep`` on and set the match's ``base``, in one transaction."""
+
+        async def work(connection: AsyncConnection) -> None:
+            await connection.execute(sa.delete(actions).where(actions.c.match_id == match_id, actions.c.idx >= keep))
+            done = await connection.execute(sa.update(matches).where(matches.c.id == match_id).values(base=base))
+            if done.rowcount != 1:
+                raise StoreError(f"there is no match {match_id}")
+
+        await self._write(f"cannot undo in the match {match_id}", work)
+
+    async def start_match(self, match: MatchRow) -> None:
+        """Insert a new match of ``match.room_id`` (a rematch) and make it the room's current one (sets
+        ``match.id``)."""
+
+        async def work(connection: AsyncConnection) -> int:
+            match_id = await self._insert_match(connection, match, match.room_id)
+            done = await connection.execute(
+                sa.update(rooms).where(rooms.c.id == match.room_id).values(current=match.number))
+            if done.rowcount != 1:
+                raise StoreError(f"there is no room {match.room_id}")
+            return match_id
+
+        match.id = await self._write(f"cannot start match {match.number} of the room {match.room_id}", work)
+
+    # --- the writer ------------------------------------------------------------------------------------------
+    # --- reads ---------------------------------------------------------------------------------------------
+
+    async def load_room(self, room_id: str) -> RoomRow | None:
+        """The room with its seats and its current match, actions included; ``None`` if there is no such room."""
+        with database_errors(f"cannot load the room {room_id}"):
+            async with self.engine.connect() as connection:
+                row = (await connection.execute(sa.select(rooms).where(rooms.c.id == room_id))).mappings().first()
+                if row is None:
+                    return None
+                match = await self._load_match(connection, room_id, row["current"])
+                if match is None:
+                    raise StoreError(f"the room {room_id} has no match {row['current']}")
+                seat_rows = await self._load_seats(connection, [room_id])
+                return room_row(row, seat_rows.get(room_id, []), match)
+
+    async def load_match(self, room_id: str, number: int) -> MatchRow | None:
+        """Match ``number`` of the room, actions included."""
+        with database_errors(f"cannot load match {number} of the room {room_id}"):
+            async with self.engine.connect() as connection:
+                return await self._load_match(connection, room_id, number)
+
+    @staticmethod
+    async def _load_match(connection: AsyncConnection, room_id: str, number: int) -> MatchRow | None:
+        row = (await connection.execute(sa.select(matches).where(
+            matches.c.room_id == room_id, matches.c.number == number))).mappings().first()
+        if row is None:
+            return None
+        match = match_row(row)
+        match.actions = list((await connection.execute(
+            sa.select(actions.c.notation).where(actions.c.match_id == match.id).order_by(actions.c.idx))).scalars())
+        return match
+
+    @staticmethod
+    async def _load_seats(connection: AsyncConnection, room_ids: list[str]) -> dict[str, list[SeatRow]]:
+        found: dict[str, list[SeatRow]] = {}
+        if not room_ids:
+            return found
+        result = await connection.execute(
+            sa.select(seats).where(seats.c.room_id.in_(room_ids)).order_by(seats.c.room_id, seats.c.player))
+        for row in result.mappings():
+            found.setdefault(row["room_id"], []).append(SeatRow(row["player"], row["kind"], row["token_hash"]))
+        return found
+
+    async def waiting_rooms(self, limit: int = 50) -> list[RoomRow]:
+        """The newest rooms whose current match is playing and that still have an open person's seat (their
+        matches' actions not loaded)."""
+        open_seat = sa.exists().where(seats.c.room_id == rooms.c.id, seats.c.kind == HUMAN,
+                                      seats.c.token_hash.is_(None))
+        query = (sa.select(rooms, matches).join(matches, current_match())
+                 .where(matches.c.status == "playing", open_seat)
+                 .order_by(rooms.c.created_at.desc(), rooms.c.id).limit(limit)
+                 .set_label_style(sa.LABEL_STYLE_TABLENAME_PLUS_COL))
+        with database_errors("cannot list the waiting rooms"):
+            async with self.engine.connect() as connection:
+                rows = (await connection.execute(query)).mappings().all()
+                seat_rows = await self._load_seats(connection, [row["rooms_id"] for row in rows])
+        return [room_row(row, seat_rows.get(row["rooms_id"], []), match_row(row, "matches_"), "rooms_")
+                for row in rows]
+
+    async def open_rooms_by(self, creator: str) -> int:
+        """How many rooms made by ``creator`` have a match still playing."""
+        query = (sa.select(sa.func.count()).select_from(rooms).join(matches, current_match())
+                 .where(rooms.c.creator == creator, matches.c.status == "playing"))
+        with database_errors(f"cannot count the rooms of {creator}"):
+            async with self.engine.connect() as connection:
+                return int((await connection.execute(query)).scalar_one())

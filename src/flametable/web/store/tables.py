@@ -1,0 +1,90 @@
+"""The database's tables (the migrations in ``migrations/versions`` make the same: tests/web compare them), and
+the rows of :mod:`.rows` to and from their columns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+
+from flametable.web.store.rows import MatchRow, RoomRow, SeatRow
+
+metadata = sa.MetaData(naming_convention={
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+})
+JSON = sa.JSON(none_as_null=True)  # a Python None is SQL NULL, not the JSON null
+
+rooms = sa.Table(
+    "rooms", metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("options", JSON, nullable=False),
+    sa.Column("creator", sa.String(128), nullable=False),
+    sa.Column("created_at", sa.Double(), nullable=False),
+    sa.Column("current", sa.Integer(), nullable=False),  # the number of the room's current match
+    sa.Index(None, "created_at"),  # waiting_rooms: the newest first
+    sa.Index(None, "creator"),  # open_rooms_by
+)
+seats = sa.Table(
+    "seats", metadata,
+    sa.Column("room_id", sa.String(64), sa.ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("player", sa.Integer(), primary_key=True),
+    sa.Column("kind", sa.String(64), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+)
+matches = sa.Table(
+    "matches", metadata,
+    sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+    sa.Column("room_id", sa.String(64), sa.ForeignKey("rooms.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("number", sa.Integer(), nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("rules_version", sa.String(64), nullable=False),
+    sa.Column("content_id", sa.String(128), nullable=False),
+    sa.Column("content_hash", sa.String(128), nullable=False),
+    sa.Column("options", JSON, nullable=False),
+    sa.Column("seed", sa.String(20), nullable=False),  # decimal text: up to 2**64 - 1
+    sa.Column("players", JSON, nullable=False),
+    sa.Column("first_player", sa.Integer(), nullable=False),
+    sa.Column("setup", JSON, nullable=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("result", JSON, nullable=True),
+    sa.Column("base", sa.Integer(), nullable=False),
+    sa.UniqueConstraint("room_id", "number"),  # also the index of a room's current match
+)
+actions = sa.Table(
+    "actions", metadata,
+    sa.Column("match_id", sa.Integer(), sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("idx", sa.Integer(), primary_key=True),
+    sa.Column("notation", sa.Text(), nullable=False),
+    sa.Column("seat", sa.Integer(), nullable=False),
+)
+
+def match_values(match: MatchRow, room_id: str) -> dict[str, Any]:
+    return {"room_id": room_id, "number": match.number, "game": match.game, "rules_version": match.rules_version,
+            "content_id": match.content_id, "content_hash": match.content_hash, "options": match.options,
+            "seed": str(match.seed), "players": match.players, "first_player": match.first_player,
+            "setup": match.setup, "status": match.status, "result": match.result, "base": match.base}
+
+
+def match_row(row: Any, prefix: str = "") -> MatchRow:
+    def get(name: str) -> Any:
+        return row[prefix + name]
+
+    return MatchRow(room_id=get("room_id"), number=get("number"), game=get("game"),
+                    rules_version=get("rules_version"), content_id=get("content_id"),
+                    content_hash=get("content_hash"), options=get("options"), seed=int(get("seed")),
+                    players=list(get("players")), first_player=get("first_player"), setup=get("setup"),
+                    status=get("status"), result=get("result"), base=get("base"), id=get("id"))
+
+
+def room_row(row: Any, seat_rows: list[SeatRow], match: MatchRow, prefix: str = "") -> RoomRow:
+    return RoomRow(id=row[prefix + "id"], game=row[prefix + "game"], options=row[prefix + "options"],
+                   creator=row[prefix + "creator"], created_at=row[prefix + "created_at"], seats=seat_rows,
+                   match=match)
+
+
+def current_match() -> sa.ColumnElement[bool]:
+    return sa.and_(matches.c.room_id == rooms.c.id, matches.c.number == rooms.c.current)

@@ -1,0 +1,181 @@
+"""The one writer of a store: every write is queued in the order it was asked for and done by a single task, a
+run of consecutive appends as one transaction (group commit), any other write as a transaction of its own in its
+place in the queue (see :mod:`flametable.web.store`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from flametable.web.store.errors import Conflict, StoreError, caused, first_line
+from flametable.web.store.tables import actions, matches
+
+T = TypeVar("T")
+
+MAX_BATCH = 1000
+"""The most writes the writer takes from the queue at once."""
+
+
+@dataclass
+class _Append:
+    match_id: int
+    index: int
+    notation: str
+    seat: int
+    status: str
+    result: dict[str, Any] | None
+    future: asyncio.Future[None]
+
+    def ends(self) -> bool:
+        return self.status != "playing" or self.result is not None
+
+
+@dataclass
+class _Job:
+    work: Callable[[AsyncConnection], Awaitable[Any]]
+    what: str
+    future: asyncio.Future[Any]
+
+
+_Item = _Append | _Job | None  # None: the writer stops
+
+
+def _settle(future: asyncio.Future[Any], value: Any = None, error: BaseException | None = None) -> None:
+    if future.done():  # its caller stopped waiting
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(value)
+
+
+class Writer:
+    """The queue of a store's writes and the task that does them, in order, on ``engine``."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._queue: asyncio.Queue[_Item] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._loop(), name="flametable-store-writer")
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    async def stop(self) -> None:
+        """Do the writes queued so far, then stop (the writes queued later: :class:`StoreError`)."""
+        if self._task is not None:
+            self._queue.put_nowait(None)
+            await self._task
+
+    async def job(self, what: str, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """Do ``work`` in a transaction of its own, in its turn among the writes (``what``: what failed, if it
+        does)."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Job(work, what, future))
+        return await future
+
+    async def append(self, match_id: int, index: int, notation: str, seat: int, status: str,
+                     result: dict[str, Any] | None) -> None:
+        """Append action ``index`` of the match with its status and result; returns once committed."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Append(match_id, index, notation, seat, status, result, future))
+        await future
+
+    async def _loop(self) -> None:
+        """Take everything queued, do it in order (runs of appends as one transaction each), and again."""
+        while True:
+            batch = [await self._queue.get()]
+            while len(batch) < MAX_BATCH and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            run: list[_Append] = []
+            for item in batch:
+                if isinstance(item, _Append):
+                    run.append(item)
+                    continue
+                if run:
+                    await self._commit_appends(run)
+                    run = []
+                if item is None:
+                    self._fail_queued()
+                    return
+                await self._do_job(item)
+            if run:
+                await self._commit_appends(run)
+
+    def _fail_queued(self) -> None:
+        while not self._queue.empty():
+            item = self._queue.get_nowait()
+            if item is not None:
+                _settle(item.future, error=StoreError("the store is closed"))
+
+    async def _do_job(self, job: _Job) -> None:
+        try:
+            async with self.engine.begin() as connection:
+                value = await job.work(connection)
+        except StoreError as exc:
+            _settle(job.future, error=exc)
+        except sa_exc.IntegrityError as exc:
+            _settle(job.future, error=caused(Conflict(f"{job.what}: {first_line(exc)}"), exc))
+        except (sa_exc.SQLAlchemyError, OSError, TimeoutError) as exc:
+            _settle(job.future, error=caused(StoreError(f"{job.what}: {first_line(exc)}"), exc))
+        except Exception as exc:  # a bug in the work: its caller sees it, the writer goes on
+            _settle(job.future, error=exc)
+        else:
+            _settle(job.future, value)
+
+    async def _commit_appends(self, run: list[_Append]) -> None:
+        """The appends of ``run`` in one transaction; on a constraint failure, one transaction each."""
+        try:
+            async with self.engine.begin() as connection:
+                await self._insert_actions(connection, run)
+        except sa_exc.IntegrityError as exc:
+            if len(run) == 1:
+                await self._settle_conflict(run[0], exc)
+                return
+            for item in run:
+                await self._commit_appends([item])
+        except (sa_exc.SQLAlchemyError, OSError, TimeoutError) as exc:
+            for item in run:
+                _settle(item.future, error=caused(StoreError(f"{_append_what(item)}: {first_line(exc)}"), exc))
+        except Exception as exc:  # a bug: every caller sees it, the writer goes on
+            for item in run:
+                _settle(item.future, error=exc)
+        else:
+            for item in run:
+                _settle(item.future)
+
+    @staticmethod
+    async def _insert_actions(connection: AsyncConnection, run: list[_Append]) -> None:
+        await connection.execute(sa.insert(actions), [
+            {"match_id": a.match_id, "idx": a.index, "notation": a.notation, "seat": a.seat} for a in run])
+        ending = {a.match_id for a in run if a.ends()}
+        last = {a.match_id: a for a in run if a.match_id in ending}  # the last append of each match wins
+        for match_id, item in last.items():
+            await connection.execute(
+                sa.update(matches).where(matches.c.id == match_id).values(status=item.status, result=item.result))
+
+    async def _settle_conflict(self, item: _Append, exc: sa_exc.IntegrityError) -> None:
+        """An append refused by a constraint: :class:`Conflict` if its index is taken, else :class:`StoreError`
+        (no such match)."""
+        try:
+            async with self.engine.connect() as connection:
+                taken = (await connection.execute(sa.select(sa.literal(1)).where(
+                    actions.c.match_id == item.match_id, actions.c.idx == item.index))).first() is not None
+        except (sa_exc.SQLAlchemyError, OSError, TimeoutError):
+            taken = False
+        what = _append_what(item)
+        error = (Conflict(f"{what}: it exists already") if taken else StoreError(f"{what}: {first_line(exc)}"))
+        _settle(item.future, error=caused(error, exc))
+
+
+def _append_what(item: _Append) -> str:
+    return f"cannot append action {item.index} to the match {item.match_id}"
