@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from flametable.bots.registry import HUMAN
-from flametable.core.errors import FlametableError, IllegalAction
+from flametable.core.errors import FlametableError, IllegalAction, Ngettext, Translate
 from flametable.core.i18n import LANGUAGES, N_
 from flametable.core.protocol import Action
 from flametable.texts.translator import Translator
@@ -220,8 +220,9 @@ class NotUnderstood(IllegalAction):
     def __init__(self, exc: IllegalAction) -> None:
         super().__init__(exc.reason, **exc.params)
 
-    def translated(self, translate: Callable[[str], str]) -> str:
-        return super().translated(translate) + " " + FlametableError(SEE_OPTIONS, help="?").translated(translate)
+    def translated(self, translate: Translate, ngettext: Ngettext | None = None) -> str:
+        return (super().translated(translate, ngettext) + " "
+                + FlametableError(SEE_OPTIONS, help="?").translated(translate, ngettext))
 
 
 # What a command word typed alone needs, with an example of the options at hand.
