@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from flametable.core.i18n import N_, pick
@@ -10,8 +11,8 @@ from flametable.core.protocol import Action, GameState
 from flametable.core.schema import Int, List, Nullable, Obj, Str, Tuple
 from flametable.duel.actions import Kind
 from flametable.duel.cards import NUM_CHARACTERS, NUM_SUPPORTS
-from flametable.sim.charts import Bar, Translate, bar_chart, english, score_of, section
-from flametable.sim.stats import score_interval
+from flametable.sim.charts import Bar, Translate, bar_chart, english, reads_once, score_of, section
+from flametable.sim.stats import Score
 
 _SEAT = Int(0, 1)
 _CHARACTER = Int(1, NUM_CHARACTERS)
@@ -60,71 +61,86 @@ def summarize(state: GameState[Any, Any], trace: list[tuple[int, Action, Any]]) 
     }
 
 
-def duel_sections(lines: list[dict[str, Any]], cards: Any, tr: Translate = english,
-                  lang: str = "en") -> tuple[list[str], dict[str, Any]]:
-    sections: list[str] = []
-    figures: dict[str, Any] = {}
-    # First chooser's advantage (R5).
-    pts = []
-    for x in lines:
-        fc = x["summary"].get("first_chooser")
-        if fc is None:
-            continue
-        pts.append(score_of(x["winner_seat"], fc))
-    adv = score_interval(pts)
-    figures["first_chooser_score"] = adv.to_json()
-    sections.append(section(
-        tr(N_("First chooser's advantage")),
-        bar_chart(tr(N_("first chooser")), [Bar(tr(N_("first chooser's score")), adv, len(pts))], band=(0.45, 0.55)),
-        tr(N_("Score of the player who chose the stat in round 1 (target: 45–55%).")),
-    ))
-    # Characters: match score of the player who had them, and round win rate when flipped.
-    match_pts: dict[int, list[float]] = defaultdict(list)
-    round_pts: dict[int, list[float]] = defaultdict(list)
-    for x in lines:
-        s = x["summary"]
-        for seat in (0, 1):
-            score = score_of(x["winner_seat"], seat)
-            for c in s["lineups"][seat]:
-                match_pts[c].append(score)
-        for r in s["rounds"]:
-            for seat in (0, 1):
-                c = r["characters"][seat]
-                round_pts[c].append(score_of(r["winner"], seat))
-    def name(c: int) -> str:
-        return f"C{c} {pick(cards.character(c).name, lang)}" if cards is not None else f"C{c}"
+class DuelSummaries:
+    """What the report's Flame Duel sections keep of the result lines, one line at a time: scores by character
+    and by support card (counts), not the lines."""
 
-    chars = sorted(match_pts, key=lambda c: -sum(match_pts[c]) / len(match_pts[c]))
-    bars = [Bar(name(c), score_interval(match_pts[c]), len(match_pts[c])) for c in chars]
-    figures["characters"] = {str(c): score_interval(match_pts[c]).to_json() | {"n": len(match_pts[c])}
-                             for c in sorted(match_pts)}
-    sections.append(section(tr(N_("Each character's win rate")), bar_chart(tr(N_("characters")), bars),
-                            tr(N_("Match score of the player who had the character in their line-up "
-                                  "(target: 40–60%)."))))
-    rbars = [Bar(name(c), score_interval(round_pts[c]), len(round_pts[c]))
-             for c in sorted(round_pts, key=lambda c: -sum(round_pts[c]) / len(round_pts[c]))]
-    sections.append(section(tr(N_("Rounds won by each character")), bar_chart(tr(N_("character rounds")), rbars),
-                            tr(N_("Share of the rounds a character played that it won (draws ½)."))))
-    # Support cards: how often played, and the round score of whoever played them.
-    played: dict[int, list[float]] = defaultdict(list)
-    for x in lines:
-        rounds = x["summary"]["rounds"]
-        for seat, kind, card, r in x["summary"]["plays"]:
+    def __init__(self) -> None:
+        self.first_chooser = Score()  # the score of who chose the stat of round 1 (R5)
+        self.matches: dict[int, Score] = defaultdict(Score)  # by character: whoever had it in their line-up
+        self.rounds: dict[int, Score] = defaultdict(Score)  # by character: the rounds it played
+        self.played: dict[int, Score] = defaultdict(Score)  # by support card: the round it was played in
+
+    def add(self, line: dict[str, Any]) -> None:
+        s = line["summary"]
+        winner = line["winner_seat"]
+        fc = s.get("first_chooser")
+        if fc is not None:
+            self.first_chooser.add(score_of(winner, fc))
+        for seat in (0, 1):
+            score = score_of(winner, seat)
+            for c in s["lineups"][seat]:
+                self.matches[c].add(score)
+        rounds = s["rounds"]
+        for r in rounds:
+            for seat in (0, 1):
+                self.rounds[r["characters"][seat]].add(score_of(r["winner"], seat))
+        for seat, kind, card, r in s["plays"]:
             if kind != "play" or not 0 <= r < len(rounds):
                 continue
-            played[card].append(score_of(rounds[r]["winner"], seat))
-    def sname(s: int) -> str:
-        return f"S{s} {pick(cards.support(s).name, lang)}" if cards is not None else f"S{s}"
+            self.played[card].add(score_of(rounds[r]["winner"], seat))
 
-    sbars = [Bar(sname(card), score_interval(v), len(v))
-             for card, v in sorted(played.items(), key=lambda kv: -sum(kv[1]) / len(kv[1]))]
-    figures["supports"] = {str(card): score_interval(v).to_json() | {"n": len(v)} for card, v in played.items()}
-    sections.append(section(tr(N_("Support cards when played")), bar_chart(tr(N_("supports")), sbars, band=None),
-                            tr(N_("Round score of the player who played the card in that round."))))
-    return sections, figures
+    def sections(self, cards: Any, tr: Translate = english, lang: str = "en") -> tuple[list[str], dict[str, Any]]:
+        sections: list[str] = []
+        figures: dict[str, Any] = {}
+        # First chooser's advantage (R5).
+        adv = self.first_chooser.interval()
+        figures["first_chooser_score"] = adv.to_json()
+        sections.append(section(
+            tr(N_("First chooser's advantage")),
+            bar_chart(tr(N_("first chooser")), [Bar(tr(N_("first chooser's score")), adv, self.first_chooser.n)],
+                      band=(0.45, 0.55)),
+            tr(N_("Score of the player who chose the stat in round 1 (target: 45–55%).")),
+        ))
+
+        # Characters: match score of the player who had them, and round win rate when flipped.
+        def name(c: int) -> str:
+            return f"C{c} {pick(cards.character(c).name, lang)}" if cards is not None else f"C{c}"
+
+        matches, rounds = self.matches, self.rounds
+        chars = sorted(matches, key=lambda c: -matches[c].mean)
+        bars = [Bar(name(c), matches[c].interval(), matches[c].n) for c in chars]
+        figures["characters"] = {str(c): matches[c].interval().to_json() | {"n": matches[c].n}
+                                 for c in sorted(matches)}
+        sections.append(section(tr(N_("Each character's win rate")), bar_chart(tr(N_("characters")), bars),
+                                tr(N_("Match score of the player who had the character in their line-up "
+                                      "(target: 40–60%)."))))
+        rbars = [Bar(name(c), rounds[c].interval(), rounds[c].n) for c in sorted(rounds, key=lambda c: -rounds[c].mean)]
+        sections.append(section(tr(N_("Rounds won by each character")), bar_chart(tr(N_("character rounds")), rbars),
+                                tr(N_("Share of the rounds a character played that it won (draws ½)."))))
+
+        # Support cards: how often played, and the round score of whoever played them.
+        def sname(s: int) -> str:
+            return f"S{s} {pick(cards.support(s).name, lang)}" if cards is not None else f"S{s}"
+
+        played = sorted(self.played.items(), key=lambda kv: -kv[1].mean)
+        sbars = [Bar(sname(card), v.interval(), v.n) for card, v in played]
+        figures["supports"] = {str(card): v.interval().to_json() | {"n": v.n} for card, v in self.played.items()}
+        sections.append(section(tr(N_("Support cards when played")), bar_chart(tr(N_("supports")), sbars, band=None),
+                                tr(N_("Round score of the player who played the card in that round."))))
+        return sections, figures
 
 
-def report_sections(lines: list[dict[str, Any]], game: Any, tr: Translate = english,
+def duel_sections(lines: Iterable[dict[str, Any]], cards: Any, tr: Translate = english,
+                  lang: str = "en") -> tuple[list[str], dict[str, Any]]:
+    summaries = DuelSummaries()
+    for line in lines:
+        summaries.add(line)
+    return summaries.sections(cards, tr, lang)
+
+
+@reads_once
+def report_sections(lines: Iterable[dict[str, Any]], game: Any, tr: Translate = english,
                     lang: str = "en") -> tuple[list[str], dict[str, Any]]:
-    """The report's Flame Duel sections, naming the cards of ``game``'s card set."""
+    """The report's Flame Duel sections, naming the cards of ``game``'s card set (``lines``: read once)."""
     return duel_sections(lines, game.cards if game is not None else None, tr, lang)
