@@ -238,14 +238,17 @@ def run_report(file: Path, html_out: Path, cards: Path | None) -> None:
         first = next(lines, None)
         if first is None:
             fail(_("{file} holds no results.").format(file=file))
-        known = lookup(first["game"])
+        name = first["game"]
+        lines = chain(iter([first]), lines)  # not chain([first], ...), which would keep the first line
+        del first
+        known = lookup(name)
         if known is None:
             for _line in lines:  # a bad line later in the file is said first, as when the file was read whole
                 pass
-            fail(_("{file}: unknown game {game!r}.").format(file=file, game=first["game"]))
+            fail(_("{file}: unknown game {game!r}.").format(file=file, game=name))
         game = make_game_or_fail(known, cards)
         try:
-            page, figures = build_report(chain([first], lines), game, tr=translate, lang=language())
+            page, figures = build_report(lines, game, tr=translate, lang=language())
         except (ValueError, KeyError) as exc:
             fail(_("Cannot build the report from {file}: {error}").format(file=file, error=explain(exc)))
     except ResultsError as exc:

@@ -451,8 +451,14 @@ class _Code:
     def line(self, text: str, depth: int) -> None:
         self.lines.append("    " * depth + text)
 
+    def literal(self, value: Any) -> str:
+        """A number as the code writes it (faster than a name), else a constant's name."""
+        if type(value) is int or (type(value) is float and math.isfinite(value)):
+            return repr(value)
+        return self.constant(value)
+
     def bounds(self, x: str, lo: float | None, hi: float | None) -> str:
-        return " or ".join([f"{x} < {self.constant(lo)}"] * (lo is not None) + [f"{x} > {self.constant(hi)}"] *
+        return " or ".join([f"{x} < {self.literal(lo)}"] * (lo is not None) + [f"{x} > {self.literal(hi)}"] *
                            (hi is not None)) or "False"
 
     def check(self, schema: Schema, x: str, depth: int) -> None:
@@ -463,12 +469,15 @@ class _Code:
                            f"{self.bounds(x, schema.lo, schema.hi)}", depth)
         elif isinstance(schema, Str):
             self.refuse_if(f"type({x}) is not str", depth)
-            if schema.max_len is not None:
-                self.refuse_if(f"len({x}) > {schema.max_len}", depth)
-            if not schema.blank:
-                self.refuse_if(f"not {x}.strip()", depth)
-            if schema.choices is not None:
-                self.refuse_if(f"{x} not in {self.constant(frozenset(schema.choices))}", depth)
+            choices = schema.choices
+            if choices is None or not all((schema.blank or c.strip()) and (schema.max_len is None or
+                                                                            len(c) <= schema.max_len) for c in choices):
+                if schema.max_len is not None:
+                    self.refuse_if(f"len({x}) > {schema.max_len}", depth)
+                if not schema.blank:
+                    self.refuse_if(f"not {x}.strip()", depth)
+            if choices is not None:  # when every choice is long enough and not blank, being one of them is enough
+                self.refuse_if(f"{x} not in {self.constant(frozenset(choices))}", depth)
             if schema.pattern is not None:
                 self.refuse_if(f"{self.constant(re.compile(schema.pattern))}.fullmatch({x}) is None", depth)
         elif isinstance(schema, Bool):

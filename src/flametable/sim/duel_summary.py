@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -12,7 +12,7 @@ from flametable.core.schema import Int, List, Nullable, Obj, Str, Tuple
 from flametable.duel.actions import Kind
 from flametable.duel.cards import NUM_CHARACTERS, NUM_SUPPORTS
 from flametable.sim.charts import Bar, Translate, bar_chart, english, reads_once, score_of, section
-from flametable.sim.stats import Score
+from flametable.sim.stats import Interval, Score, wilson
 
 _SEAT = Int(0, 1)
 _CHARACTER = Int(1, NUM_CHARACTERS)
@@ -61,15 +61,38 @@ def summarize(state: GameState[Any, Any], trace: list[tuple[int, Action, Any]]) 
     }
 
 
+class _Halves:
+    """Scores by character or card, as two counts each: games, and half points (a win 2, a draw 1). Their intervals
+    are :func:`~flametable.sim.stats.score_interval`'s of the list of every point (win 1, draw ½, loss 0): half
+    points halved are that list's sum, exactly; counting is all the report does per line."""
+
+    def __init__(self) -> None:
+        self.games: Counter[int] = Counter()
+        self.halves: Counter[int] = Counter()
+
+    def n(self, key: int) -> int:
+        return self.games[key]
+
+    def mean(self, key: int) -> float:
+        return self.halves[key] / 2 / self.games[key]
+
+    def interval(self, key: int) -> Interval:
+        return wilson(self.halves[key] / 2, self.games[key])
+
+
+def _halves(winner: int | None, seat: int) -> int:
+    return int(2 * score_of(winner, seat))
+
+
 class DuelSummaries:
     """What the report's Flame Duel sections keep of the result lines, one line at a time: scores by character
     and by support card (counts), not the lines."""
 
     def __init__(self) -> None:
         self.first_chooser = Score()  # the score of who chose the stat of round 1 (R5)
-        self.matches: dict[int, Score] = defaultdict(Score)  # by character: whoever had it in their line-up
-        self.rounds: dict[int, Score] = defaultdict(Score)  # by character: the rounds it played
-        self.played: dict[int, Score] = defaultdict(Score)  # by support card: the round it was played in
+        self.matches = _Halves()  # by character: whoever had it in their line-up
+        self.rounds = _Halves()  # by character: the rounds it played
+        self.played = _Halves()  # by support card: the round it was played in
 
     def add(self, line: dict[str, Any]) -> None:
         s = line["summary"]
@@ -77,18 +100,25 @@ class DuelSummaries:
         fc = s.get("first_chooser")
         if fc is not None:
             self.first_chooser.add(score_of(winner, fc))
+        games, halves = self.matches.games, self.matches.halves
         for seat in (0, 1):
-            score = score_of(winner, seat)
+            score = _halves(winner, seat)
             for c in s["lineups"][seat]:
-                self.matches[c].add(score)
+                games[c] += 1
+                halves[c] += score
         rounds = s["rounds"]
+        games, halves = self.rounds.games, self.rounds.halves
         for r in rounds:
             for seat in (0, 1):
-                self.rounds[r["characters"][seat]].add(score_of(r["winner"], seat))
+                c = r["characters"][seat]
+                games[c] += 1
+                halves[c] += _halves(r["winner"], seat)
+        games, halves = self.played.games, self.played.halves
         for seat, kind, card, r in s["plays"]:
             if kind != "play" or not 0 <= r < len(rounds):
                 continue
-            self.played[card].add(score_of(rounds[r]["winner"], seat))
+            games[card] += 1
+            halves[card] += _halves(rounds[r]["winner"], seat)
 
     def sections(self, cards: Any, tr: Translate = english, lang: str = "en") -> tuple[list[str], dict[str, Any]]:
         sections: list[str] = []
@@ -107,15 +137,16 @@ class DuelSummaries:
         def name(c: int) -> str:
             return f"C{c} {pick(cards.character(c).name, lang)}" if cards is not None else f"C{c}"
 
-        matches, rounds = self.matches, self.rounds
-        chars = sorted(matches, key=lambda c: -matches[c].mean)
-        bars = [Bar(name(c), matches[c].interval(), matches[c].n) for c in chars]
-        figures["characters"] = {str(c): matches[c].interval().to_json() | {"n": matches[c].n}
-                                 for c in sorted(matches)}
+        matches, rounds, played = self.matches, self.rounds, self.played
+        chars = sorted(matches.games, key=lambda c: -matches.mean(c))
+        bars = [Bar(name(c), matches.interval(c), matches.n(c)) for c in chars]
+        figures["characters"] = {str(c): matches.interval(c).to_json() | {"n": matches.n(c)}
+                                 for c in sorted(matches.games)}
         sections.append(section(tr(N_("Each character's win rate")), bar_chart(tr(N_("characters")), bars),
                                 tr(N_("Match score of the player who had the character in their line-up "
                                       "(target: 40–60%)."))))
-        rbars = [Bar(name(c), rounds[c].interval(), rounds[c].n) for c in sorted(rounds, key=lambda c: -rounds[c].mean)]
+        rbars = [Bar(name(c), rounds.interval(c), rounds.n(c))
+                 for c in sorted(rounds.games, key=lambda c: -rounds.mean(c))]
         sections.append(section(tr(N_("Rounds won by each character")), bar_chart(tr(N_("character rounds")), rbars),
                                 tr(N_("Share of the rounds a character played that it won (draws ½)."))))
 
@@ -123,9 +154,10 @@ class DuelSummaries:
         def sname(s: int) -> str:
             return f"S{s} {pick(cards.support(s).name, lang)}" if cards is not None else f"S{s}"
 
-        played = sorted(self.played.items(), key=lambda kv: -kv[1].mean)
-        sbars = [Bar(sname(card), v.interval(), v.n) for card, v in played]
-        figures["supports"] = {str(card): v.interval().to_json() | {"n": v.n} for card, v in self.played.items()}
+        sbars = [Bar(sname(card), played.interval(card), played.n(card))
+                 for card in sorted(played.games, key=lambda card: -played.mean(card))]
+        figures["supports"] = {str(card): played.interval(card).to_json() | {"n": played.n(card)}
+                               for card in played.games}
         sections.append(section(tr(N_("Support cards when played")), bar_chart(tr(N_("supports")), sbars, band=None),
                                 tr(N_("Round score of the player who played the card in that round."))))
         return sections, figures

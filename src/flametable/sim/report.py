@@ -116,11 +116,13 @@ def build_report(
     if first is None:
         raise ReportError(N_("no results to report"))
     name = first["game"]
+    stream = chain(iter([first]), stream)  # an iterator of the list: chain keeps it, and it lets the list go
+    del first  # held by nothing but the stream: each line is let go once it is counted
     entry = registry.get(name)
     common = Common()
 
     def counted() -> Iterator[dict[str, Any]]:
-        for line in chain([first], stream):
+        for line in stream:
             if line["game"] != name:
                 games = {name, line["game"], *(x["game"] for x in stream)}
                 raise ReportError(N_("the results mix games: {games}"), games=", ".join(sorted(games)))

@@ -212,7 +212,7 @@ def _jsonl_lines(pieces: Iterable[str], source: str) -> Iterator[dict[str, Any]]
     for piece in pieces:
         for raw in piece.splitlines():
             n += 1
-            if not raw.strip():
+            if not raw or raw.isspace():  # not raw.strip(), without a copy of the line
                 continue
             try:
                 line = loads_json(raw)
