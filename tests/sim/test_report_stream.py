@@ -20,8 +20,9 @@ from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.limits import LimitError, loads_json
 from flametable.core.schema import conforms, located, validate
+from flametable.sim import results
 from flametable.sim.report import build_report
-from flametable.sim.results import ResultsError, iter_results, line_schema
+from flametable.sim.results import ResultsError, iter_results, line_schema, parse_csv, parse_jsonl
 from flametable.sim.stats import Score, score_interval
 
 DATA = Path(__file__).parent / "data"
@@ -158,3 +159,20 @@ def test_a_running_score_gives_the_interval_of_every_point() -> None:
             score.add(p)
         assert score.n == len(points)
         assert score.interval() == score_interval(points)
+
+
+@pytest.mark.parametrize("name", ["duel-40.jsonl", "duel-40.csv"])
+def test_lines_read_in_small_blocks_are_the_lines_of_the_whole_text(name: str, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks of 7 bytes: lines end across blocks, a line is longer than a block, CRLF and blank lines stay."""
+    text = (DATA / name).read_text(encoding="utf-8")
+    path = tmp_path / name
+    path.write_text(text.replace("\n", "\r\n", 3) + ("\n\n  \n" if name.endswith("jsonl") else ""), encoding="utf-8",
+                    newline="")
+    whole = parse_csv(path.read_text(encoding="utf-8"), str(path)) if name.endswith("csv") else \
+        parse_jsonl(path.read_text(encoding="utf-8"), str(path))
+    monkeypatch.setattr(results, "_BLOCK", 7)
+    assert list(iter_results(path)) == whole
+    path.write_bytes(path.read_bytes() + "é".encode()[:1] + b"\n")
+    with pytest.raises(ResultsError, match=rf"not UTF-8 text \(byte {path.stat().st_size - 1}\)"):
+        list(iter_results(path))

@@ -432,7 +432,7 @@ class _Code:
 
     def __init__(self) -> None:
         self.lines: list[str] = []
-        self.constants: dict[str, Any] = {"_isfinite": math.isfinite, "_unique": _unique, "_text": _text,
+        self.constants: dict[str, Any] = {"_unique": _unique, "_text": _text,
                                           "_MISSING": object()}
         self.names = 0
 
@@ -461,11 +461,19 @@ class _Code:
         return " or ".join([f"{x} < {self.literal(lo)}"] * (lo is not None) + [f"{x} > {self.literal(hi)}"] *
                            (hi is not None)) or "False"
 
+    def block(self, head: str, schema: Schema, x: str, depth: int) -> None:
+        """``head`` (an ``if`` or a ``for``) with the checks of ``x`` inside (``pass`` when there are none)."""
+        self.line(head, depth)
+        before = len(self.lines)
+        self.check(schema, x, depth + 1)
+        if len(self.lines) == before:
+            self.line("pass", depth + 1)
+
     def check(self, schema: Schema, x: str, depth: int) -> None:
         if isinstance(schema, Int):
             self.refuse_if(f"type({x}) is not int or {self.bounds(x, schema.lo, schema.hi)}", depth)
         elif isinstance(schema, Num):
-            self.refuse_if(f"not (type({x}) is int or (type({x}) is float and _isfinite({x}))) or "
+            self.refuse_if(f"not (type({x}) is int or (type({x}) is float and {x} - {x} == 0.0)) or "  # not inf, nan
                            f"{self.bounds(x, schema.lo, schema.hi)}", depth)
         elif isinstance(schema, Str):
             self.refuse_if(f"type({x}) is not str", depth)
@@ -491,19 +499,18 @@ class _Code:
         elif isinstance(schema, Text):
             self.refuse_if(f"not _text({x})", depth)
         elif isinstance(schema, Nullable):
-            self.line(f"if {x} is not None:", depth)
-            self.line("pass", depth + 1)
-            self.check(schema.of, x, depth + 1)
+            self.block(f"if {x} is not None:", schema.of, x, depth)
         elif isinstance(schema, List):
             self.refuse_if(f"type({x}) is not list", depth)
-            if schema.min:
-                self.refuse_if(f"len({x}) < {schema.min}", depth)
-            if schema.max is not None:
-                self.refuse_if(f"len({x}) > {schema.max}", depth)
+            if schema.min == schema.max:
+                self.refuse_if(f"len({x}) != {schema.min}", depth)
+            else:
+                if schema.min:
+                    self.refuse_if(f"len({x}) < {schema.min}", depth)
+                if schema.max is not None:
+                    self.refuse_if(f"len({x}) > {schema.max}", depth)
             item = self.name()
-            self.line(f"for {item} in {x}:", depth)
-            self.line("pass", depth + 1)
-            self.check(schema.of, item, depth + 1)
+            self.block(f"for {item} in {x}:", schema.of, item, depth)
             if schema.unique:
                 self.refuse_if(f"not _unique({x})", depth)
         elif isinstance(schema, Tuple):
@@ -534,9 +541,7 @@ class _Code:
                 self.check(sub, item, depth)
             else:
                 self.line(f"{item} = {x}.get({key!r}, _MISSING)", depth)
-                self.line(f"if {item} is not _MISSING:", depth)
-                self.line("pass", depth + 1)
-                self.check(sub, item, depth + 1)
+                self.block(f"if {item} is not _MISSING:", sub, item, depth)
         if schema.cases is not None:
             by, target, cases = schema.cases
             chosen, item = self.name(), self.name()
@@ -544,9 +549,7 @@ class _Code:
             self.line(f"if type({chosen}) is str and {target!r} in {x}:", depth)
             self.line(f"{item} = {x}[{target!r}]", depth + 1)
             for i, (value, case) in enumerate(cases.items()):
-                self.line(f"{'if' if i == 0 else 'elif'} {chosen} == {value!r}:", depth + 1)
-                self.line("pass", depth + 2)
-                self.check(case, item, depth + 2)
+                self.block(f"{'if' if i == 0 else 'elif'} {chosen} == {value!r}:", case, item, depth + 1)
 
 
 # ------------------------------------------------------------------ JSON Schema

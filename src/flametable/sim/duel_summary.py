@@ -80,8 +80,9 @@ class _Halves:
         return wilson(self.halves[key] / 2, self.games[key])
 
 
-def _halves(winner: int | None, seat: int) -> int:
-    return int(2 * score_of(winner, seat))
+def _halves(winner: int | None) -> tuple[int, int]:
+    """Each seat's half points (:func:`score_of` doubled) when ``winner`` won."""
+    return (1, 1) if winner is None or winner < 0 else (2 * (winner == 0), 2 * (winner == 1))
 
 
 class DuelSummaries:
@@ -101,24 +102,22 @@ class DuelSummaries:
         if fc is not None:
             self.first_chooser.add(score_of(winner, fc))
         games, halves = self.matches.games, self.matches.halves
-        for seat in (0, 1):
-            score = _halves(winner, seat)
-            for c in s["lineups"][seat]:
+        for lineup, score in zip(s["lineups"], _halves(winner), strict=True):
+            for c in lineup:
                 games[c] += 1
                 halves[c] += score
         rounds = s["rounds"]
         games, halves = self.rounds.games, self.rounds.halves
         for r in rounds:
-            for seat in (0, 1):
-                c = r["characters"][seat]
+            for c, score in zip(r["characters"], _halves(r["winner"]), strict=True):
                 games[c] += 1
-                halves[c] += _halves(r["winner"], seat)
+                halves[c] += score
         games, halves = self.played.games, self.played.halves
         for seat, kind, card, r in s["plays"]:
             if kind != "play" or not 0 <= r < len(rounds):
                 continue
             games[card] += 1
-            halves[card] += _halves(rounds[r]["winner"], seat)
+            halves[card] += _halves(rounds[r]["winner"])[seat]
 
     def sections(self, cards: Any, tr: Translate = english, lang: str = "en") -> tuple[list[str], dict[str, Any]]:
         sections: list[str] = []

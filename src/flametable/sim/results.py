@@ -155,31 +155,50 @@ def iter_results(path: str | Path) -> Iterator[dict[str, Any]]:
     the reading reaches it. The file is read as :func:`~flametable.core.data.read_text_file` reads it (UTF-8, at
     most :data:`MAX_RESULTS_BYTES`), a piece at a time."""
     source = str(path)
-    pieces = _pieces(path)
-    return _csv_lines(pieces, source) if is_csv(path) else _jsonl_lines(pieces, source)
+    if is_csv(path):
+        return _csv_lines(_pieces(path, lines=True), source)
+    return _jsonl_lines(_pieces(path), source)
 
 
-def _pieces(path: str | Path) -> Iterator[str]:
-    """The text of ``path`` cut after each newline (as ``io.StringIO`` iterates), decoded one piece at a time;
-    a problem is :func:`~flametable.core.data.read_text_file`'s, the byte of a bad character counted from the
-    file's start."""
+_BLOCK = 1 << 20  # bytes read at a time: whole lines of about a MiB, decoded at once
+
+
+def _pieces(path: str | Path, lines: bool = False) -> Iterator[str]:
+    """The text of ``path`` in pieces that each end after a newline (but the last), decoded one piece at a time:
+    blocks of whole lines, or with ``lines`` each line (as ``io.StringIO`` iterates). A problem is
+    :func:`~flametable.core.data.read_text_file`'s, the byte of a bad character counted from the file's start."""
     source = str(path)
-    read = 0
+    read = done = 0  # bytes read; bytes given (the start of the next piece)
+    rest: list[bytes] = []  # what was read after the last newline
     try:
         with Path(path).open("rb") as stream:
             size = os.fstat(stream.fileno()).st_size  # a file too large is refused before any line is read
-            while raw := stream.readline(MAX_RESULTS_BYTES + 1 - read):
-                read += len(raw)
+            while True:
+                block = stream.read(min(_BLOCK, MAX_RESULTS_BYTES + 1 - read))
+                read += len(block)
                 try:
                     check_size(max(size, read), MAX_RESULTS_BYTES)  # read: a pipe's size is 0
                 except LimitError as exc:
                     raise ResultsError(N_("{path}: {problem}"), path=source, problem=exc) from None
-                try:
-                    piece = raw.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    raise ResultsError(N_("{path}: {problem}"), path=source, problem=FlametableError(
-                        N_("not UTF-8 text (byte {position})"), position=read - len(raw) + exc.start + 1)) from None
-                yield piece
+                end = block.rfind(b"\n") + 1 if block else -1
+                if not end:  # no line ends in this block: a long line, read on
+                    rest.append(block)
+                    continue
+                whole = b"".join([*rest, block[:end]] if block else rest)  # at the end: the last line
+                rest = [block[end:]] if block else []
+                if whole:
+                    try:
+                        text = whole.decode("utf-8")
+                    except UnicodeDecodeError as exc:
+                        raise ResultsError(N_("{path}: {problem}"), path=source, problem=FlametableError(
+                            N_("not UTF-8 text (byte {position})"), position=done + exc.start + 1)) from None
+                    done += len(whole)
+                    if lines:
+                        yield from io.StringIO(text)
+                    else:
+                        yield text
+                if not block:
+                    return
     except OSError as exc:
         raise ResultsError(N_("{path}: {problem}"), path=source, problem=os_problem(exc)) from None
 
