@@ -274,6 +274,8 @@ def _fields(row: dict[Any, Any]) -> int:
     """How many fields a row of :class:`csv.DictReader` had: the ones beyond the header are a list under None, the
     missing ones None."""
     extra = row.get(None)
+    if extra is None and None not in row.values():  # the usual row: as many fields as the header
+        return len(row)
     return sum(key is not None and value is not None for key, value in row.items()) + len(extra or ())
 
 
