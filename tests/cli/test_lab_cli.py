@@ -161,6 +161,28 @@ def test_report_names_an_unreadable_results_file_in_the_readers_language(tmp_pat
     assert "línea 1: no es JSON válido: falta un valor (columna 1)" in res.output  # the details in Spanish too
 
 
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_report_refuses_a_bad_last_line_in_the_readers_language_and_writes_nothing(tmp_path: Path,
+                                                                                   suffix: str) -> None:
+    """The report reads the file a line at a time: a bad line after many good ones is still named (file, line,
+    field) before any page is written (issue 19)."""
+    good = tmp_path / f"r{suffix}"
+    assert runner.invoke(app, ["sim", "duel", "--games", "6", "--seed", "4", "--out", str(good)]).exit_code == 0
+    text = good.read_text(encoding="utf-8")
+    last = text.splitlines()[-1]
+    bad = last.replace(',"p1_points":1.0,', ',"p1_points":1.5,') if suffix == ".jsonl" else \
+        re.sub(r",1\.0,(\d+),", r",1.5,\1,", last)
+    assert bad != last
+    path = tmp_path / f"bad{suffix}"
+    path.write_text(text + bad + "\n", encoding="utf-8")
+    page = tmp_path / "r.html"
+    res = runner.invoke(app, ["report", str(path), "--html", str(page), "--lang", "es"])
+    assert res.exit_code == 1
+    n = len(text.splitlines()) + 1
+    assert f"No se pueden leer los resultados: {path}: línea {n}: p1_points: " in " ".join(res.output.split())
+    assert not page.exists()
+
+
 def _shares(data: dict[str, Any]) -> dict[str, dict[str, float]]:
     """The figures of a ``--json`` summary that are intervals."""
     return {k: v for k, v in data.items() if isinstance(v, dict) and "low" in v}

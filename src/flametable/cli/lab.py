@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import BrokenExecutor
+from itertools import chain
 from pathlib import Path
 from typing import TextIO
 
@@ -36,8 +37,8 @@ from flametable.sim.results import (
     csv_entry,
     csv_header,
     is_csv,
+    iter_results,
     jsonl_entry,
-    read_results,
     score_entry,
 )
 from flametable.sim.runner import SimSpec, run
@@ -230,28 +231,36 @@ def _is_match_record(file: Path) -> bool:
 
 
 def run_report(file: Path, html_out: Path, cards: Path | None) -> None:
+    """Read the results one line at a time into the report (counts, not lines: the memory stays the same however
+    long the file); a bad line anywhere is refused before anything is written."""
     try:
-        lines = read_results(file)
+        lines = iter_results(file)
+        first = next(lines, None)
+        if first is None:
+            fail(_("{file} holds no results.").format(file=file))
+        name = first["game"]
+        lines = chain(iter([first]), lines)  # not chain([first], ...), which would keep the first line
+        del first
+        known = lookup(name)
+        if known is None:
+            for _line in lines:  # a bad line later in the file is said first, as when the file was read whole
+                pass
+            fail(_("{file}: unknown game {game!r}.").format(file=file, game=name))
+        game = make_game_or_fail(known, cards)
+        try:
+            page, figures = build_report(lines, game, tr=translate, lang=language())
+        except (ValueError, KeyError) as exc:
+            fail(_("Cannot build the report from {file}: {error}").format(file=file, error=explain(exc)))
     except ResultsError as exc:
         if _is_match_record(file):
             fail(_("{file} is a match record, not the results of flametable sim: replay it with flametable replay "
                    "{file}, or make results with flametable sim --out.").format(file=file))
         fail(_("Cannot read the results: {error}").format(error=explain(exc)))
-    if not lines:
-        fail(_("{file} holds no results.").format(file=file))
-    known = lookup(lines[0]["game"])
-    if known is None:
-        fail(_("{file}: unknown game {game!r}.").format(file=file, game=lines[0]["game"]))
-    game = make_game_or_fail(known, cards)
-    try:
-        page, _figures = build_report(lines, game, tr=translate, lang=language())
-    except (ValueError, KeyError) as exc:
-        fail(_("Cannot build the report from {file}: {error}").format(file=file, error=explain(exc)))
     try:
         html_out.write_text(page, encoding="utf-8")
     except OSError as exc:
         fail(_("Cannot write {file}: {error}").format(file=html_out, error=exc.strerror or exc))
-    out().print(_("Report of {n} matches written to {file}.").format(n=len(lines), file=html_out))
+    out().print(_("Report of {n} matches written to {file}.").format(n=figures["games"], file=html_out))
 
 
 def run_ladder(game: str, bots: list[str], games: int, jobs: int, seed: int, as_json: bool) -> None:

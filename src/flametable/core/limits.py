@@ -38,6 +38,21 @@ _INERT = re.compile(r'"""(?:[^\\]|\\[\s\S])*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\
 _BRACKETS = re.compile(r"[^\[\]{}]+")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+_BASIC_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')  # _INERT's basic string, unrolled (faster)
+_LONG_NUMBER = re.compile(rf"[0-9_]{{{MAX_NUMBER_CHARS + 1},}}")
+# What in a JSON text could parse into a value past a limit of check_values: a surrogate, as written (only in a text
+# that is not ASCII) or escaped (any \u escape); in its code (numbers are never in strings), a number of 20 digits or
+# more (2**64 has 20) or with an exponent (1e999 is inf); a string of more than MAX_STRING_CHARS characters (it is
+# written with at least as many, so the text is longer). A text with none of them needs no walk of its values:
+# loads_json skips it (most lines of a results file).
+_NUMBER_PAST = re.compile(r"[0-9](?:[0-9]{19}|[eE])")
+_LONG_STRING = re.compile(r'"(?:[^"\\]|\\.)' rf"{{{MAX_STRING_CHARS + 1}}}")
+
+
+def _may_pass_a_limit(text: str, code: str) -> bool:
+    return ("\\u" in text or (not text.isascii() and _SURROGATE.search(text) is not None)
+            or _NUMBER_PAST.search(code) is not None
+            or (len(text) > MAX_STRING_CHARS and _LONG_STRING.search(text) is not None))
 
 NESTED = N_plural("lists and tables nested more than {limit} deep", "lists and tables nested more than {limit} deep",
                   "limit")  # the same in English; not in every language
@@ -63,17 +78,38 @@ def check_size(size: int, limit: int) -> None:
 def scan_text(text: str) -> None:
     """Before parsing: arrays and tables at most :data:`MAX_DEPTH` inside each other and no number longer than
     :data:`MAX_NUMBER_CHARS` characters, outside strings and comments (TOML or JSON)."""
-    code = _INERT.sub(_blank, text)
-    long_number = re.search(rf"[0-9_]{{{MAX_NUMBER_CHARS + 1},}}", code)
+    _scan(text)
+
+
+def _scan(text: str) -> str:
+    """:func:`scan_text`, giving back the text's code (what is left without strings and comments)."""
+    code = _code(text)
+    long_number = _LONG_NUMBER.search(code)
     if long_number is not None and "\n" not in text:
         raise LimitError(LONG_NUMBER, limit=MAX_NUMBER_CHARS)
     if long_number is not None:
         raise LimitError(N_plural("line {line}: a number of more than {limit} digit",
                                   "line {line}: a number of more than {limit} digits", "limit"),
                          line=code.count("\n", 0, long_number.start()) + 1, limit=MAX_NUMBER_CHARS)
-    brackets = _BRACKETS.sub("", code)
-    if len(brackets) > MAX_DEPTH and max(accumulate(map(_STEP.__getitem__, brackets))) > MAX_DEPTH:
+    if code.count("[") + code.count("{") > MAX_DEPTH and \
+            max(accumulate(map(_STEP.__getitem__, _BRACKETS.sub("", code)))) > MAX_DEPTH:  # never deeper than it opens
         raise LimitError(NESTED, limit=MAX_DEPTH)
+    return code
+
+
+def _code(text: str) -> str:
+    """``text`` without its strings and comments (:data:`_INERT`), their line breaks kept."""
+    if "\n" in text:
+        return _INERT.sub(_blank, text)
+    if "'" in text or "#" in text or '"""' in text:
+        return _INERT.sub("", text)
+    # A JSON line: its basic strings are all that _INERT can find in it; with no escape, each pair of quotes is one
+    if "\\" in text:
+        return _BASIC_STRING.sub("", text)
+    parts = text.split('"')
+    if len(parts) % 2:
+        return "".join(parts[::2])
+    return "".join(parts[:-1:2]) + '"' + parts[-1]  # the last quote opens no string: it is code
 
 
 def check_values(data: Any, int_min: int, int_max: int) -> None:
@@ -121,13 +157,17 @@ def _no_constant(name: str) -> Any:
     raise LimitError(N_("{name} is not a JSON number"), name=name)
 
 
+_JSON = json.JSONDecoder(parse_constant=_no_constant)
+
+
 def loads_json(text: str) -> Any:
     """Parse JSON within the limits: raises :class:`LimitError` (a limit) or ``json.JSONDecodeError`` (syntax).
     ``NaN`` and ``Infinity``, which Python's parser accepts but JSON has not, are refused."""
-    scan_text(text)
-    try:
-        data = json.loads(text, parse_constant=_no_constant)
+    code = _scan(text)
+    try:  # json.loads would make a decoder each time; it alone says what a byte order mark is
+        data = _JSON.decode(text) if not text.startswith("\ufeff") else json.loads(text, parse_constant=_no_constant)
     except RecursionError:  # pragma: no cover - the scan refuses nesting long before the parser's stack ends
         raise LimitError(NESTED, limit=MAX_DEPTH) from None
-    check_values(data, 1 - JSON_INT_LIMIT, JSON_INT_LIMIT - 1)
+    if _may_pass_a_limit(text, code):
+        check_values(data, 1 - JSON_INT_LIMIT, JSON_INT_LIMIT - 1)
     return data

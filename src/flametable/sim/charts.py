@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from flametable.core.i18n import N_
 from flametable.sim.stats import Interval
@@ -15,6 +16,23 @@ Translate = Callable[[str], str]
 
 def english(message: str) -> str:
     return message
+
+
+Piece = TypeVar("Piece", bound=Callable[..., Any])
+_READ_ONCE: set[Callable[..., Any]] = set()
+
+
+def reads_once(report: Piece) -> Piece:
+    """Mark a game's ``report`` piece (``(lines, game, tr, lang)``) that reads ``lines`` once, in order, keeping
+    counts rather than lines: the report then hands it the lines as the file is read, one at a time (any
+    iterable), so that memory stays the same however many matches the file holds. A piece not marked is given the
+    list of every line, as it always was."""
+    _READ_ONCE.add(report)
+    return report
+
+
+def is_read_once(report: Callable[..., Any]) -> bool:
+    return report in _READ_ONCE
 
 
 BAR = "#2e86c1"  # a share or a score

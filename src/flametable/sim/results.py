@@ -5,20 +5,21 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from flametable.core import registry
-from flametable.core.data import read_text_file
+from flametable.core.data import os_problem
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.core.jsonerr import json_problem
-from flametable.core.limits import MAX_CSV_FIELD_CHARS, MAX_RESULTS_BYTES, LimitError, loads_json
+from flametable.core.limits import MAX_CSV_FIELD_CHARS, MAX_RESULTS_BYTES, LimitError, check_size, loads_json
 from flametable.core.record import SCHEMA as RECORD_SCHEMA
 from flametable.core.rng import SEED_MAX, SEED_MIN
-from flametable.core.schema import Anything, Int, List, Nullable, Num, Obj, Str, label, located, validate
-from flametable.sim.stats import Interval, score_interval, wilson
+from flametable.core.schema import Anything, Int, List, Nullable, Num, Obj, Str, conforms, label, located, validate
+from flametable.sim.stats import Interval, Score, wilson
 
 CSV_FIELDS = ("index", "seed", "game", "p1", "p2", "p1_seat", "winner", "winner_seat", "reason", "score1",
               "score2", "p1_points", "actions", "seconds", "summary")
@@ -145,32 +146,111 @@ def score_entry(line: dict[str, Any]) -> Entry:
 
 def read_results(path: str | Path) -> list[dict[str, Any]]:
     """Every result line of a JSON-lines or CSV file; errors name the file and the line."""
-    text = read_text_file(path, ResultsError, MAX_RESULTS_BYTES)
-    return parse_csv(text, str(path)) if is_csv(path) else parse_jsonl(text, str(path))
+    return list(iter_results(path))
+
+
+def iter_results(path: str | Path) -> Iterator[dict[str, Any]]:
+    """The result lines of a JSON-lines or CSV file one at a time, each checked as it is read (so a report holds
+    one line, not the file): the same lines and the same errors as :func:`read_results`, a problem raised when
+    the reading reaches it. The file is read as :func:`~flametable.core.data.read_text_file` reads it (UTF-8, at
+    most :data:`MAX_RESULTS_BYTES`), a piece at a time."""
+    source = str(path)
+    if is_csv(path):
+        return _csv_lines(_pieces(path, lines=True), source)
+    return _jsonl_lines(_pieces(path), source)
+
+
+_BLOCK = 1 << 20  # bytes read at a time: whole lines of about a MiB, decoded at once
+
+
+def _pieces(path: str | Path, lines: bool = False) -> Iterator[str]:
+    """The text of ``path`` in pieces that each end after a newline (but the last), decoded one piece at a time:
+    blocks of whole lines, or with ``lines`` each line (as ``io.StringIO`` iterates). A problem is
+    :func:`~flametable.core.data.read_text_file`'s, the byte of a bad character counted from the file's start."""
+    source = str(path)
+    read = done = 0  # bytes read; bytes given (the start of the next piece)
+    rest: list[bytes] = []  # what was read after the last newline
+    try:
+        with Path(path).open("rb") as stream:
+            size = os.fstat(stream.fileno()).st_size  # a file too large is refused before any line is read
+            while True:
+                block = stream.read(min(_BLOCK, MAX_RESULTS_BYTES + 1 - read))
+                read += len(block)
+                try:
+                    check_size(max(size, read), MAX_RESULTS_BYTES)  # read: a pipe's size is 0
+                except LimitError as exc:
+                    raise ResultsError(N_("{path}: {problem}"), path=source, problem=exc) from None
+                end = block.rfind(b"\n") + 1 if block else -1
+                if not end:  # no line ends in this block: a long line, read on
+                    rest.append(block)
+                    continue
+                whole = b"".join([*rest, block[:end]] if block else rest)  # at the end: the last line
+                rest = [block[end:]] if block else []
+                if whole:
+                    try:
+                        text = whole.decode("utf-8")
+                    except UnicodeDecodeError as exc:
+                        raise ResultsError(N_("{path}: {problem}"), path=source, problem=FlametableError(
+                            N_("not UTF-8 text (byte {position})"), position=done + exc.start + 1)) from None
+                    done += len(whole)
+                    if lines:
+                        yield from io.StringIO(text)
+                    else:
+                        yield text
+                if not block:
+                    return
+    except OSError as exc:
+        raise ResultsError(N_("{path}: {problem}"), path=source, problem=os_problem(exc)) from None
+
+
+class _Checked:
+    """The checks of each line of a results file: :func:`validate` only on a line that :func:`conforms` refuses
+    (to say why), so the lines that are right cost a quick walk each."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.line = line_schema(registry.entries())
+        self.line_ok = conforms(self.line)
+        self.row_ok = conforms(CSV_ROW)
+
+    def check(self, value: Any, n: int, csv_row: bool = False) -> None:
+        if not (self.row_ok if csv_row else self.line_ok)(value):
+            validate(value, CSV_ROW if csv_row else self.line, self.source, _line(n), error=located(ResultsError),
+                     json=not csv_row)
 
 
 def parse_jsonl(text: str, source: str) -> list[dict[str, Any]]:
-    schema = line_schema(registry.entries())
-    out = []
-    for n, raw in enumerate(text.splitlines(), 1):
-        if not raw.strip():
-            continue
-        try:
-            line = loads_json(raw)
-        except LimitError as exc:
-            raise ResultsError(N_("{source}: line {n}: {problem}"), source=source, n=n, problem=exc) from None
-        except json.JSONDecodeError as exc:
-            raise ResultsError(N_("{source}: line {n}: not valid JSON: {problem} (column {column})"), source=source,
-                               n=n, problem=json_problem(exc), column=exc.colno) from None
-        validate(line, schema, source, _line(n), error=located(ResultsError), json=True)
-        out.append(line)
-    return out
+    return list(_jsonl_lines([text], source))
+
+
+def _jsonl_lines(pieces: Iterable[str], source: str) -> Iterator[dict[str, Any]]:
+    """The lines of JSON-lines text given in pieces, each ending after a newline: numbered as ``str.splitlines``
+    numbers the whole text's lines (a piece ends no line before its last newline; ``\r\n`` stays whole)."""
+    checked = _Checked(source)
+    n = 0
+    for piece in pieces:
+        for raw in piece.splitlines():
+            n += 1
+            if not raw or raw.isspace():  # not raw.strip(), without a copy of the line
+                continue
+            try:
+                line = loads_json(raw)
+            except LimitError as exc:
+                raise ResultsError(N_("{source}: line {n}: {problem}"), source=source, n=n, problem=exc) from None
+            except json.JSONDecodeError as exc:
+                raise ResultsError(N_("{source}: line {n}: not valid JSON: {problem} (column {column})"),
+                                   source=source, n=n, problem=json_problem(exc), column=exc.colno) from None
+            checked.check(line, n)
+            yield line
 
 
 def parse_csv(text: str, source: str) -> list[dict[str, Any]]:
-    schema = line_schema(registry.entries())
-    out = []
-    reader = csv.DictReader(io.StringIO(text))
+    return list(_csv_lines(io.StringIO(text), source))
+
+
+def _csv_lines(pieces: Iterable[str], source: str) -> Iterator[dict[str, Any]]:
+    checked = _Checked(source)
+    reader = csv.DictReader(pieces)
     try:
         missing = [f for f in CSV_FIELDS if f not in (reader.fieldnames or [])]
         if missing:
@@ -182,27 +262,28 @@ def parse_csv(text: str, source: str) -> list[dict[str, Any]]:
             if count != len(reader.fieldnames or ()):
                 raise ResultsError(N_("{source}: line {n}: {count} fields, the header has {columns}"), source=source,
                                    n=n, count=count, columns=len(reader.fieldnames or ()))
-            out.append(_csv_line(row, schema, source, n))
+            yield _csv_line(row, checked, source, n)
     except csv.Error as exc:
         if "field larger than field limit" in str(exc):
             raise ResultsError(N_("{source}: line {n}: a field of more than {limit} characters"), source=source,
                                n=reader.line_num + 1, limit=MAX_CSV_FIELD_CHARS) from None
         raise ResultsError(N_("{source}: line {n}: not valid CSV"), source=source, n=reader.line_num + 1) from None
-    return out
 
 
 def _fields(row: dict[Any, Any]) -> int:
     """How many fields a row of :class:`csv.DictReader` had: the ones beyond the header are a list under None, the
     missing ones None."""
     extra = row.get(None)
+    if extra is None and None not in row.values():  # the usual row: as many fields as the header
+        return len(row)
     return sum(key is not None and value is not None for key, value in row.items()) + len(extra or ())
 
 
-def _csv_line(row: dict[str, str], schema: Any, source: str, n: int) -> dict[str, Any]:
+def _csv_line(row: dict[str, str], checked: _Checked, source: str, n: int) -> dict[str, Any]:
     """One CSV row as a result line: its cells checked by :data:`CSV_ROW` (ASCII numbers, seats), then the line
     by the same declaration as a JSON line's."""
     cells = {k: v for k, v in row.items() if v is not None and k in CSV_FIELDS}
-    validate(cells, CSV_ROW, source, _line(n), error=located(ResultsError))
+    checked.check(cells, n, csv_row=True)
     p1_seat = int(row["p1_seat"])
     seats = [row["p1"], row["p2"]] if p1_seat == 0 else [row["p2"], row["p1"]]
     try:
@@ -220,7 +301,7 @@ def _csv_line(row: dict[str, str], schema: Any, source: str, n: int) -> dict[str
         "p1_points": float(row["p1_points"]), "actions": int(row["actions"]),
         "seconds": float(row["seconds"]), "summary": summary,
     }
-    validate(line, schema, source, _line(n), error=located(ResultsError), json=True)
+    checked.check(line, n)
     return line
 
 
@@ -229,11 +310,12 @@ def _line(n: int) -> FlametableError:
 
 
 class Tally:
-    """Running counts of results from the first player's side: wins, draws, losses and points."""
+    """Running counts of results from the first player's side: wins, draws, losses and points (a :class:`Score`:
+    counts, not every match's points)."""
 
     def __init__(self) -> None:
         self.wins = self.draws = self.losses = 0
-        self.points: list[float] = []
+        self.points = Score()
 
     @classmethod
     def of(cls, lines: Iterable[dict[str, Any]]) -> Tally:
@@ -244,7 +326,7 @@ class Tally:
 
     @property
     def n(self) -> int:
-        return len(self.points)
+        return self.points.n
 
     def add(self, winner: str | None, p1_points: float) -> None:
         if winner == "p1":
@@ -253,11 +335,11 @@ class Tally:
             self.draws += 1
         else:
             self.losses += 1
-        self.points.append(p1_points)
+        self.points.add(p1_points)
 
     def intervals(self) -> dict[str, Interval]:
         """The first player's wins, the draws, the second player's wins and the first player's score (a draw as ½),
         each with its 95% interval (:mod:`flametable.sim.stats`)."""
         n = self.n
         return {"p1_wins": wilson(self.wins, n), "draws": wilson(self.draws, n), "p2_wins": wilson(self.losses, n),
-                "p1_score": score_interval(self.points)}
+                "p1_score": self.points.interval()}

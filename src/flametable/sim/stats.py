@@ -68,6 +68,52 @@ def score_interval(points: Sequence[float], z: float = Z95) -> Interval:
     return wilson(math.fsum(points), len(points), z)
 
 
+class Score:
+    """A score kept as it grows, without its points: the number of games and their exact sum, so that
+    :meth:`interval` is what :func:`score_interval` gives of every point added. Wins, draws and losses (1, ½, 0)
+    are counted; other points (a file may hold any from 0 to 1) are added exactly (Shewchuk's partials, as
+    :func:`math.fsum` adds), and ``math.fsum`` rounds the whole once, as it rounds the list."""
+
+    __slots__ = ("_halves", "_ones", "_partials", "n")
+
+    def __init__(self) -> None:
+        self.n = self._ones = self._halves = 0
+        self._partials: list[float] = []
+
+    def add(self, points: float) -> None:
+        self.n += 1
+        if points == 1:
+            self._ones += 1
+        elif points == 0.5:
+            self._halves += 1
+        elif points:  # fsum drops zeros, of either sign
+            x = float(points)
+            kept = 0
+            for y in self._partials:
+                if abs(x) < abs(y):
+                    x, y = y, x
+                high = x + y
+                low = y - (high - x)
+                if low:
+                    self._partials[kept] = low
+                    kept += 1
+                x = high
+            self._partials[kept:] = [x]
+
+    @property
+    def total(self) -> float:
+        """``math.fsum`` of the points added."""
+        return math.fsum([self._ones, self._halves * 0.5, *self._partials])
+
+    @property
+    def mean(self) -> float:
+        """The mean of the points, as ``sum(points) / len(points)`` of points that are wins, draws and losses."""
+        return self.total / self.n
+
+    def interval(self, z: float = Z95) -> Interval:
+        return wilson(self.total, self.n, z)
+
+
 def expected_score(diff: float) -> float:
     """The score that an Elo difference of ``diff`` predicts (``inf``: 1, ``-inf``: 0)."""
     if diff == math.inf:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from flametable.core.i18n import N_
@@ -10,8 +11,8 @@ from flametable.core.protocol import Action, GameState
 from flametable.core.schema import Int, List, Map, Obj, Str
 from flametable.games.duals.actions import Kind
 from flametable.games.duals.rules import TYPE_KEYS
-from flametable.sim.charts import Bar, Translate, bar_chart, count_chart, english, score_of, section
-from flametable.sim.stats import score_interval, wilson
+from flametable.sim.charts import Bar, Translate, bar_chart, count_chart, english, reads_once, score_of, section
+from flametable.sim.stats import Score, wilson
 
 
 def collect(state: GameState[Any, Any], seat: int, action: Action) -> Any:
@@ -76,44 +77,61 @@ def kind_label(key: str, tr: Translate = english) -> str:
     return "+".join(tr(KIND_WORDS[part]) if part in KIND_WORDS else part for part in key.split("+"))
 
 
-def report_sections(lines: list[dict[str, Any]], game: Any = None, tr: Translate = english,
-                    lang: str = "en") -> tuple[list[str], dict[str, Any]]:
-    """The report's Flamecraft Duals sections (``game`` and ``lang``: unused, the shop cards go by number)."""
-    sections: list[str] = []
-    figures: dict[str, Any] = {}
-    pts = [score_of(x["winner_seat"], x["summary"]["first"]) for x in lines]
-    first = score_interval(pts)
-    figures["first_player_score"] = first.to_json()
-    sections.append(section(tr(N_("First player's advantage")),
-                            bar_chart(tr(N_("first player")), [Bar(tr(N_("first player's score")), first, len(pts))],
-                                      band=(0.45, 0.55)),
-                            tr(N_("Score of the player who took the first turn."))))  # D3
-    placed: dict[str, int] = defaultdict(int)
-    fired: dict[str, int] = defaultdict(int)
-    for x in lines:
-        for k, n in x["summary"]["placed"].items():
-            placed[k] += n
-        for k, n in x["summary"]["fired"].items():
-            fired[k] += n
-    n = len(lines)
-    figures["placed_per_match"] = {k: v / n for k, v in placed.items()}
-    figures["fired_per_match"] = {k: v / n for k, v in fired.items()}
-    sections.append(section(tr(N_("Tokens placed per match, by kind")),
-                             count_chart(tr(N_("placed")), sorted(((kind_label(k, tr), v / n)
-                                                                    for k, v in placed.items()),
-                                                          key=lambda kv: -kv[1]))))
-    sections.append(section(tr(N_("FIRE UP abilities used per match")),
-                             count_chart(tr(N_("fired")), sorted(((kind_label(k, tr), v / n)
-                                                                   for k, v in fired.items()),
-                                                         key=lambda kv: -kv[1]))))
-    scored: dict[int, int] = defaultdict(int)
-    for x in lines:
-        for pile in x["summary"]["scored"]:
+class DualsSummaries:
+    """What the report's Duals sections keep of the result lines, one line at a time: counts, not the lines."""
+
+    def __init__(self) -> None:
+        self.first = Score()  # the score of who took the first turn (D3)
+        self.placed: dict[str, int] = defaultdict(int)
+        self.fired: dict[str, int] = defaultdict(int)
+        self.scored: dict[int, int] = defaultdict(int)  # matches in which each shop card was scored, by card
+
+    def add(self, line: dict[str, Any]) -> None:
+        s = line["summary"]
+        self.first.add(score_of(line["winner_seat"], s["first"]))
+        for k, n in s["placed"].items():
+            self.placed[k] += n
+        for k, n in s["fired"].items():
+            self.fired[k] += n
+        for pile in s["scored"]:
             for c in pile:
-                scored[c] += 1
-    cards = sorted(scored, key=lambda c: -scored[c])
-    figures["card_scoring_rate"] = {str(c): wilson(scored[c], n).to_json() for c in sorted(scored)}
-    sections.append(section(tr(N_("Shop cards: share of matches in which each was scored")),
-                            bar_chart(tr(N_("cards")), [Bar(f"K{c}", wilson(scored[c], n), n) for c in cards],
-                                      band=None)))
-    return sections, figures
+                self.scored[c] += 1
+
+    def sections(self, tr: Translate = english) -> tuple[list[str], dict[str, Any]]:
+        sections: list[str] = []
+        figures: dict[str, Any] = {}
+        first = self.first.interval()
+        figures["first_player_score"] = first.to_json()
+        sections.append(section(tr(N_("First player's advantage")),
+                                bar_chart(tr(N_("first player")),
+                                          [Bar(tr(N_("first player's score")), first, self.first.n)],
+                                          band=(0.45, 0.55)),
+                                tr(N_("Score of the player who took the first turn."))))  # D3
+        placed, fired, scored, n = self.placed, self.fired, self.scored, self.first.n
+        figures["placed_per_match"] = {k: v / n for k, v in placed.items()}
+        figures["fired_per_match"] = {k: v / n for k, v in fired.items()}
+        sections.append(section(tr(N_("Tokens placed per match, by kind")),
+                                count_chart(tr(N_("placed")), sorted(((kind_label(k, tr), v / n)
+                                                                       for k, v in placed.items()),
+                                                                      key=lambda kv: -kv[1]))))
+        sections.append(section(tr(N_("FIRE UP abilities used per match")),
+                                count_chart(tr(N_("fired")), sorted(((kind_label(k, tr), v / n)
+                                                                      for k, v in fired.items()),
+                                                                     key=lambda kv: -kv[1]))))
+        cards = sorted(scored, key=lambda c: -scored[c])
+        figures["card_scoring_rate"] = {str(c): wilson(scored[c], n).to_json() for c in sorted(scored)}
+        sections.append(section(tr(N_("Shop cards: share of matches in which each was scored")),
+                                bar_chart(tr(N_("cards")), [Bar(f"K{c}", wilson(scored[c], n), n) for c in cards],
+                                          band=None)))
+        return sections, figures
+
+
+@reads_once
+def report_sections(lines: Iterable[dict[str, Any]], game: Any = None, tr: Translate = english,
+                    lang: str = "en") -> tuple[list[str], dict[str, Any]]:
+    """The report's Flamecraft Duals sections (``lines``: read once; ``game`` and ``lang``: unused, the shop
+    cards go by number)."""
+    summaries = DualsSummaries()
+    for line in lines:
+        summaries.add(line)
+    return summaries.sections(tr)

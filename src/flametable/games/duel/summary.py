@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from flametable.core.i18n import N_, pick
@@ -10,8 +11,8 @@ from flametable.core.protocol import Action, GameState
 from flametable.core.schema import Int, List, Nullable, Obj, Str, Tuple
 from flametable.games.duel.actions import Kind
 from flametable.games.duel.cards import NUM_CHARACTERS, NUM_SUPPORTS
-from flametable.sim.charts import Bar, Translate, bar_chart, english, score_of, section
-from flametable.sim.stats import score_interval
+from flametable.sim.charts import Bar, Translate, bar_chart, english, reads_once, score_of, section
+from flametable.sim.stats import Interval, Score, wilson
 
 _SEAT = Int(0, 1)
 _CHARACTER = Int(1, NUM_CHARACTERS)
@@ -60,71 +61,117 @@ def summarize(state: GameState[Any, Any], trace: list[tuple[int, Action, Any]]) 
     }
 
 
-def duel_sections(lines: list[dict[str, Any]], cards: Any, tr: Translate = english,
-                  lang: str = "en") -> tuple[list[str], dict[str, Any]]:
-    sections: list[str] = []
-    figures: dict[str, Any] = {}
-    # First chooser's advantage (R5).
-    pts = []
-    for x in lines:
-        fc = x["summary"].get("first_chooser")
-        if fc is None:
-            continue
-        pts.append(score_of(x["winner_seat"], fc))
-    adv = score_interval(pts)
-    figures["first_chooser_score"] = adv.to_json()
-    sections.append(section(
-        tr(N_("First chooser's advantage")),
-        bar_chart(tr(N_("first chooser")), [Bar(tr(N_("first chooser's score")), adv, len(pts))], band=(0.45, 0.55)),
-        tr(N_("Score of the player who chose the stat in round 1 (target: 45–55%).")),
-    ))
-    # Characters: match score of the player who had them, and round win rate when flipped.
-    match_pts: dict[int, list[float]] = defaultdict(list)
-    round_pts: dict[int, list[float]] = defaultdict(list)
-    for x in lines:
-        s = x["summary"]
-        for seat in (0, 1):
-            score = score_of(x["winner_seat"], seat)
-            for c in s["lineups"][seat]:
-                match_pts[c].append(score)
-        for r in s["rounds"]:
-            for seat in (0, 1):
-                c = r["characters"][seat]
-                round_pts[c].append(score_of(r["winner"], seat))
-    def name(c: int) -> str:
-        return f"C{c} {pick(cards.character(c).name, lang)}" if cards is not None else f"C{c}"
+class _Halves:
+    """Scores by character or card, as two counts each: games, and half points (a win 2, a draw 1). Their intervals
+    are :func:`~flametable.sim.stats.score_interval`'s of the list of every point (win 1, draw ½, loss 0): half
+    points halved are that list's sum, exactly; counting is all the report does per line."""
 
-    chars = sorted(match_pts, key=lambda c: -sum(match_pts[c]) / len(match_pts[c]))
-    bars = [Bar(name(c), score_interval(match_pts[c]), len(match_pts[c])) for c in chars]
-    figures["characters"] = {str(c): score_interval(match_pts[c]).to_json() | {"n": len(match_pts[c])}
-                             for c in sorted(match_pts)}
-    sections.append(section(tr(N_("Each character's win rate")), bar_chart(tr(N_("characters")), bars),
-                            tr(N_("Match score of the player who had the character in their line-up "
-                                  "(target: 40–60%)."))))
-    rbars = [Bar(name(c), score_interval(round_pts[c]), len(round_pts[c]))
-             for c in sorted(round_pts, key=lambda c: -sum(round_pts[c]) / len(round_pts[c]))]
-    sections.append(section(tr(N_("Rounds won by each character")), bar_chart(tr(N_("character rounds")), rbars),
-                            tr(N_("Share of the rounds a character played that it won (draws ½)."))))
-    # Support cards: how often played, and the round score of whoever played them.
-    played: dict[int, list[float]] = defaultdict(list)
-    for x in lines:
-        rounds = x["summary"]["rounds"]
-        for seat, kind, card, r in x["summary"]["plays"]:
+    def __init__(self) -> None:
+        self.games: Counter[int] = Counter()
+        self.halves: Counter[int] = Counter()
+
+    def n(self, key: int) -> int:
+        return self.games[key]
+
+    def mean(self, key: int) -> float:
+        return self.halves[key] / 2 / self.games[key]
+
+    def interval(self, key: int) -> Interval:
+        return wilson(self.halves[key] / 2, self.games[key])
+
+
+def _halves(winner: int | None) -> tuple[int, int]:
+    """Each seat's half points (:func:`score_of` doubled) when ``winner`` won."""
+    return (1, 1) if winner is None or winner < 0 else (2 * (winner == 0), 2 * (winner == 1))
+
+
+class DuelSummaries:
+    """What the report's Flame Duel sections keep of the result lines, one line at a time: scores by character
+    and by support card (counts), not the lines."""
+
+    def __init__(self) -> None:
+        self.first_chooser = Score()  # the score of who chose the stat of round 1 (R5)
+        self.matches = _Halves()  # by character: whoever had it in their line-up
+        self.rounds = _Halves()  # by character: the rounds it played
+        self.played = _Halves()  # by support card: the round it was played in
+
+    def add(self, line: dict[str, Any]) -> None:
+        s = line["summary"]
+        winner = line["winner_seat"]
+        fc = s.get("first_chooser")
+        if fc is not None:
+            self.first_chooser.add(score_of(winner, fc))
+        games, halves = self.matches.games, self.matches.halves
+        for lineup, score in zip(s["lineups"], _halves(winner), strict=True):
+            for c in lineup:
+                games[c] += 1
+                halves[c] += score
+        rounds = s["rounds"]
+        games, halves = self.rounds.games, self.rounds.halves
+        for r in rounds:
+            for c, score in zip(r["characters"], _halves(r["winner"]), strict=True):
+                games[c] += 1
+                halves[c] += score
+        games, halves = self.played.games, self.played.halves
+        for seat, kind, card, r in s["plays"]:
             if kind != "play" or not 0 <= r < len(rounds):
                 continue
-            played[card].append(score_of(rounds[r]["winner"], seat))
-    def sname(s: int) -> str:
-        return f"S{s} {pick(cards.support(s).name, lang)}" if cards is not None else f"S{s}"
+            games[card] += 1
+            halves[card] += _halves(rounds[r]["winner"])[seat]
 
-    sbars = [Bar(sname(card), score_interval(v), len(v))
-             for card, v in sorted(played.items(), key=lambda kv: -sum(kv[1]) / len(kv[1]))]
-    figures["supports"] = {str(card): score_interval(v).to_json() | {"n": len(v)} for card, v in played.items()}
-    sections.append(section(tr(N_("Support cards when played")), bar_chart(tr(N_("supports")), sbars, band=None),
-                            tr(N_("Round score of the player who played the card in that round."))))
-    return sections, figures
+    def sections(self, cards: Any, tr: Translate = english, lang: str = "en") -> tuple[list[str], dict[str, Any]]:
+        sections: list[str] = []
+        figures: dict[str, Any] = {}
+        # First chooser's advantage (R5).
+        adv = self.first_chooser.interval()
+        figures["first_chooser_score"] = adv.to_json()
+        sections.append(section(
+            tr(N_("First chooser's advantage")),
+            bar_chart(tr(N_("first chooser")), [Bar(tr(N_("first chooser's score")), adv, self.first_chooser.n)],
+                      band=(0.45, 0.55)),
+            tr(N_("Score of the player who chose the stat in round 1 (target: 45–55%).")),
+        ))
+
+        # Characters: match score of the player who had them, and round win rate when flipped.
+        def name(c: int) -> str:
+            return f"C{c} {pick(cards.character(c).name, lang)}" if cards is not None else f"C{c}"
+
+        matches, rounds, played = self.matches, self.rounds, self.played
+        chars = sorted(matches.games, key=lambda c: -matches.mean(c))
+        bars = [Bar(name(c), matches.interval(c), matches.n(c)) for c in chars]
+        figures["characters"] = {str(c): matches.interval(c).to_json() | {"n": matches.n(c)}
+                                 for c in sorted(matches.games)}
+        sections.append(section(tr(N_("Each character's win rate")), bar_chart(tr(N_("characters")), bars),
+                                tr(N_("Match score of the player who had the character in their line-up "
+                                      "(target: 40–60%)."))))
+        rbars = [Bar(name(c), rounds.interval(c), rounds.n(c))
+                 for c in sorted(rounds.games, key=lambda c: -rounds.mean(c))]
+        sections.append(section(tr(N_("Rounds won by each character")), bar_chart(tr(N_("character rounds")), rbars),
+                                tr(N_("Share of the rounds a character played that it won (draws ½)."))))
+
+        # Support cards: how often played, and the round score of whoever played them.
+        def sname(s: int) -> str:
+            return f"S{s} {pick(cards.support(s).name, lang)}" if cards is not None else f"S{s}"
+
+        sbars = [Bar(sname(card), played.interval(card), played.n(card))
+                 for card in sorted(played.games, key=lambda card: -played.mean(card))]
+        figures["supports"] = {str(card): played.interval(card).to_json() | {"n": played.n(card)}
+                               for card in played.games}
+        sections.append(section(tr(N_("Support cards when played")), bar_chart(tr(N_("supports")), sbars, band=None),
+                                tr(N_("Round score of the player who played the card in that round."))))
+        return sections, figures
 
 
-def report_sections(lines: list[dict[str, Any]], game: Any, tr: Translate = english,
+def duel_sections(lines: Iterable[dict[str, Any]], cards: Any, tr: Translate = english,
+                  lang: str = "en") -> tuple[list[str], dict[str, Any]]:
+    summaries = DuelSummaries()
+    for line in lines:
+        summaries.add(line)
+    return summaries.sections(cards, tr, lang)
+
+
+@reads_once
+def report_sections(lines: Iterable[dict[str, Any]], game: Any, tr: Translate = english,
                     lang: str = "en") -> tuple[list[str], dict[str, Any]]:
-    """The report's Flame Duel sections, naming the cards of ``game``'s card set."""
+    """The report's Flame Duel sections, naming the cards of ``game``'s card set (``lines``: read once)."""
     return duel_sections(lines, game.cards if game is not None else None, tr, lang)
