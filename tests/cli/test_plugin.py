@@ -220,29 +220,6 @@ def test_the_builtin_games_come_from_the_same_registry() -> None:
         registry.get("chess")
 
 
-def test_a_protocol_only_game_is_wrapped_with_no_optional_piece(nim_importable: None) -> None:
-    games = Registry(builtins(), [entry_point("flametable_nim:NimGame", "nim")])
-    entry = games.get("nim")
-    assert games.names() == ["duel", "duals", "nim"]
-    assert entry.origin == "nim = flametable_nim:NimGame"
-    for piece in ("data", "bots", "determinizer", "collect", "summarize", "report", "play", "table", "narrator",
-                  "cards"):
-        assert entry.piece(piece) is None, piece
-    assert entry.make().name == "nim"
-    assert games.broken() == []
-
-
-def test_a_broken_plugin_is_listed_and_the_others_stay() -> None:
-    games = Registry(builtins(), [entry_point("flametable_broken_nowhere:Game", "gone"),
-                                entry_point("json:dumps", "not_a_game"),
-                                entry_point("flametable.games.duel.game:DuelGame", "again")])
-    assert games.names() == ["duel", "duals"]
-    problems = {b.entry_point: b.error for b in games.broken()}
-    assert "ModuleNotFoundError" in problems["gone = flametable_broken_nowhere:Game"]
-    assert "neither a GameEntry nor a game" in problems["not_a_game = json:dumps"]
-    assert "already taken" in problems["again = flametable.games.duel.game:DuelGame"]
-
-
 def nim_determinizer(game: Any) -> Any:
     """Nim hides nothing: the one state consistent with a view is the view's heap, with the same seat to act."""
 

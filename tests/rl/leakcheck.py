@@ -6,7 +6,7 @@ state made from that view by the game's determiniser (its hidden information sam
 hand, the draw order, the bag), and the check that the second state gives the seat the same view (else the
 determiniser is at fault, counted apart) and a byte-identical observation. Each observation is also checked
 against the layout's ranges, and made again from the view rebuilt from its JSON form (the encoder reads the
-view's data, nothing else). ``tests/rl/test_observations.py`` runs a slice; ``python -m benchmarks.rl_leaks``
+view's data, nothing else). ``tests/rl/test_spec.py`` runs a slice; ``python -m benchmarks.rl_leaks``
 the full count.
 """
 

@@ -1,4 +1,5 @@
-"""Test-only observation specs, and a registry where every game used in tests/rl/test_envs.py has one.
+"""Test-only observation specs, and a registry where every game the environments' tests use (tests/rl/conftest.py)
+has one.
 
 The built-in games' own encoders (``rl/duel_obs.py``, ``rl/duals_obs.py``) are used whenever the registry entry
 names them; a stand-in, which encodes a few fields of the view, takes their place only while an entry names none.

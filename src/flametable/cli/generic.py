@@ -8,7 +8,6 @@ it has them, replace the plain ones here.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,13 +30,7 @@ from flametable.core.registry import GameEntry, NoDataFile
 from flametable.service.driver import Decider
 from flametable.service.events import Event
 from flametable.texts.log import action_line, outcome_line, result_line
-
-
-def view_text(view: Any) -> str:
-    """A view as plain text: JSON for plain data, else the view's own ``str``."""
-    if isinstance(view, dict | list | tuple | str | int | float | bool) or view is None:
-        return json.dumps(view, ensure_ascii=False, default=str)
-    return str(view)
+from flametable.texts.plain import view_text
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from flametable.core.outcome import Outcome
 from flametable.core.registry import GameEntry
 from flametable.core.rng import SEED_MAX
 from flametable.rl.spec import ObservationSpec, bounds
+from flametable.texts.plain import view_text
 
 Obs = dict[str, npt.NDArray[Any]]
 
@@ -112,8 +113,6 @@ def ansi(entry: GameEntry, game: Any, view: Any, legal: Any = (), width: int = 1
         table = entry.piece("table")(console, game, ("player_0", "player_1"))
         console.print(table.board(view))
     else:
-        from flametable.cli.generic import view_text
-
         console.print(view_text(view), markup=False, highlight=False)
         if legal:
             console.print(" · ".join(a.text() for a in legal), markup=False, highlight=False)

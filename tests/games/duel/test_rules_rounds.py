@@ -330,6 +330,22 @@ def test_r13_the_round_resets_plays_and_ability() -> None:
     assert not st.view(None).seats[0].ability_used
 
 
+def test_r13_the_next_rounds_view_starts_with_an_empty_log() -> None:
+    """The view's ``log`` holds *this round's* plays and passes (R15: every support card played and by whom is
+    public; R6: the passes in a row end the round's play): the first view of round 2 shows none of round 1's."""
+    c0, c1 = fillers(2, [])
+    cards = quiet(4)
+    st = first_round(c0, c1, [cards[:2], cards[2:]], Stat.SPARK)
+    run(st, [f"play S{cards[0]}"], [f"play S{cards[2]}"])
+    while not st.results:
+        play(st, "pass")
+    assert st.round_no == 1
+    for seat in (0, 1, None):
+        view = st.view(seat)
+        assert view.round_number == 2
+        assert view.log == ()
+
+
 def _condition_events() -> tuple[int, int]:
     """Two events of one stat, one counting only for a printed value at most N, one only for at least M."""
     at_most = supports(lambda s: s.kind is EVENT and s.printed_at_most is not None and not s.effects)
