@@ -47,7 +47,7 @@ DUALS_OBS = DualsObservation(DUALS)
 def spec_of(name: str) -> tuple[Any, ObservationSpec]:
     entry = registry.get(name)
     game = entry.make()
-    return game, entry.piece("observation")(game)
+    return game, entry.required("observation")(game)
 
 
 def random_states(game: Any, options: dict[str, Any], seed: int) -> list[Any]:
