@@ -90,7 +90,7 @@ def engine_steps(name: str, seconds: float, observe: bool, seed: int = 0) -> flo
     """The engine alone: random legal actions, optionally with the acting seat's observation and mask."""
     entry = registry.get(name)
     game = entry.make()
-    spec = entry.piece("observation")(game)
+    spec = entry.required("observation")(game)
     obs = np.zeros(spec.shape, np.float32)
     rng = np.random.default_rng(seed)
     steps, match = 0, 0

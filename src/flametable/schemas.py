@@ -16,7 +16,7 @@ from typing import Any
 
 from flametable.core import registry
 from flametable.core.record import SCHEMA as RECORD
-from flametable.core.schema import json_schema
+from flametable.core.schema import Schema, json_schema
 from flametable.service.events import SCHEMA as EVENT
 from flametable.sim.results import CSV_ROW, line_schema
 from flametable.web.messages import CLIENT, JOIN_REQUEST, ROOM_REQUEST
@@ -27,7 +27,7 @@ BASE = "https://flametable.invalid/schemas/"
 
 def documents() -> dict[str, dict[str, Any]]:
     """Each document's file name and content, made from the declarations."""
-    made = {
+    made: dict[str, tuple[Schema, str, str]] = {
         "record": (RECORD, "flametable match record",
                    "A match record (JSON): everything needed to replay a match exactly."),
         "result-line": (line_schema(registry.entries()), "flametable sim result line",
@@ -36,7 +36,8 @@ def documents() -> dict[str, dict[str, Any]]:
                            "One row of a CSV results file, every cell as text, by its column's name."),
     }
     for entry in registry.entries():
-        made.update(entry.piece("schemas")() if entry.has("schemas") else {})
+        schemas = entry.piece("schemas")
+        made.update(schemas() if schemas is not None else {})
     made["event"] = (EVENT, "flametable event",
                      "One audience's news at one version of a match (docs/service.md): its view after the step, "
                      "who acted and the action's notation when that audience may know it. The game server sends "

@@ -34,7 +34,7 @@ def play_out(env: aec.FlametableAEC, rng: np.random.Generator) -> list[int]:
 def spec_of(name: str) -> tuple[Any, ObservationSpec]:
     entry = registry.get(name)
     game = entry.make()
-    return game, entry.piece("observation")(game)
+    return game, entry.required("observation")(game)
 
 
 def random_states(game: Any, options: dict[str, Any], seed: int) -> list[Any]:

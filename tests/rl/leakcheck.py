@@ -68,7 +68,7 @@ class Checker:
         entry = registry.get(game_name)
         self.name = game_name
         self.game = entry.make()
-        self.spec: ObservationSpec = entry.piece("observation")(self.game)
+        self.spec: ObservationSpec = entry.required("observation")(self.game)
         know = knowledge(self.game)
         assert know is not None
         self.determinizer = know.determinizer

@@ -27,7 +27,7 @@ def check_file(game: str | None, file: Path) -> None:
         if found is None or not found.has("check"):
             fail(_("Unknown game {game!r}: choose one of {games}.").format(game=game, games=", ".join(checkable())),
                  2)
-        summary = found.piece("check")(file)
+        summary = found.required("check")(file)
     except DataError as exc:
         fail(_("{file} is not a valid data file: {error}").format(file=file, error=explain(exc)))
     out().print(Text(_("OK: {summary}").format(summary=summary)), soft_wrap=True)

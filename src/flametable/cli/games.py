@@ -18,7 +18,7 @@ def detect(data: Mapping[str, Any]) -> GameEntry | None:
     """The game whose data files look like ``data`` (its ``claims`` piece says so); when none or several do,
     the first game that checks data files (whose check then says what is missing); None when no game does."""
     checking = [entry for entry in registry.entries() if entry.has("check")]
-    found = [entry for entry in checking if entry.has("claims") and entry.piece("claims")(data)]
+    found = [entry for entry in checking if entry.has("claims") and entry.required("claims")(data)]
     if len(found) == 1:
         return found[0]
     return checking[0] if checking else None

@@ -187,7 +187,7 @@ def _cards_command(entry: registry.GameEntry) -> Callable[..., None]:
 
     def cards(lang: LangOption = None, as_json: JsonOption = False, cards: GameDataOption = None) -> None:
         use_language(lang)
-        entry.piece("cards")(cards, as_json)
+        entry.required("cards")(cards, as_json)
 
     return cards
 

@@ -23,11 +23,25 @@ import importlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.core.protocol import complete
+
+if TYPE_CHECKING:  # the shapes of the pieces, from the layers above (never imported at run time)
+    from pathlib import Path
+
+    from flametable.bots.ismcts import Determinizer
+    from flametable.bots.registry import Knowledge
+    from flametable.cli.table import Table, TableNarrator
+    from flametable.core.protocol import Action, Game, GameState
+    from flametable.core.schema import Schema
+    from flametable.rl.spec import ObservationSpec
+    from flametable.sim.charts import Translate
+    from flametable.sim.summaries import Collector
+    from flametable.texts.log import MatchLog
+    from flametable.texts.translator import Translator
 
 GROUP = "flametable.games"
 """The entry-point group that plug-in games declare."""
@@ -129,8 +143,55 @@ class GameEntry:
     for an entry made in code (a test's)."""
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False)
 
-    def piece(self, name: str) -> Any:
-        """The piece ``name`` (a field above), imported on first use; ``None`` when the game has none."""
+    @overload
+    def piece(self, name: Literal["game"]) -> Callable[..., Game[Any, Any]]: ...
+    @overload
+    def piece(self, name: Literal["data"]) -> Callable[[Path], Any] | None: ...
+    @overload
+    def piece(self, name: Literal["check"]) -> Callable[[Path], str] | None: ...
+    @overload
+    def piece(self, name: Literal["claims"]) -> Callable[[Mapping[str, Any]], bool] | None: ...
+    @overload
+    def piece(self, name: Literal["bots"]) -> Callable[[Any], Knowledge] | None: ...
+    @overload
+    def piece(self, name: Literal["determinizer"]) -> Callable[[Any], Determinizer] | None: ...
+    @overload
+    def piece(self, name: Literal["evaluate"]) -> Callable[[GameState[Any, Any], int], float] | None: ...
+    @overload
+    def piece(self, name: Literal["collect"]) -> Collector | None: ...
+    @overload
+    def piece(
+        self, name: Literal["summarize"]
+    ) -> Callable[[GameState[Any, Any], list[tuple[int, Action, Any]]], dict[str, Any]] | None: ...
+    @overload
+    def piece(self, name: Literal["summary_schema"]) -> Schema | None: ...
+    @overload
+    def piece(
+        self, name: Literal["report"]
+    ) -> Callable[[list[dict[str, Any]], Any, Translate, str], tuple[list[str], dict[str, Any]]] | None: ...
+    @overload
+    def piece(self, name: Literal["play"]) -> Callable[..., None] | None: ...
+    @overload
+    def piece(self, name: Literal["table"]) -> Callable[..., Table[Any, Any]] | None: ...
+    @overload
+    def piece(self, name: Literal["narrator"]) -> type[TableNarrator[Any, Any, Any]] | None: ...
+    @overload
+    def piece(self, name: Literal["log"]) -> Callable[[Any], MatchLog] | None: ...
+    @overload
+    def piece(self, name: Literal["observation"]) -> Callable[[Any], ObservationSpec] | None: ...
+    @overload
+    def piece(self, name: Literal["facts"]) -> Callable[[Any, Translator], dict[str, Any]] | None: ...
+    @overload
+    def piece(self, name: Literal["cards"]) -> Callable[[Path | None, bool], None] | None: ...
+    @overload
+    def piece(self, name: Literal["schemas"]) -> Callable[[], dict[str, tuple[Schema, str, str]]] | None: ...
+    @overload
+    def piece(self, name: str) -> object: ...
+    def piece(self, name: str) -> object:
+        """The piece ``name`` (a field above), imported on first use; ``None`` when the game has none.
+
+        Each piece's shape (its field's docstring) is its overload's return type, so the type checker follows a
+        piece past the registry; a name that is no literal (a loop over the fields) gets an ``object``."""
         if name in self._loaded:
             return self._loaded[name]
         ref = getattr(self, name)
@@ -142,6 +203,56 @@ class GameEntry:
                                  f"loaded: {exc}") from exc
         self._loaded[name] = ref
         return ref
+
+    @overload
+    def required(self, name: Literal["game"]) -> Callable[..., Game[Any, Any]]: ...
+    @overload
+    def required(self, name: Literal["data"]) -> Callable[[Path], Any]: ...
+    @overload
+    def required(self, name: Literal["check"]) -> Callable[[Path], str]: ...
+    @overload
+    def required(self, name: Literal["claims"]) -> Callable[[Mapping[str, Any]], bool]: ...
+    @overload
+    def required(self, name: Literal["bots"]) -> Callable[[Any], Knowledge]: ...
+    @overload
+    def required(self, name: Literal["determinizer"]) -> Callable[[Any], Determinizer]: ...
+    @overload
+    def required(self, name: Literal["evaluate"]) -> Callable[[GameState[Any, Any], int], float]: ...
+    @overload
+    def required(self, name: Literal["collect"]) -> Collector: ...
+    @overload
+    def required(
+        self, name: Literal["summarize"]
+    ) -> Callable[[GameState[Any, Any], list[tuple[int, Action, Any]]], dict[str, Any]]: ...
+    @overload
+    def required(self, name: Literal["summary_schema"]) -> Schema: ...
+    @overload
+    def required(
+        self, name: Literal["report"]
+    ) -> Callable[[list[dict[str, Any]], Any, Translate, str], tuple[list[str], dict[str, Any]]]: ...
+    @overload
+    def required(self, name: Literal["play"]) -> Callable[..., None]: ...
+    @overload
+    def required(self, name: Literal["table"]) -> Callable[..., Table[Any, Any]]: ...
+    @overload
+    def required(self, name: Literal["narrator"]) -> type[TableNarrator[Any, Any, Any]]: ...
+    @overload
+    def required(self, name: Literal["log"]) -> Callable[[Any], MatchLog]: ...
+    @overload
+    def required(self, name: Literal["observation"]) -> Callable[[Any], ObservationSpec]: ...
+    @overload
+    def required(self, name: Literal["facts"]) -> Callable[[Any, Translator], dict[str, Any]]: ...
+    @overload
+    def required(self, name: Literal["cards"]) -> Callable[[Path | None, bool], None]: ...
+    @overload
+    def required(self, name: Literal["schemas"]) -> Callable[[], dict[str, tuple[Schema, str, str]]]: ...
+    def required(self, name: str) -> object:
+        """The piece ``name``, which the caller knows the game has (it checked :meth:`has`, or it is the game's own
+        entry); raises :class:`PieceError` naming the game and the piece when it has none."""
+        made = self.piece(name)
+        if made is None:
+            raise PieceError("game {game!r} has no piece {piece!r}", game=self.name, piece=name)
+        return made
 
     def has(self, name: str) -> bool:
         return getattr(self, name) is not None
@@ -159,7 +270,7 @@ class GameEntry:
             return factory()
         if not self.takes_data:
             raise NoDataFile(self.name)
-        return factory(self.piece("data")(data))
+        return factory(self.required("data")(data))
 
 
 class NoDataFile(FlametableError):

@@ -54,7 +54,7 @@ def spec_of(entry: GameEntry, game: Any) -> ObservationSpec:
     if not entry.has("observation"):
         raise ValueError(f"the game {entry.name!r} has no learning environment: its registry entry gives no "
                          f"'observation' piece")
-    spec: ObservationSpec = entry.piece("observation")(game)
+    spec: ObservationSpec = entry.required("observation")(game)
     return spec
 
 
@@ -110,7 +110,7 @@ def ansi(entry: GameEntry, game: Any, view: Any, legal: Any = (), width: int = 1
     out = io.StringIO()
     console = Console(file=out, width=width, color_system=None, force_terminal=False, legacy_windows=False)
     if entry.has("table"):
-        table = entry.piece("table")(console, game, ("player_0", "player_1"))
+        table = entry.required("table")(console, game, ("player_0", "player_1"))
         console.print(table.board(view))
     else:
         console.print(view_text(view), markup=False, highlight=False)

@@ -59,7 +59,7 @@ _LINE = Obj(
 
 def line_schema(entries: Iterable[registry.GameEntry]) -> Obj:
     """The shape of a result line, its summary checked by the schema of the line's game among ``entries``."""
-    summaries = {e.name: e.piece("summary_schema") for e in entries if e.has("summary_schema")}
+    summaries = {e.name: e.required("summary_schema") for e in entries if e.has("summary_schema")}
     return Obj(required=_LINE.required, optional=_LINE.optional, cases=("game", "summary", summaries),
                title=_LINE.title)
 

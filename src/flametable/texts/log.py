@@ -145,7 +145,7 @@ def log_of(entry_or_game: Any) -> MatchLog:
         entry, game = find(getattr(entry_or_game, "name", "")), entry_or_game
     if entry is None or not entry.has("log"):
         return GenericLog(game)
-    made: MatchLog = entry.piece("log")(game if game is not None else entry.make())
+    made: MatchLog = entry.required("log")(game if game is not None else entry.make())
     return made
 
 

@@ -93,7 +93,7 @@ def run_duals(req: DualsRequest) -> None:
     if req.resume is not None:
         options = DualsOptions.from_json(record.options)  # start() has read them already
     seats = (record.players[0], record.players[1])
-    table = entry.piece("table")(match_console(req.as_json), game, seats, options.buddy)
+    table = entry.required("table")(match_console(req.as_json), game, seats, options.buddy)
     title = _("Flamecraft Duals: {first} against {second}. Seed {seed} (play it again with --seed {seed}).")
     if options.buddy:
         title += " " + _("Buddy variant: the Buddy token is in the bag.")
@@ -102,6 +102,6 @@ def run_duals(req: DualsRequest) -> None:
         final = state.view(None)
         return {"cards": [len(s.pile) for s in final.seats], "seed": record.seed, "buddy": options.buddy}
 
-    play_at_table(table, entry.piece("narrator"), game, state, record,
+    play_at_table(table, entry.required("narrator"), game, state, record,
                   title=title.format(first=table.names[0], second=table.names[1], seed=record.seed), notes=notes,
                   save_to=save_to, as_json=req.as_json, fields=fields, resumed=req.resume is not None)

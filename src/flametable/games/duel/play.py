@@ -122,10 +122,10 @@ def run_duel(req: DuelRequest) -> None:
     else:
         notes = random_decks(options)
     seats = (record.players[0], record.players[1])
-    table = entry.piece("table")(match_console(req.as_json), game, seats)
+    table = entry.required("table")(match_console(req.as_json), game, seats)
     title = _("Flame Duel: {first} against {second}. Seed {seed} (play it again with --seed {seed}).").format(
         first=table.names[0], second=table.names[1], seed=record.seed)
-    play_at_table(table, entry.piece("narrator"), game, state, record, title=title, notes=notes,
+    play_at_table(table, entry.required("narrator"), game, state, record, title=title, notes=notes,
                   save_to=save_to, as_json=req.as_json, resumed=req.resume is not None,
                   fields=lambda: {"seed": record.seed, "mode": str(options.mode), "pick": str(options.pick)})
 
