@@ -3,7 +3,8 @@ common protocol and the match service.
 
 ==========================================  ===================================================================
 ``GET  /healthz``                           ``{"status": "ok"}`` once the database answers (503 before)
-``GET  /api/games``                         the registry's games: name, title, bot levels
+``GET  /api/games``                         the registry's games: name, title, bot levels, client piece, options
+``GET  /games/NAME/static/FILE``            a file of the game's client piece (``client``)
 ``POST /api/rooms``                         make a room: ``{"game", "options", "seats": [s0, s1]}``, each seat
                                             ``"me"``, ``"open"`` or a bot (``"bot:hard"``); returns its id, link
                                             and the creator's seat token
@@ -52,7 +53,7 @@ from flametable.core.record import MatchRecord
 from flametable.core.schema import Anything, Int, List, Obj, Str, validate
 from flametable.service import Rejected
 from flametable.texts.translator import DOMAIN, LOCALE_DIR, Translator
-from flametable.web import messages
+from flametable.web import client, messages
 from flametable.web.messages import MessageError
 from flametable.web.replays import (
     ReplayError,
@@ -161,7 +162,7 @@ def client_texts(lang: str) -> dict[str, str | list[str]]:
         catalog = read_po(f, locale=lang, domain=DOMAIN)
     texts: dict[str, str | list[str]] = {}
     for m in catalog:
-        if not m.id or not any("web/static/" in where for where, _ in m.locations):
+        if not m.id or not any("/static/" in where for where, _ in m.locations):  # web/static, games/*/static
             continue
         if isinstance(m.id, str):
             if m.string:
@@ -205,7 +206,8 @@ def create_app(settings: Settings) -> Starlette:
             entry = registry.get(name)
             bots = bot_names(game_of(name))  # only bot:random for a game whose bots know no determiniser
             out.append({"name": name, "title": tr.translate(entry.title),
-                        "bots": [f"bot:{level}" for level in bots if level != "ismcts:N"]})
+                        "bots": [f"bot:{level}" for level in bots if level != "ismcts:N"],
+                        **client.client_json(entry, tr)})
         return JSONResponse({"games": out})
 
     async def create_room(request: Request) -> Response:
@@ -451,9 +453,9 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/replay", upload_replay, methods=["POST"]),
         Route("/api/games/{name}/facts", facts),
         Route("/rooms/{room}", page),
-        Route("/decks", page),
         Route("/replay", page),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        *client.routes(page),
         Route("/api/texts/{lang}", texts),
         Route("/healthz", healthz),
         Route("/api/games", games),
