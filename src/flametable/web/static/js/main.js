@@ -45,7 +45,7 @@ export async function show(path = location.pathname) {
   }
   leave = left || null;
   translatePage();
-  root.dataset.page = page;
+  root.dataset.page = page === "game" ? params.page : page; // a game's own page by its name
   root.removeAttribute("aria-busy");
 }
 

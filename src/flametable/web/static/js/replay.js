@@ -90,7 +90,6 @@ async function viewer(root, data) {
 }
 
 export async function mount(root) {
-  useStyles();
   const params = new URLSearchParams(location.search);
   const room = params.get("room");
   const match = params.get("match");
