@@ -4,6 +4,8 @@ randomness and need no third-party package."""
 from __future__ import annotations
 
 import ast
+import posixpath
+import re
 import sys
 from pathlib import Path
 
@@ -180,3 +182,98 @@ def test_the_registry_knows_no_game_by_name() -> None:
     """core/registry.py names no game: the built-in games come in through their entry points."""
     text = (SRC / "core" / "registry.py").read_text(encoding="utf-8")
     assert not [name for name in GAME_NAMES if f'"{name}"' in text or f"games.{name}" in text]
+
+
+# ------------------------------------------------------------------ the browser client
+
+WEB_STATIC = SRC / "web" / "static"
+
+
+def client_files() -> dict[str, Path]:
+    """Every file of the browser client by the URL the server serves it at: the generic client's
+    (``/static/...``) and each game's client piece (``/games/NAME/static/...``)."""
+    found = {"/static/" + p.relative_to(WEB_STATIC).as_posix(): p for p in WEB_STATIC.rglob("*") if p.is_file()}
+    for game in GAMES:
+        folder = SRC / "games" / game / "static"
+        found |= {f"/games/{game}/static/" + p.relative_to(folder).as_posix(): p
+                  for p in folder.rglob("*") if p.is_file()}
+    return found
+
+
+GAME_WORDS = re.compile(r"\b(?:" + "|".join(sorted(GAME_NAMES)) + r")\b|flame\s*duel|flamecraft", re.IGNORECASE)
+"""A built-in game's name or title, in any case."""
+
+
+def test_the_generic_browser_client_names_no_game() -> None:
+    """No game's name in the generic client's JS, CSS or HTML: a game's table, styles, pages and options come from
+    its registry entry (its client piece), as a plug-in's do."""
+    found = {url: GAME_WORDS.findall(path.read_text(encoding="utf-8"))
+             for url, path in client_files().items() if url.startswith("/static/") and path.suffix in
+             (".js", ".css", ".html")}
+    assert {url: words for url, words in found.items() if words} == {}
+
+
+IMPORT = re.compile(r"""^\s*(?:import|export)\s[^;]*?\bfrom\s*["']([^"']+)["']|^\s*import\s*["']([^"']+)["']"""
+                    r"""|\bimport\(\s*["']([^"']+)["']\s*\)""", re.MULTILINE | re.DOTALL)
+
+
+def js_imports(url: str, text: str) -> list[str]:
+    """The modules a JS module imports (``import ... from "./x.js"``, ``import("./x.js")``), as URLs."""
+    out = []
+    for match in IMPORT.finditer(text):
+        spec = next(group for group in match.groups() if group)
+        out.append(spec if spec.startswith("/") else posixpath.normpath(posixpath.join(posixpath.dirname(url), spec)))
+    return out
+
+
+def import_cycle(graph: dict[str, list[str]]) -> list[str]:
+    """One import circle of ``graph`` (module: the modules it imports), or []."""
+    state: dict[str, int] = {}  # 1: being visited, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in graph.get(node, []):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        path.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return []
+
+
+def client_import_graph() -> dict[str, list[str]]:
+    return {url: js_imports(url, path.read_text(encoding="utf-8"))
+            for url, path in client_files().items() if path.suffix == ".js"}
+
+
+def test_every_import_of_the_browser_client_names_one_of_its_modules() -> None:
+    graph = client_import_graph()
+    assert {url: [m for m in imports if m not in graph] for url, imports in graph.items()
+            if any(m not in graph for m in imports)} == {}
+
+
+def test_the_browser_client_s_modules_import_each_other_in_no_circle() -> None:
+    assert import_cycle(client_import_graph()) == []
+
+
+@pytest.mark.parametrize(("modules", "circle"), [
+    ({"/static/js/main.js": 'import { go } from "./lobby.js";',
+      "/static/js/lobby.js": 'import {\n  api,\n} from "./api.js";\nimport { show } from "./main.js";'},
+     ["/static/js/lobby.js", "/static/js/main.js", "/static/js/lobby.js"]),
+    ({"/static/js/main.js": 'const page = () => import("./table.js");',
+      "/static/js/table.js": 'import { go } from "../js/main.js";'},
+     ["/static/js/main.js", "/static/js/table.js", "/static/js/main.js"]),
+    ({"/games/g/static/table.js": 'import { h } from "/static/js/dom.js";',
+      "/static/js/dom.js": 'export { render } from "/games/g/static/table.js";'},
+     ["/games/g/static/table.js", "/static/js/dom.js", "/games/g/static/table.js"]),
+])
+def test_the_import_circle_check_finds_each_form(modules: dict[str, str], circle: list[str]) -> None:
+    assert import_cycle({url: js_imports(url, text) for url, text in modules.items()}) == circle

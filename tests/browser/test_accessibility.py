@@ -72,10 +72,10 @@ def test_a_spectator_s_view(lang_page: Page, rooms: Rooms) -> None:
     assert_accessible(lang_page)
 
 
-@pytest.mark.parametrize("path", ["/decks", "/replay"])
+@pytest.mark.parametrize("path", ["/games/duel/decks", "/replay"])
 def test_the_deck_builder_and_the_replay_viewer(lang_page: Page, path: str) -> None:
     lang_page.goto(path)
-    expect(lang_page.locator(f"#app[data-page='{path[1:]}']")).not_to_have_attribute("aria-busy", "true")
+    expect(lang_page.locator(f"#app[data-page='{path.rsplit('/', 1)[1]}']")).not_to_have_attribute("aria-busy", "true")
     assert_accessible(lang_page)
 
 

@@ -14,7 +14,7 @@ from playwright.sync_api import FilePayload, Page, expect
 def built_deck(page: Page, base_url: str, name: str, characters: int, supports: int) -> None:
     """Open the builder, name a new deck and tick the first ``characters`` characters and ``supports`` supports
     (with the keyboard's space bar for the first character: the checkboxes are real ones), then save."""
-    page.goto(base_url + "/decks")
+    page.goto(base_url + "/games/duel/decks")
     page.get_by_role("button", name="New deck").click()
     page.get_by_label("Name").fill(name)
     characters_box = page.locator("fieldset.characters input[type=checkbox]")
@@ -76,7 +76,7 @@ def test_a_finished_match_replays_in_the_viewer_to_the_record_s_result(page: Pag
     made = page.request.post(f"{base_url}/api/rooms", data={"game": "duel", "seats": ["bot:easy", "bot:easy"]})
     assert made.status == 201, made.text()
     room = made.json()["room"]
-    page.goto(f"{base_url}/decks")  # anywhere, while the bots play
+    page.goto(f"{base_url}/games/duel/decks")  # anywhere, while the bots play
     record = page.request.get(f"{base_url}/api/rooms/{room}/matches/0/record")
     for _ in range(120):
         if record.status == 200:

@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from contextlib import ExitStack, suppress
 from pathlib import Path
 from typing import Any
@@ -39,8 +40,9 @@ def free_port() -> int:
 class LiveServer:
     """``flametable serve --db URL`` on ``port``, its data directory ``data_dir``, its output in ``log``."""
 
-    def __init__(self, db_url: str, data_dir: Path, port: int | None = None) -> None:
+    def __init__(self, db_url: str, data_dir: Path, port: int | None = None, pythonpath: Sequence[Path] = ()) -> None:
         self.db_url = db_url
+        self.pythonpath = [str(p) for p in pythonpath]  # before this tree's code (a plug-in game's)
         self.data_dir = data_dir
         self.port = port or free_port()
         self.log = data_dir / "server.log"
@@ -56,7 +58,7 @@ class LiveServer:
         assert self.proc is None, "the server is running"
         self.data_dir.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(SRC), env.get("PYTHONPATH", "")) if p)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (*self.pythonpath, str(SRC), env.get("PYTHONPATH", "")) if p)
         env["FLAMETABLE_DATA_DIR"] = str(self.data_dir)
         env["PYTHONUNBUFFERED"] = "1"
         command = [sys.executable, "-m", "flametable.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),

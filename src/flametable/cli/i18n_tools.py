@@ -31,7 +31,7 @@ PACKAGE_DIR = LOCALE_DIR.parent
 KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     "_": None, "N_": None, "H_": None, "gettext": None, "ngettext": (1, 2), "N_plural": (1, 2),
     "pgettext": ((1, "c"), 2)}
-METHOD_MAP = [("**.py", "python"), ("web/static/**.js", "javascript")]
+METHOD_MAP = [("**.py", "python"), ("web/static/**.js", "javascript"), ("games/*/static/**.js", "javascript")]
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 
 

@@ -76,6 +76,66 @@ def resolve(ref: str) -> Any:
     return obj
 
 
+OPTION_KINDS = ("choice", "bool", "int")
+"""The kinds of a declared option: one of its ``choices``, true or false, a whole number."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option a game takes when a match is made (``new_match``'s options), as a form asks for it: the lobby
+    builds its form from these. The game still checks the options it is given (``new_match`` raises)."""
+
+    name: str
+    """The option's key in the options mapping."""
+    kind: str
+    """``choice``, ``bool`` or ``int`` (:data:`OPTION_KINDS`)."""
+    label: str
+    """Its name for players, in English, marked with ``N_``."""
+    default: Any = None
+    """The value the form starts with (None: the first choice, false, or ``minimum``)."""
+    choices: tuple[tuple[str, str], ...] = ()
+    """A ``choice`` option's values, each with its label (in English, marked with ``N_``)."""
+    minimum: int | None = None
+    """An ``int`` option's smallest value (None: no bound)."""
+    maximum: int | None = None
+    """An ``int`` option's largest value (None: no bound)."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in OPTION_KINDS:
+            raise PieceError(f"option {self.name!r}: its kind is one of {', '.join(OPTION_KINDS)}, not {self.kind!r}")
+        if (self.kind == "choice") != bool(self.choices):
+            raise PieceError(f"option {self.name!r}: a choice option, and only one, lists its choices")
+
+
+@dataclass(frozen=True)
+class ClientPage:
+    """A page of a game's own in the browser (a deck builder), at ``/games/NAME/PAGE``."""
+
+    name: str
+    """The page's path segment (letters, digits, ``-``)."""
+    module: str
+    """The module (a file of the client's ``static`` folder) whose ``mount(root)`` draws the page."""
+    title: str
+    """The page's link in the menu, in English, marked with ``N_``."""
+
+
+@dataclass(frozen=True)
+class Client:
+    """A game's piece of the browser client: files of the ``static`` folder of its Python package ``package``,
+    served at ``/games/NAME/static/FILE``. A game without one gets the plain table (its view's fields and its legal
+    actions in notation)."""
+
+    package: str
+    """The Python package whose ``static`` folder holds the files (the game's own package)."""
+    module: str = "table.js"
+    """The table's ES module: it exports ``render(root, ctx)``, and may export ``facts()``, ``optionFields()`` and
+    ``readOptions(form, options, seat)`` (the lobby's extra fields, such as the choice of an own deck)."""
+    styles: tuple[str, ...] = ()
+    """Its style sheets, added to the page when the game's table (or page) is shown."""
+    pages: tuple[ClientPage, ...] = ()
+    """Its own pages (a deck builder), each linked from the page's menu."""
+
+
 @dataclass(frozen=True, eq=False)
 class GameEntry:
     """One game and where each of its pieces lives. Only ``name``, ``title`` and ``game`` are required."""
@@ -138,6 +198,12 @@ class GameEntry:
     through ``flametable.rl.aec.env(NAME)`` when it has an ``observation`` piece)."""
     help: Mapping[str, str] = field(default_factory=dict)
     """Help texts of the game's commands (``play``, ``cards``, ``bench``), in English, marked with ``N_``."""
+    client: Client | None = None
+    """The game's piece of the browser client (:class:`Client`): its table module, styles and pages. None: the
+    plain table."""
+    options: tuple[Option, ...] = ()
+    """The options the game takes, as the lobby's form asks for them (:class:`Option`). None declared: the lobby
+    asks for none."""
     origin: str = "built-in"
     """Where the entry comes from: the entry point that declared it (``name = module:attribute``), or ``built-in``
     for an entry made in code (a test's)."""

@@ -5,7 +5,8 @@ match service.
 
 ==========================================  ===================================================================
 ``GET  /healthz``                           ``{"status": "ok"}`` once the database answers (503 before)
-``GET  /api/games``                         the registry's games: name, title, bot levels
+``GET  /api/games``                         the registry's games: name, title, bot levels, client piece, options
+``GET  /games/NAME/static/FILE``            a file of the game's client piece (``client``)
 ``POST /api/rooms``                         make a room: ``{"game", "options", "seats": [s0, s1]}``, each seat
                                             ``"me"``, ``"open"`` or a bot (``"bot:hard"``); returns its id, link
                                             and the creator's seat token
@@ -31,7 +32,7 @@ from contextlib import asynccontextmanager
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute
 
-from flametable.web import socket
+from flametable.web import client, socket
 from flametable.web.rooms import Hall
 from flametable.web.routes import games, matches, pages, rooms
 from flametable.web.settings import Settings, bot_executor
@@ -64,6 +65,7 @@ def create_app(settings: Settings) -> Starlette:
         *rooms.routes,
         *matches.routes,
         *socket.routes,
+        *client.routes(pages.page),
         # routes of other modules go here, each module's ``routes`` list
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

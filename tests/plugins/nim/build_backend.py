@@ -44,6 +44,11 @@ def _record_line(name: str, data: bytes) -> str:
     return f"{name},sha256={digest},{len(data)}"
 
 
+def _sources() -> list[Path]:
+    """The package's files: its modules and its browser client's (``static``)."""
+    return [*(ROOT / "src").rglob("*.py"), *(p for p in (ROOT / "src").rglob("static/*") if p.is_file())]
+
+
 def get_requires_for_build_wheel(config_settings: Any = None) -> list[str]:
     return []
 
@@ -57,7 +62,7 @@ def build_wheel(wheel_directory: str, config_settings: Any = None, metadata_dire
     dist = _dist_name(project)
     filename = f"{dist}-py3-none-any.whl"
     files: dict[str, bytes] = {}
-    for path in sorted((ROOT / "src").rglob("*.py")):
+    for path in sorted(_sources()):
         files[path.relative_to(ROOT / "src").as_posix()] = path.read_bytes()
     info = f"{dist}.dist-info"
     files[f"{info}/METADATA"] = _metadata(project).encode()
@@ -75,6 +80,6 @@ def build_sdist(sdist_directory: str, config_settings: Any = None) -> str:
     dist = _dist_name(_project())
     filename = f"{dist}.tar.gz"
     with tarfile.open(Path(sdist_directory) / filename, "w:gz") as sdist:
-        for path in [ROOT / "pyproject.toml", ROOT / "build_backend.py", *sorted((ROOT / "src").rglob("*.py"))]:
+        for path in [ROOT / "pyproject.toml", ROOT / "build_backend.py", *sorted(_sources())]:
             sdist.add(path, f"{dist}/{path.relative_to(ROOT).as_posix()}")
     return filename

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flametable.core.i18n import N_
-from flametable.core.registry import GameEntry
+from flametable.core.registry import Client, GameEntry, Option
 
 
 def claims(data: Mapping[str, Any]) -> bool:
@@ -57,6 +57,8 @@ ENTRY = GameEntry(
     facts=f"{HERE}.texts:facts",
     cards=f"{HERE}.cards_page:show",
     schemas=schemas,
+    client=Client(package=HERE, module="table.js", styles=("table.css",)),
+    options=(Option("buddy", "bool", N_("Buddy variant"), False),),  # D11
     environments={"pettingzoo:flametable/duals_v0": f"{HERE}.environments:env",
                   "gymnasium:flametable/Duals-v0": f"{HERE}.environments:DualsEnv"},
     help={"play": N_("Play Flamecraft Duals: humans at this terminal (hot-seat for two) or bots."),

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flametable.core.i18n import N_
-from flametable.core.registry import GameEntry
+from flametable.core.registry import Client, ClientPage, GameEntry, Option
 
 
 def claims(data: Mapping[str, Any]) -> bool:
@@ -57,6 +57,14 @@ ENTRY = GameEntry(
     facts=f"{HERE}.texts:facts",
     cards=f"{HERE}.cards_page:show",
     schemas=schemas,
+    client=Client(package=HERE, module="table.js", styles=("table.css", "decks.css"),
+                  pages=(ClientPage(name="decks", module="decks.js", title=N_("Decks")),)),
+    # R2: the support cards (one shared pile or own decks) and how the characters are picked; own decks themselves
+    # ("decks") are chosen by the table module's own lobby field (the decks saved by the deck builder)
+    options=(Option("mode", "choice", N_("Cards"), "shared",
+                    (("shared", N_("Shared pile")), ("decks", N_("Own decks")))),
+             Option("pick", "choice", N_("Characters"), "random",
+                    (("random", N_("Dealt at random")), ("draft", N_("Drafted"))))),
     environments={"pettingzoo:flametable/duel_v0": f"{HERE}.environments:env",
                   "gymnasium:flametable/Duel-v0": f"{HERE}.environments:DuelEnv"},
     help={"play": N_("Play Flame Duel: humans at this terminal (hot-seat for two) or bots."),

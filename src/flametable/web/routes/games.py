@@ -11,6 +11,7 @@ from flametable.bots.registry import bot_names
 from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
+from flametable.web import client
 from flametable.web.common import fail, language_of, read_body
 from flametable.web.messages import OPTIONS_CHECK
 from flametable.web.replays import check_options, problem_of
@@ -24,7 +25,8 @@ async def games(request: Request) -> Response:
         entry = registry.get(name)
         bots = bot_names(game_of(name))  # only bot:random for a game whose bots know no determiniser
         out.append({"name": name, "title": tr.translate(entry.title),
-                    "bots": [f"bot:{level}" for level in bots if level != "ismcts:N"]})
+                    "bots": [f"bot:{level}" for level in bots if level != "ismcts:N"],
+                    **client.client_json(entry, tr)})
     return JSONResponse({"games": out})
 
 

@@ -23,8 +23,8 @@ STATIC = Path(__file__).resolve().parents[1] / "static"
 
 @cache
 def client_texts(lang: str) -> dict[str, str | list[str]]:
-    """The translations of the browser client's messages (the catalogue's entries found in ``web/static``): a
-    message's translation by its English text; a plural message's forms, in gettext's order, by its English
+    """The translations of the browser client's messages (the catalogue's entries found in ``web/static`` and
+    ``games/*/static``): a message's translation by its English text; a plural message's forms, in gettext's order, by its English
     singular (``ngettext`` in ``js/i18n.js``). A message not yet translated is left out (the client shows the
     English)."""
     if lang == "en":
@@ -36,7 +36,7 @@ def client_texts(lang: str) -> dict[str, str | list[str]]:
         catalog = read_po(f, locale=lang, domain=DOMAIN)
     texts: dict[str, str | list[str]] = {}
     for m in catalog:
-        if not m.id or not any("web/static/" in where for where, _ in m.locations):
+        if not m.id or not any("/static/" in where for where, _ in m.locations):  # web/static, games/*/static
             continue
         if isinstance(m.id, str):
             if m.string:
@@ -69,7 +69,6 @@ async def healthz(request: Request) -> Response:
 routes: list[BaseRoute] = [
     Route("/", page),
     Route("/rooms/{room}", page),
-    Route("/decks", page),
     Route("/replay", page),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
     Route("/api/texts/{lang}", texts),

@@ -2,51 +2,51 @@
 // link; the rooms waiting for a player.
 import { api, keepSeatToken } from "./api.js";
 import { h } from "./dom.js";
+import { gameModule, games as knownGames } from "./games.js";
 import { _ } from "./i18n.js";
-import { go } from "./main.js";
-import { savedDecks } from "./decks.js";
+import { go } from "./nav.js";
 
 const LEVELS = () => [["bot:easy", _("An easy bot")], ["bot:medium", _("A medium bot")], ["bot:hard", _("A hard bot")]];
 
-function optionsForm(game) {
-  // The options each game takes (the server checks them); a plug-in game's: none.
-  if (game === "duel") {
-    const decks = savedDecks();
-    return h("fieldset", { class: "options" }, h("legend", {}, _("Options")),
-      h("label", {}, _("Cards"), " ", h("select", { name: "mode" },
-        h("option", { value: "shared" }, _("Shared pile")),
-        h("option", { value: "decks" }, _("Own decks")))),
-      h("label", {}, _("Characters"), " ", h("select", { name: "pick" },
-        h("option", { value: "random" }, _("Dealt at random")),
-        h("option", { value: "draft" }, _("Drafted")))),
-      h("label", {}, _("Your deck"), " ", h("select", { name: "deck" },
-        h("option", { value: "" }, _("A random deck")),
-        decks.map((d, i) => h("option", { value: String(i) }, d.name)))));
+// One declared option's field (GET /api/games: its kind, label and choices in the player's language).
+export function optionField(option) {
+  if (option.kind === "bool") {
+    return h("label", {}, h("input", { type: "checkbox", name: option.name, checked: option.default === true }), " ",
+      option.label);
   }
-  if (game === "duals") {
-    return h("fieldset", { class: "options" }, h("legend", {}, _("Options")),
-      h("label", {}, h("input", { type: "checkbox", name: "buddy" }), " ", _("Buddy variant")));
+  if (option.kind === "int") {
+    return h("label", {}, option.label, " ", h("input", { type: "number", name: option.name, step: "1", required: true,
+      min: option.min ?? undefined, max: option.max ?? undefined, value: String(option.default) }));
   }
-  return h("div");
+  return h("label", {}, option.label, " ", h("select", { name: option.name },
+    option.choices.map((c) => h("option", { value: c.value, selected: c.value === option.default }, c.label))));
 }
 
-function readOptions(form, game, mySeat) {
-  if (game === "duel") {
-    const options = { mode: form.mode.value, pick: form.pick.value };
-    if (options.mode === "decks" && form.deck.value !== "") {
-      const decks = [null, null];
-      const deck = savedDecks()[Number(form.deck.value)];
-      decks[mySeat] = { characters: deck.characters, supports: deck.supports };
-      options.decks = decks;
-    }
-    return options;
-  }
-  if (game === "duals") return { buddy: form.buddy.checked };
-  return {};
+// The value of one option's field: true or false, a whole number (else the text, for the game to refuse), a choice.
+export function optionValue(option, field) {
+  if (option.kind === "bool") return field.checked;
+  if (option.kind === "int") return /^-?\d+$/.test(field.value.trim()) ? Number(field.value) : field.value;
+  return field.value;
+}
+
+// The options form of a game: a field for each option it declares, and the fields of its own table module
+// (optionFields(), such as the choice of an own deck); nothing for a game that takes no option.
+async function optionsForm(game) {
+  const module = game.client ? await gameModule(game.name) : {};
+  const extra = module.optionFields ? module.optionFields() : [];
+  if (!game.options.length && !extra.length) return h("div");
+  return h("fieldset", { class: "options" }, h("legend", {}, _("Options")), game.options.map(optionField), extra);
+}
+
+async function readOptions(form, game, mySeat) {
+  const options = Object.fromEntries(game.options.map((o) => [o.name, optionValue(o, form.elements.namedItem(o.name))]));
+  const module = game.client ? await gameModule(game.name) : {};
+  return module.readOptions ? module.readOptions(form, options, mySeat) : options;
 }
 
 export async function mount(root) {
-  const { games } = await api("/api/games");
+  const games = await knownGames();
+  const gameNamed = (name) => games.find((g) => g.name === name);
   const error = h("p", { class: "error", role: "alert" });
   const optionsSlot = h("div");
   const gameSelect = h("select", { name: "game", id: "game" }, games.map((g) => h("option", { value: g.name }, g.title)));
@@ -64,9 +64,14 @@ export async function mount(root) {
     h("label", { for: "opponent" }, _("Against")), opponent,
     h("button", { type: "submit", class: "primary" }, _("Create the room")),
     error, linkOut);
-  const showOptions = () => optionsSlot.replaceChildren(optionsForm(gameSelect.value));
+  let shown = 0; // the latest game chosen: an older form still loading gives way
+  const showOptions = async () => {
+    const mine = ++shown;
+    const fields = await optionsForm(gameNamed(gameSelect.value));
+    if (mine === shown) optionsSlot.replaceChildren(fields);
+  };
   gameSelect.addEventListener("change", showOptions);
-  showOptions();
+  await showOptions();
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
@@ -75,7 +80,7 @@ export async function mount(root) {
     seats[me] = "me";
     seats[1 - me] = opponent.value;
     try {
-      const made = await api("/api/rooms", { game: gameSelect.value, seats, options: readOptions(form, gameSelect.value, me) });
+      const made = await api("/api/rooms", { game: gameSelect.value, seats, options: await readOptions(form, gameNamed(gameSelect.value), me) });
       keepSeatToken(made.room, made.token);
       if (opponent.value === "open") {
         const url = `${location.origin}${made.link}`;

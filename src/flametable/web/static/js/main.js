@@ -1,12 +1,16 @@
-// The page's router: the lobby (/), a room's table (/rooms/ID), the deck builder (/decks), the replay viewer
-// (/replay). Links marked data-nav move without reloading; the language switch redraws the page.
+// The page's router: the lobby (/), a room's table (/rooms/ID), the replay viewer (/replay), and each game's own
+// pages (/games/NAME/PAGE, such as a deck builder: the registry's client pieces, linked from the menu). Links marked
+// data-nav move without reloading; the language switch redraws the page.
+import { h } from "./dom.js";
+import { games, pageModule } from "./games.js";
 import { chosenLanguage, translatePage, useLanguage } from "./i18n.js";
+import { go, onNavigate } from "./nav.js";
 
 const PAGES = {
   lobby: () => import("./lobby.js"),
   table: () => import("./table.js"),
-  decks: () => import("./decks.js"),
   replay: () => import("./replay.js"),
+  game: async ({ game, page }) => (await pageModule(game, page)) || import("./lobby.js"),
 };
 
 let leave = null;
@@ -15,7 +19,8 @@ let showing = 0; // the latest show(): an older one still loading gives way (a l
 function route(path) {
   const room = path.match(/^\/rooms\/([A-Za-z0-9_-]{1,64})$/);
   if (room) return ["table", { room: room[1] }];
-  if (path === "/decks") return ["decks", {}];
+  const own = path.match(/^\/games\/([A-Za-z0-9_-]{1,100})\/([A-Za-z0-9_-]{1,64})$/);
+  if (own) return ["game", { game: own[1], page: own[2] }];
   if (path.startsWith("/replay")) return ["replay", {}];
   return ["lobby", {}];
 }
@@ -32,7 +37,7 @@ export async function show(path = location.pathname) {
   root.setAttribute("aria-busy", "true");
   delete root.dataset.page;
   translatePage(); // the header's words, while the page loads (or waits for the player, as a free seat's question)
-  const module = await PAGES[page]();
+  const module = await PAGES[page](params);
   const left = await module.mount(content, params);
   if (mine !== showing) {
     if (left) left();
@@ -40,17 +45,26 @@ export async function show(path = location.pathname) {
   }
   leave = left || null;
   translatePage();
-  root.dataset.page = page;
+  root.dataset.page = page === "game" ? params.page : page; // a game's own page by its name
   root.removeAttribute("aria-busy");
 }
 
-// Move to another page without reloading; the keyboard's focus goes to the page's content, as after a load.
-export async function go(path) {
-  history.pushState({}, "", path);
-  await show(path);
-  const root = document.getElementById("app");
-  if (!root.contains(document.activeElement)) root.focus();
+// The games' own pages in the menu, before the replays (their titles in the player's language).
+async function menu() {
+  const nav = document.querySelector("header nav");
+  let list = [];
+  try {
+    list = await games();
+  } catch {
+    list = [];
+  }
+  nav.querySelectorAll("a.game-page").forEach((link) => link.remove());
+  const links = list.flatMap((g) => (g.client ? g.client.pages : []).map((p) =>
+    h("a", { href: p.path, "data-nav": true, class: "game-page" }, p.title)));
+  nav.querySelector('a[href="/replay"]').before(...links);
 }
+
+onNavigate(show);
 
 document.addEventListener("click", (e) => {
   const link = e.target.closest("a[data-nav]");
@@ -68,8 +82,10 @@ async function start() {
   select.addEventListener("change", async () => {
     await useLanguage(select.value);
     show();
+    menu();
   });
   show();
+  menu();
 }
 
 start();

@@ -2,7 +2,6 @@
 // file the player uploads (/replay). First / previous / next / last (buttons, or the arrow, Home and End keys), a
 // step counter, the view of the seat chosen (or the spectators') drawn by the game's own table, the log lines of
 // the step, and the result at the end. After the end everything may be shown, so both seats' views are offered.
-import { useStyles } from "./decks.js";
 import { fill, h } from "./dom.js";
 import { _, language } from "./i18n.js";
 import { loadGame } from "./games.js";
@@ -91,7 +90,6 @@ async function viewer(root, data) {
 }
 
 export async function mount(root) {
-  useStyles();
   const params = new URLSearchParams(location.search);
   const room = params.get("room");
   const match = params.get("match");

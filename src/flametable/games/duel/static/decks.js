@@ -1,10 +1,10 @@
-// Own decks for Flame Duel, kept in this browser (localStorage "flametable.decks": [{name, characters,
+// Flame Duel's deck builder (its page /games/duel/decks, a piece of its client): own decks, kept in this browser (localStorage "flametable.decks": [{name, characters,
 // supports}]): the list of saved decks, and a builder that picks characters and support cards from the game's card
 // list. The client holds no deck rule: the game itself checks a deck on the server (the same check as
 // `flametable cards check`), and its problem is shown next to the deck.
-import { api } from "./api.js";
-import { h } from "./dom.js";
-import { _, language } from "./i18n.js";
+import { api } from "/static/js/api.js";
+import { h } from "/static/js/dom.js";
+import { _, language } from "/static/js/i18n.js";
 
 const KEY = "flametable.decks";
 
@@ -14,13 +14,6 @@ export function savedDecks() {
     return Array.isArray(decks) ? decks : [];
   } catch {
     return [];
-  }
-}
-
-// The deck builder's and the replay viewer's style sheet, added to the page once.
-export function useStyles() {
-  if (!document.querySelector('link[href="/static/css/decks.css"]')) {
-    document.head.append(h("link", { rel: "stylesheet", href: "/static/css/decks.css" }));
   }
 }
 
@@ -120,7 +113,6 @@ function builder(cards, index, done) {
 }
 
 export async function mount(root) {
-  useStyles();
   let cards;
   try {
     cards = await api("/api/games/duel/facts");

@@ -4,9 +4,9 @@
 // docs/duals.md). Spaces that a legal action names are highlighted and focusable; a move or a swap is two clicks
 // (the first space, then the second), a selection built only from the legal list; actions with no natural place
 // (done, skip, coin, fire, take) are buttons. The words come from the facts (GET /api/games/duals/facts).
-import { api } from "../api.js";
-import { announce, h, s } from "../dom.js";
-import { _, ngettext } from "../i18n.js";
+import { api } from "/static/js/api.js";
+import { announce, h, s } from "/static/js/dom.js";
+import { _, ngettext } from "/static/js/i18n.js";
 
 const SIZE = 40; // a board hex's radius in SVG units
 const CARD_SIZE = 11; // a pattern hex's radius
@@ -22,7 +22,7 @@ export function facts() {
 // ------------------------------------------------------------------ the legal list, read as click targets
 
 // Each legal notation by what a click on the page means: spaces, cards, buttons.
-function readLegal(legal) {
+export function readLegal(legal) {
   const out = { place: new Map(), use: new Map(), move: [], swap: [], cards: new Map(), buttons: [] };
   for (const action of legal) {
     const [verb, a, b] = action.split(" ");
@@ -35,7 +35,7 @@ function readLegal(legal) {
 }
 
 // What a click on each space does now: {action} sends, {pick} selects the first space of a pair, {cancel}.
-function spaceTargets(options, version) {
+export function spaceTargets(options, version) {
   if (picked.version !== version) { picked.version = version; picked.space = null; }
   const targets = new Map();
   for (const [space, action] of options.place) targets.set(space, { action, what: _("place the token here") });

@@ -5,9 +5,10 @@
 // `legal` notations; a legal action with no place of its own still gets a button among "Your options".
 // Words: the card set and the table's templates come from /api/games/duel/facts in the player's language (the
 // same messages the terminal shows); the few words of the browser alone go through _().
-import { api } from "../api.js";
-import { h } from "../dom.js";
-import { _ } from "../i18n.js";
+import { api } from "/static/js/api.js";
+import { h } from "/static/js/dom.js";
+import { _ } from "/static/js/i18n.js";
+import { savedDecks } from "./decks.js";
 
 const PHASE = { DRAFT: "draft", LINEUP: "lineup", CHAMPION: "champion", STAT: "stat", PLAY: "play", CHOICE: "choice", OVER: "over" };
 const IN_ROUND = [PHASE.STAT, PHASE.PLAY, PHASE.CHOICE]; // the phases of a round being played
@@ -15,6 +16,27 @@ const LINEUP_SIZE = 3;
 
 export function facts() {
   return api("/api/games/duel/facts");
+}
+
+// ------------------------------------------------------------------ the lobby's field: an own deck
+
+// The lobby's field beside the declared options (mode, pick): one of the decks saved by the deck builder.
+export function optionFields() {
+  return [h("label", {}, _("Your deck"), " ", h("select", { name: "deck" },
+    h("option", { value: "" }, _("A random deck")),
+    savedDecks().map((d, i) => h("option", { value: String(i) }, d.name))))];
+}
+
+// The options with the deck chosen, as the player's seat's own deck (R2; the other seat's is dealt).
+export function readOptions(form, options, mySeat) {
+  const chosen = form.elements.namedItem("deck").value;
+  if (options.mode === "decks" && chosen !== "") {
+    const decks = [null, null];
+    const deck = savedDecks()[Number(chosen)];
+    decks[mySeat] = { characters: deck.characters, supports: deck.supports };
+    return { ...options, decks };
+  }
+  return options;
 }
 
 // ------------------------------------------------------------------ words
