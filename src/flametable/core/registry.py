@@ -168,7 +168,9 @@ class GameEntry:
     summary_schema: Ref = None
     """Lab: the declared shape of ``summary`` (:mod:`flametable.core.schema`; None: any object)."""
     report: Ref = None
-    """Report: ``(lines, game, tr, lang) -> (html sections, figures)`` after the generic overview (None: none)."""
+    """Report: ``(lines, game, tr, lang) -> (html sections, figures)`` after the generic overview (None: none).
+    ``lines`` is a list of the result lines, or, for a function marked ``flametable.sim.charts.reads_once``, an
+    iterable of them read once as the file streams (a long file is never held whole)."""
     play: Ref = None
     """The Typer command function of ``play NAME`` (None: the generic one, plain notation)."""
     table: Ref = None
@@ -234,7 +236,7 @@ class GameEntry:
     @overload
     def piece(
         self, name: Literal["report"]
-    ) -> Callable[[list[dict[str, Any]], Any, Translate, str], tuple[list[str], dict[str, Any]]] | None: ...
+    ) -> Callable[[Iterable[dict[str, Any]], Any, Translate, str], tuple[list[str], dict[str, Any]]] | None: ...
     @overload
     def piece(self, name: Literal["play"]) -> Callable[..., None] | None: ...
     @overload
@@ -295,7 +297,7 @@ class GameEntry:
     @overload
     def required(
         self, name: Literal["report"]
-    ) -> Callable[[list[dict[str, Any]], Any, Translate, str], tuple[list[str], dict[str, Any]]]: ...
+    ) -> Callable[[Iterable[dict[str, Any]], Any, Translate, str], tuple[list[str], dict[str, Any]]]: ...
     @overload
     def required(self, name: Literal["play"]) -> Callable[..., None]: ...
     @overload

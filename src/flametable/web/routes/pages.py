@@ -24,9 +24,9 @@ STATIC = Path(__file__).resolve().parents[1] / "static"
 @cache
 def client_texts(lang: str) -> dict[str, str | list[str]]:
     """The translations of the browser client's messages (the catalogue's entries found in ``web/static`` and
-    ``games/*/static``): a message's translation by its English text; a plural message's forms, in gettext's order, by its English
-    singular (``ngettext`` in ``js/i18n.js``). A message not yet translated is left out (the client shows the
-    English)."""
+    ``games/*/static``): a message's translation by its English text; a plural message's forms, in gettext's
+    order, by its English singular (``ngettext`` in ``js/i18n.js``). A message not yet translated is left out (the
+    client shows the English)."""
     if lang == "en":
         return {}
     from babel.messages.pofile import read_po
