@@ -200,7 +200,7 @@ def _pieces(path: str | Path, lines: bool = False) -> Iterator[str]:
                 if not block:
                     return
     except OSError as exc:
-        raise ResultsError(N_("{path}: {problem}"), path=source, problem=os_problem(exc)) from None
+        raise ResultsError(os_problem(exc), file=source) from None  # one sentence naming the file
 
 
 class _Checked:
