@@ -1,8 +1,9 @@
 """Test-only observation specs, and a registry where every game the environments' tests use (tests/rl/conftest.py)
 has one.
 
-The built-in games' own encoders (``games/duel/observation.py``, ``games/duals/observation.py``) are used whenever the registry entry
-names them; a stand-in, which encodes a few fields of the view, takes their place only while an entry names none.
+The built-in games' own encoders (``games/duel/observation.py``, ``games/duals/observation.py``) are used whenever
+the registry entry names them; a stand-in, which encodes a few fields of the view, takes their place only while an
+entry names none.
 Secret Nim (tests/service/tiny.py), a plug-in game, always gets its stand-in: it shows how any game's entry gets an
 environment by giving an ``observation`` piece.
 """
