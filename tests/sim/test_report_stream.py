@@ -21,9 +21,11 @@ from flametable.core.errors import FlametableError
 from flametable.core.limits import LimitError, loads_json
 from flametable.core.schema import conforms, located, validate
 from flametable.sim import results
+from flametable.sim.charts import english
 from flametable.sim.report import build_report
 from flametable.sim.results import ResultsError, iter_results, line_schema, parse_csv, parse_jsonl
 from flametable.sim.stats import Score, score_interval
+from flametable.texts.translator import Translator
 
 DATA = Path(__file__).parent / "data"
 
@@ -176,3 +178,22 @@ def test_lines_read_in_small_blocks_are_the_lines_of_the_whole_text(name: str, t
     path.write_bytes(path.read_bytes() + "é".encode()[:1] + b"\n")
     with pytest.raises(ResultsError, match=rf"not UTF-8 text \(byte {path.stat().st_size - 1}\)"):
         list(iter_results(path))
+
+
+@pytest.mark.parametrize(("lang", "one", "many"), [("en", "1 match", "3 matches"), ("es", "1 partida", "3 partidas")])
+def test_the_results_title_counts_the_matches_in_the_readers_plural_forms(lang: str, one: str, many: str) -> None:
+    """Issue 19: a count takes its noun's plural form ("1 match", not "1 matches"), in each language."""
+    lines = [json.loads(line) for line in (DATA / "duel-40.jsonl").read_text(encoding="utf-8").splitlines()[:3]]
+    tr = Translator.for_language(lang)
+    assert f", {one}<" in build_report(lines[:1], tr=tr.translate, lang=lang)[0]
+    assert f", {many}<" in build_report(lines, tr=tr.translate, lang=lang)[0]
+
+
+def test_a_csv_row_of_one_field_is_counted_in_the_singular(tmp_path: Path) -> None:
+    rows = (DATA / "duel-40.csv").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "results.csv"
+    path.write_text(f"{rows[0]}\n{rows[1]}\nonly\n", encoding="utf-8")
+    with pytest.raises(ResultsError) as caught:
+        list(iter_results(path))
+    assert ": 1 field, the header has " in caught.value.translated(english)
+    assert ": 1 campo, la cabecera tiene " in Translator.for_language("es").error(caught.value)

@@ -181,6 +181,8 @@ def _changed(record: dict[str, Any], **changes: Any) -> bytes:
     (lambda r: _changed(r, actions=["zz", *r["actions"][1:]]), "Action 1 of the record (zz) is not legal", "zz"),
     (lambda r: _changed(r, actions=r["actions"][:-1], result=None), "The record stops after", None),
     (lambda r: _changed(r, actions=r["actions"][:-1]), "The record stops after", None),
+    (lambda r: _changed(r, actions=r["actions"][:1], result=None), "The record stops after 1 action, before",
+     "El registro se detiene tras 1 acción, antes"),
     (lambda r: _changed(r, actions=[*r["actions"], r["actions"][-1]]), "comes after the end of the match", None),
     (lambda r: _changed(r, result={**r["result"], "scores": [9, 9]}), "The record's result differs", None),
 ])

@@ -13,8 +13,8 @@ from itertools import chain
 from typing import Any
 
 from flametable.core import registry
-from flametable.core.errors import FlametableError
-from flametable.core.i18n import N_
+from flametable.core.errors import FlametableError, plurals_of
+from flametable.core.i18n import N_, N_plural
 from flametable.sim.charts import Bar, Translate, bar_chart, count_chart, english, is_read_once, legend, section
 from flametable.sim.results import Tally
 
@@ -66,7 +66,8 @@ def overview(lines: Iterable[dict[str, Any]] | Common, tr: Translate = english) 
     ]
     figures = {"p1": p1, "p2": p2, "games": n, **{k: v.to_json() for k, v in shares.items()}}
     body = bar_chart(tr(N_("win rates")), bars, band=None)
-    return section(tr(N_("Results: {p1} against {p2}, {n} matches")).format(p1=p1, p2=p2, n=n), body), figures
+    title = N_plural("Results: {p1} against {p2}, {n} match", "Results: {p1} against {p2}, {n} matches", "n")
+    return section(plurals_of(tr)(title, title.plural, n).format(p1=p1, p2=p2, n=n), body), figures
 
 
 def generic_sections(lines: Iterable[dict[str, Any]] | Common,

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from flametable.core import registry
 from flametable.core.data import os_problem
 from flametable.core.errors import FlametableError
-from flametable.core.i18n import N_
+from flametable.core.i18n import N_, N_plural
 from flametable.core.jsonerr import json_problem
 from flametable.core.limits import MAX_CSV_FIELD_CHARS, MAX_RESULTS_BYTES, LimitError, check_size, loads_json
 from flametable.core.record import SCHEMA as RECORD_SCHEMA
@@ -260,7 +260,9 @@ def _csv_lines(pieces: Iterable[str], source: str) -> Iterator[dict[str, Any]]:
             n = reader.line_num
             count = _fields(row)
             if count != len(reader.fieldnames or ()):
-                raise ResultsError(N_("{source}: line {n}: {count} fields, the header has {columns}"), source=source,
+                raise ResultsError(N_plural("{source}: line {n}: {count} field, the header has {columns}",
+                                            "{source}: line {n}: {count} fields, the header has {columns}", "count"),
+                                   source=source,
                                    n=n, count=count, columns=len(reader.fieldnames or ()))
             yield _csv_line(row, checked, source, n)
     except csv.Error as exc:

@@ -10,7 +10,7 @@ from typing import Any
 
 from flametable.core import registry
 from flametable.core.errors import DataError, FlametableError, RecordError
-from flametable.core.i18n import N_
+from flametable.core.i18n import N_, N_plural
 from flametable.core.limits import LimitError, loads_json
 from flametable.core.record import MatchRecord, replay, resigner, start
 from flametable.service import is_public, view_json
@@ -106,6 +106,8 @@ def _why(report: Any) -> FlametableError:
         return ReplayError(N_("Action {index} of the record ({action}) comes after the end of the match."),
                            index=report.bad_index + 1, action=report.bad_action)
     if report.abandoned or report.bad_index is not None:
-        return ReplayError(N_("The record stops after {n} actions, before the match ends: only a finished match "
-                              "can be replayed here."), n=report.steps)
+        return ReplayError(N_plural("The record stops after {n} action, before the match ends: only a finished "
+                                    "match can be replayed here.",
+                                    "The record stops after {n} actions, before the match ends: only a finished "
+                                    "match can be replayed here.", "n"), n=report.steps)
     return ReplayError(N_("The record's result differs from the result its actions give: the file was changed."))
