@@ -290,3 +290,10 @@ def test_the_module_functions_read_the_installations_registry(monkeypatch: pytes
     assert registry.make_game("mike") == "mike's game"
     with pytest.raises(UnknownGame, match="choose one of mike, zulu"):
         registry.get("chess")
+
+
+def test_skip_finds_the_plug_ins_first_when_nothing_has_asked_for_them_yet(extra: list[EntryPoint]) -> None:
+    games = Registry([ALPHA], extra)
+    games.skip("zulu", PieceError("its table cannot be loaded"))  # the first call on this registry
+    assert games.names() == ["alpha", "mike"]
+    assert [problem.name for problem in games.broken()] == ["zulu"]

@@ -455,6 +455,7 @@ class Registry:
 
     def skip(self, name: str, error: Exception) -> None:
         """Take the plug-in game ``name`` out, as broken: one of its pieces turned out not to load."""
+        self._load()
         entry = self._games.get(name)
         if entry is None or name not in self._distributions:
             raise ValueError(f"only a game found through an entry point can be skipped, not {name!r}")
@@ -468,7 +469,7 @@ class Registry:
         return list(self._broken)
 
     def builtins(self) -> list[GameEntry]:
-        """The games that flametable's own distribution registers (its built-in games), in declared order."""
+        """The games that flametable's own distribution registers (its built-in games), by title."""
         self._load()
         return [entry for name, entry in self._games.items() if self._distributions.get(name) == DISTRIBUTION]
 
