@@ -51,8 +51,9 @@ def language_of(request: HTTPConnection) -> Translator:
     return language(request, settings_of(request).lang)
 
 
-def client_id(request: Request) -> str:
-    """Who is asking, as the rooms-per-client limit counts: a hash of the client's address."""
+def client_id(request: HTTPConnection) -> str:
+    """Who is asking, as the per-client limits count: a hash of the client's address (an HTTP request's or a
+    WebSocket's)."""
     host = request.client.host if request.client is not None else "unknown"
     return hashlib.sha256(host.encode("utf-8")).hexdigest()[:32]
 

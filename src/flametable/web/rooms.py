@@ -119,13 +119,14 @@ Send = Callable[[str], Awaitable[None]]
 
 class Conn:
     """One client's WebSocket in a room: who it is (a room player, or None to watch), its language, its budget of
-    messages (a token bucket)."""
+    messages (a token bucket), the address it comes from (``client``: a hash, as ``common.client_id`` makes it)."""
 
-    __slots__ = ("_allowance", "_stamp", "player", "send", "tr")
+    __slots__ = ("_allowance", "_stamp", "client", "player", "send", "tr")
 
-    def __init__(self, send: Send, tr: Translator) -> None:
+    def __init__(self, send: Send, tr: Translator, client: str = "") -> None:
         self.send = send
         self.tr = tr
+        self.client = client
         self.player: int | None = None
         self._allowance = -1.0
         self._stamp = 0.0

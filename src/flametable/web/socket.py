@@ -16,7 +16,7 @@ from flametable.core.i18n import N_
 from flametable.service import Rejected
 from flametable.texts.translator import Translator
 from flametable.web import messages
-from flametable.web.common import hall_of, language_of, no_room
+from flametable.web.common import client_id, hall_of, language_of, no_room
 from flametable.web.messages import MessageError
 from flametable.web.rooms import Conn, Hall, Room, RoomError
 
@@ -93,7 +93,7 @@ async def refused(conn: Conn, exc: FlametableError) -> None:
 async def room_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     tr = language_of(websocket)
-    conn = Conn(websocket.send_text, tr)
+    conn = Conn(websocket.send_text, tr, client_id(websocket))
     hall = hall_of(websocket)
     room_id = websocket.path_params["room"]
     room = await hall.room(room_id) if len(room_id) <= 64 else None
