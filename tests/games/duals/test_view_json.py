@@ -20,6 +20,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from flametable.core.errors import RecordError
 from flametable.core.rng import Rng
 from flametable.games.duals.determinize import determinize
 from flametable.games.duals.rules import Step
@@ -187,12 +188,12 @@ def test_from_json_refuses_what_is_not_a_view(field: str, value: Any) -> None:
     obj[field] = value
     assert not VALIDATOR.is_valid(obj)
     assert not FAST_VALIDATOR.is_valid(obj)
-    with pytest.raises(ValueError, match="not a Flamecraft Duals view"):
+    with pytest.raises(RecordError, match="malformed Flamecraft Duals view"):
         DualsView.from_json(obj)
 
 
 def test_from_json_needs_every_field() -> None:
     obj = start({"c3": ["bread"]}, ["iron"]).view(None).to_json()
     del obj["fired"]
-    with pytest.raises(ValueError, match="not a Flamecraft Duals view"):
+    with pytest.raises(RecordError, match="malformed Flamecraft Duals view"):
         DualsView.from_json(obj)

@@ -42,6 +42,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
+from flametable.core.errors import RecordError
+from flametable.core.i18n import N_
 from flametable.core.jsonform import JsonForm, Wire, by_name, jsonform, names_of, outcome
 from flametable.core.outcome import Outcome
 from flametable.core.schema import Bool, Int, List, Map, Nullable, Obj, Str, Tuple
@@ -303,12 +305,12 @@ class DualsView(JsonForm):
     @classmethod
     def from_json(cls, obj: Any, data: DualsData | None = None) -> DualsView:
         """The view ``obj`` (made by :meth:`to_json`) describes, in the names of ``data`` (default: the built-in
-        data). Raises ``ValueError`` if ``obj`` is not such a view."""
+        data). A :class:`RecordError` says what is wrong with data that is not such a view."""
         data = data or builtin_duals_data()
         try:
             view: DualsView = cls.FORM.decode(obj, _names(data), data=data)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise ValueError(f"not a Flamecraft Duals view: {exc!r}") from exc
+            raise RecordError(N_("malformed Flamecraft Duals view: {error!r}"), error=exc) from None
         return view
 
 
