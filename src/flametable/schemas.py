@@ -19,7 +19,7 @@ from flametable.core.record import SCHEMA as RECORD
 from flametable.core.schema import Schema, json_schema
 from flametable.service.events import SCHEMA as EVENT
 from flametable.sim.results import CSV_ROW, line_schema
-from flametable.web.messages import CLIENT, JOIN_REQUEST, ROOM_REQUEST
+from flametable.web.messages import CLIENT, CLOSE_REQUEST, JOIN_REQUEST, ROOM_REQUEST
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "schemas"
 BASE = "https://flametable.invalid/schemas/"
@@ -47,6 +47,9 @@ def documents() -> dict[str, dict[str, Any]]:
                             "options.")
     made["join-request"] = (JOIN_REQUEST, "flametable server: join request",
                             "The body of POST /api/rooms/ID/join on the game server (docs/server.md).")
+    made["close-request"] = (CLOSE_REQUEST, "flametable server: close request",
+                             "The body of POST /api/rooms/ID/close on the game server (docs/server.md): the seat "
+                             "token of a player seated in the room.")
     for kind, schema in CLIENT.items():
         made[f"client-{kind}"] = (schema, f"flametable server: client message '{kind}'",
                                   f"A client's '{kind}' message on a room's WebSocket (docs/server.md): "

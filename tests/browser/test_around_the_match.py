@@ -325,3 +325,33 @@ def test_a_friend_who_left_as_the_rematch_swapped_the_seats_is_told_once_the_gra
     other = page.locator(f".table .player.seat{1 - int(seat(page) or 0)} .presence")
     expect(other).to_have_text("disconnected", timeout=5000)
     expect(page.locator("#live")).to_contain_text("has disconnected")
+
+
+def test_a_player_closes_their_waiting_room_from_the_table_or_the_lobby(page: Page, rooms: Rooms) -> None:
+    """Issue 21, point 6: a room still waiting for a player can be closed by its player (a button while the other
+    seat is free); the table then says why the match will not be played, with no rematch to offer."""
+    room = rooms.make("duals", ["me", "open"])
+    rooms.sit(page, room)
+    page.locator(".controls button.close-room").click()
+    expect(page.locator(".result .headline")).to_have_text(
+        "The room was closed by its player while a seat was still open.")
+    expect(page.locator(".controls button.close-room")).to_have_count(0)
+    expect(page.locator(".controls button.rematch")).to_have_count(0)
+    expect(page.locator(".controls button.resign")).to_have_count(0)
+    expect(page.locator(".result a[download]")).to_have_count(0)
+    other = rooms.make("duals", ["me", "open"])
+    rooms.sit(page, other)
+    page.goto(rooms.server.base + "/")
+    mine = page.locator(".waiting li", has=page.locator(f'a[href="/rooms/{other.id}"]'))
+    mine.locator("button.close-room").click()
+    expect(page.locator(f'.waiting a[href="/rooms/{other.id}"]')).to_have_count(0)
+    expect(page.locator(f'.waiting a[href="/rooms/{room.id}"]')).to_have_count(0)
+
+
+def test_a_full_room_offers_no_close_button(browser: Browser, page: Page, rooms: Rooms, base_url: str) -> None:
+    room = rooms.make("duals", ["me", "open"])
+    rooms.sit(page, room)
+    expect(page.locator(".controls button.close-room")).to_be_visible()
+    rooms.join(room)
+    expect(page.locator(".controls button.close-room")).to_have_count(0)
+    expect(page.locator(".controls button.resign")).to_be_visible()

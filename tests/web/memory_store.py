@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 from flametable.bots.registry import HUMAN
-from flametable.web.store import Conflict, MatchRow, RoomRow
+from flametable.web.store import EXPIRED, PLAYING, UNPLAYED, Conflict, MatchRow, RoomRow
 
 
 class MemoryStore:
@@ -37,7 +37,7 @@ class MemoryStore:
 
     async def claim_seat(self, room_id: str, player: int, token_hash: str) -> bool:
         seat = self.rooms[room_id].seats[player]
-        if seat.token_hash is not None or seat.kind != HUMAN:
+        if seat.token_hash is not None or seat.kind != HUMAN or self.rooms[room_id].match.status in UNPLAYED:
             return False
         seat.token_hash = token_hash
         return True
@@ -70,10 +70,30 @@ class MemoryStore:
                 return copy.deepcopy(match)
         return None
 
-    async def waiting_rooms(self, limit: int = 50) -> list[RoomRow]:
+    async def close_waiting(self, match_id: int, status: str) -> bool:
+        match = self.matches[match_id]
+        room = self.rooms[match.room_id]
+        if match.status != PLAYING or room.match is not match or not _waiting(room):
+            return False
+        match.status, match.result = status, None
+        return True
+
+    async def expire_waiting(self, before: float) -> list[str]:
+        ids = sorted(r.id for r in self.rooms.values()
+                     if r.match.status == PLAYING and _waiting(r) and r.created_at < before)
+        for room_id in ids:
+            self.rooms[room_id].match.status = EXPIRED
+        return ids
+
+    async def waiting_rooms(self, limit: int = 50, *, since: float | None = None) -> list[RoomRow]:
         out = [copy.deepcopy(r) for r in self.rooms.values()
-               if r.match.status == "playing" and any(s.kind == HUMAN and s.token_hash is None for s in r.seats)]
+               if r.match.status == PLAYING and _waiting(r) and (since is None or r.created_at >= since)]
         return out[-limit:]
 
-    async def open_rooms_by(self, creator: str) -> int:
-        return sum(1 for r in self.rooms.values() if r.creator == creator and r.match.status == "playing")
+    async def open_rooms_by(self, creator: str, *, since: float | None = None) -> int:
+        return sum(1 for r in self.rooms.values() if r.creator == creator and r.match.status == PLAYING
+                   and (since is None or r.created_at >= since or not _waiting(r)))
+
+
+def _waiting(room: RoomRow) -> bool:
+    return any(s.kind == HUMAN and s.token_hash is None for s in room.seats)

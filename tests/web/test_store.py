@@ -40,6 +40,7 @@ from flametable.web.store import (
 pytestmark = pytest.mark.anyio
 
 TABLES = {"rooms", "seats", "matches", "actions"}
+HEAD = "0002"  # the latest migration
 MAX_SEED = 2**64 - 1
 
 
@@ -79,16 +80,57 @@ async def table_names(url: str) -> set[str]:
 async def test_upgrade_makes_the_tables_of_an_empty_database_and_a_second_upgrade_changes_nothing(
         db_url: str) -> None:
     assert await table_names(db_url) == set()
-    assert await upgrade(db_url) == "0001"
+    assert await upgrade(db_url) == HEAD
     assert await table_names(db_url) == TABLES | {"alembic_version"}
-    assert await upgrade(db_url) == "0001"
+    assert await upgrade(db_url) == HEAD
     engine = make_engine(db_url)
     try:
         async with engine.connect() as connection:
             versions = (await connection.execute(sa.text("SELECT version_num FROM alembic_version"))).all()
     finally:
         await engine.dispose()
-    assert [tuple(v) for v in versions] == [("0001",)]
+    assert [tuple(v) for v in versions] == [(HEAD,)]
+
+
+async def upgrade_to(url: str, revision: str) -> None:
+    """Migrate the database at ``url`` to ``revision`` only (as a server of that time left it)."""
+    from alembic import command
+
+    engine = make_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(lambda c: command.upgrade(store_module.alembic_config(c), revision))
+    finally:
+        await engine.dispose()
+
+
+async def index_names(url: str, table: str) -> set[str]:
+    engine = make_engine(url)
+    try:
+        async with engine.connect() as connection:
+            found = await connection.run_sync(lambda c: sa.inspect(c).get_indexes(table))
+            return {str(i["name"]) for i in found}
+    finally:
+        await engine.dispose()
+
+
+async def test_a_database_of_the_first_migration_is_upgraded_with_its_rooms_kept(db_url: str) -> None:
+    await upgrade_to(db_url, "0001")
+    old = await Store.open(db_url, migrate=False)
+    try:
+        room = a_room(seats=[SeatRow(0, HUMAN, "ab" * 32), SeatRow(1, HUMAN)])
+        await made(old, room)
+    finally:
+        await old.close()
+    assert "ix_matches_status" not in await index_names(db_url, "matches")
+    assert await upgrade(db_url) == HEAD
+    assert "ix_matches_status" in await index_names(db_url, "matches")
+    opened = await Store.open(db_url)
+    try:
+        assert await opened.load_room("r1") == room
+        assert [r.id for r in await opened.waiting_rooms()] == ["r1"]
+    finally:
+        await opened.close()
 
 
 async def test_the_tables_the_store_uses_are_the_ones_the_migrations_make(db_url: str) -> None:

@@ -13,6 +13,8 @@ match service.
 ``GET  /api/rooms``                         the rooms waiting for a player
 ``GET  /api/rooms/ID``                      what anyone may know of a room
 ``POST /api/rooms/ID/join``                 take an open seat (``{"player": 0|1}`` optional): its token
+``POST /api/rooms/ID/close``                close a room still waiting for a player (``{"token"}``: a seated
+                                            player's)
 ``GET  /api/rooms/ID/matches/N/record``     the record of an ended match (the terminal's record file)
 ``GET  /api/rooms/ID/matches/N/replay``     the steps of an ended match with every audience's views (``replays``)
 ``POST /api/replay``                        the same steps from an uploaded record file
@@ -42,13 +44,15 @@ __all__ = ["Settings", "create_app"]
 
 @asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
-    """The store opened (and migrated) and the hall of rooms made at start-up; both closed at shutdown."""
+    """The store opened (and migrated) and the hall of rooms made at start-up, its sweep of the rooms waiting past
+    their time started; all closed at shutdown (the sweep cancelled)."""
     settings: Settings = app.state.settings
     store = await settings.open_store(settings.db_url, migrate=settings.migrate)
     executor = bot_executor(settings)
-    hall = Hall(store, executor=executor, seeds=settings.seeds, limits=settings.limits)
+    hall = Hall(store, executor=executor, seeds=settings.seeds, limits=settings.limits, clock=settings.clock)
     app.state.store, app.state.hall = store, hall
     try:
+        await hall.start_sweeping()
         yield
     finally:
         await hall.close()

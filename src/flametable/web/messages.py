@@ -15,7 +15,7 @@ A client speaks JSON objects over one WebSocket per room, each with a ``type``:
 =========== ==================================================================================================
 
 The bodies of the HTTP requests that take one are declared here too (:data:`ROOM_REQUEST`, :data:`JOIN_REQUEST`,
-:data:`OPTIONS_CHECK`), and the translation of versions between the match service and the wire.
+:data:`CLOSE_REQUEST`, :data:`OPTIONS_CHECK`), and the translation of versions between the match service and the wire.
 
 The server answers with ``welcome``, ``event``, ``presence``, ``rematch``, ``ended``, ``log`` and ``error``
 messages (``docs/server.md``). Everything a player reads in them is already in the connection's language.
@@ -78,6 +78,8 @@ ROOM_REQUEST = Obj(
 JOIN_REQUEST = Obj(optional={"player": Int(0, 1, "the seat wanted (default: the first open one)")},
                    title="join request")
 """``POST /api/rooms/ID/join``."""
+CLOSE_REQUEST = Obj(required={"token": _TOKEN}, title="close request")
+"""``POST /api/rooms/ID/close``: the seat token of a player seated in the room."""
 OPTIONS_CHECK = Obj(required={"options": Anything("object", "the game's options (checked by the game)")},
                     title="options check")
 """``POST /api/games/NAME/options/check``."""

@@ -13,6 +13,12 @@ is dropped.
 
 The seed leaves the server only in the record of an ended match; options only as the game's ``public_options``
 (a game without that method shows none: own decks are secrets).
+
+A room *waiting* for a player (a person's seat nobody took) is closed once it is older than
+``Limits.waiting_room_ttl``: its match ends unplayed (status ``"expired"``, no result, no record). The hall's sweep
+does it for every such room in one statement every ``Limits.sweep_every`` seconds (:meth:`Hall.sweeping`), and
+every request that touches a room past its time does it for that room first, so no answer depends on when the
+sweep last ran. A seated player may close a room of theirs while a seat is still open (status ``"closed"``).
 """
 
 from __future__ import annotations
@@ -45,7 +51,18 @@ from flametable.service.takeback import reveals
 from flametable.texts.log import LogStep, match_log
 from flametable.texts.translator import Translator
 from flametable.web import messages
-from flametable.web.store import MatchRow, RoomRow, SeatRow, Store, StoreError, record_of
+from flametable.web.store import (
+    CLOSED,
+    EXPIRED,
+    PLAYING,
+    UNPLAYED,
+    MatchRow,
+    RoomRow,
+    SeatRow,
+    Store,
+    StoreError,
+    record_of,
+)
 
 log = logging.getLogger("flametable.web")
 
@@ -72,6 +89,8 @@ class Limits:
     keep_events: int = 16  # past events kept per match, as sent, for a reconnecting client (older gaps: a sync)
     send_timeout: float = 10.0  # a client that takes longer to receive one message is disconnected
     bot_iterations: int = 10_000  # the most a seat's bot:ismcts:N may search a move with no time limit
+    waiting_room_ttl: float = 24 * 3600.0  # seconds a room may wait with a person's seat open before it expires
+    sweep_every: float = 300.0  # seconds between two sweeps closing the waiting rooms past their time
 
 
 def token_hash(token: str) -> str:
@@ -173,7 +192,31 @@ class Room:
 
     @property
     def playing(self) -> bool:
-        return self.match.status == "playing"
+        return self.match.status == PLAYING
+
+    @property
+    def closed(self) -> bool:
+        """The match was closed before it was played out (expired, or closed by a player)."""
+        return self.match.status in UNPLAYED
+
+    @property
+    def waiting(self) -> bool:
+        """A person's seat of the room is still open."""
+        return any(s.kind == HUMAN and s.token_hash is None for s in self.row.seats)
+
+    def past_time(self, now: float) -> bool:
+        """The match is playing with a seat still open, and the room is older than it may wait."""
+        return (self.playing and self.waiting
+                and self.row.created_at < now - self.hall.limits.waiting_room_ttl)
+
+    def player_of(self, token: str) -> int | None:
+        """The room player whose seat ``token`` proves (compared in constant time), else None."""
+        digest = token_hash(token)
+        player = None
+        for seat_row in self.row.seats:
+            if seat_row.token_hash is not None and hmac.compare_digest(seat_row.token_hash, digest):
+                player = seat_row.player
+        return player
 
     @property
     def wire_version(self) -> int:
@@ -195,7 +238,10 @@ class Room:
         return complete(self.game).public_options(self.row.options)
 
     def record_link(self) -> str | None:
-        return None if self.playing else f"/api/rooms/{self.id}/matches/{self.match.number}/record"
+        """The link of the ended match's record; None while it plays, and for a match closed unplayed."""
+        if self.playing or self.closed:
+            return None
+        return f"/api/rooms/{self.id}/matches/{self.match.number}/record"
 
     def summary(self) -> dict[str, Any]:
         """What anyone may know of the room (the lobby list, ``GET /api/rooms/ID``)."""
@@ -246,14 +292,11 @@ class Room:
         token = msg.get("token")
         player = None
         if token is not None:
-            digest = token_hash(token)
-            for seat_row in self.row.seats:
-                if seat_row.token_hash is not None and hmac.compare_digest(seat_row.token_hash, digest):
-                    player = seat_row.player
+            player = self.player_of(token)
             if player is None:
-                raise RoomError("bad_token", N_("This seat token is not one of this room's: nothing was changed. "
-                                                "Join the room again, or watch without a token."), status=403)
+                raise bad_token()
         async with self.lock:
+            await self._expire_if_due()
             conn.player = player
             self.conns.add(conn)
             await self._send(conn, self._welcome(conn))
@@ -262,7 +305,7 @@ class Room:
             for text in self._since(audience, seen if seen_match == self.match.number else None):
                 await self._send_text(conn, text)
             if not self.playing:
-                await self._send(conn, self._ended())
+                await self._send(conn, self._ended(conn))
             await self._presence()
 
     def leave(self, conn: Conn) -> None:
@@ -280,9 +323,13 @@ class Room:
 
     # ------------------------------------------------------------------ what a connection asks
 
-    def _seat_for_move(self, conn: Conn) -> int:
+    async def _seat_for_move(self, conn: Conn) -> int:
+        """The seat of ``conn``'s player, for a move in the match (the lock held); a refusal if there is none."""
         if conn.player is None:
             raise RoomError("spectator", N_("You are watching this match: only its players can do that."), status=403)
+        await self._expire_if_due()
+        if self.closed:
+            raise room_closed(409)
         if not self.playing:
             raise RoomError("over", N_("The match is over."), status=409)
         seat = self.seat_of(conn.player)
@@ -291,7 +338,7 @@ class Room:
 
     async def act(self, conn: Conn, action: str | int, version: int) -> None:
         async with self.lock:
-            seat = self._seat_for_move(conn)
+            seat = await self._seat_for_move(conn)
             if not self.kind_at(seat) == HUMAN:  # pragma: no cover - a bot's seat has no token
                 raise RoomError("spectator", N_("You are watching this match: only its players can do that."))
             try:
@@ -325,12 +372,12 @@ class Room:
             self.match.status, self.match.result = "over", result
         await self._tell(applied)
         if outcome is not None:
-            await self._broadcast(lambda conn: self._ended())
+            await self._broadcast(self._ended)
         self.schedule_bot()
 
     async def undo(self, conn: Conn, version: int) -> None:
         async with self.lock:
-            seat = self._seat_for_move(conn)
+            seat = await self._seat_for_move(conn)
             if self.kind_at(1 - seat) == HUMAN:
                 raise RoomError("undo_person", N_("Moves are taken back only against a bot, never against a person."),
                                 status=409)
@@ -365,7 +412,7 @@ class Room:
 
     async def resign(self, conn: Conn) -> None:
         async with self.lock:
-            seat = self._seat_for_move(conn)
+            seat = await self._seat_for_move(conn)
             result = {"winner": 1 - seat, "reason": RESIGNED, "scores": [0, 0]}
             try:
                 await self.hall.store.end_match(self.match.id or 0, "resigned", result)
@@ -375,13 +422,15 @@ class Room:
                                 status=503) from None
             self._cancel_bot()
             self.match.status, self.match.result = "resigned", result
-            await self._broadcast(lambda c: self._ended())
+            await self._broadcast(self._ended)
 
     async def rematch(self, conn: Conn) -> None:
         async with self.lock:
             if conn.player is None:
                 raise RoomError("spectator", N_("You are watching this match: only its players can do that."),
                                 status=403)
+            if self.closed:
+                raise room_closed(409)
             if self.playing:
                 raise RoomError("playing", N_("A rematch can be offered once the match is over."), status=409)
             self.offers.add(conn.player)
@@ -489,9 +538,49 @@ class Room:
         legal = getattr(event.view, "legal", None)
         return tuple(legal) if legal is not None else self.service.legal(seat)
 
-    def _ended(self) -> dict[str, Any]:
-        return {"type": "ended", "match": self.match.number, "status": self.match.status,
-                "result": self.match.result, "record": self.record_link()}
+    def _ended(self, conn: Conn) -> dict[str, Any]:
+        """The message that the match is over (``over``, ``resigned``) or was closed unplayed (``expired``,
+        ``closed``: then ``message`` says why, in ``conn``'s language)."""
+        ended: dict[str, Any] = {"type": "ended", "match": self.match.number, "status": self.match.status,
+                                 "result": self.match.result, "record": self.record_link()}
+        why = CLOSED_WHY.get(self.match.status)
+        if why is not None:
+            ended["message"] = conn.tr.error(FlametableError(why))
+        return ended
+
+    # ------------------------------------------------------------------ closing a waiting room
+
+    async def _expire_if_due(self) -> None:
+        """Close the room now if it is past its time (the lock held): what the sweep would do, done before this
+        request is answered. A store failure leaves it to the next sweep (refusals follow the clock meanwhile)."""
+        if not self.past_time(self.hall.clock()):
+            return
+        try:
+            await self._close_unplayed(EXPIRED)
+        except StoreError:
+            log.exception("room %s: expiring it failed; the next sweep tries again", self.id)
+
+    async def _close_unplayed(self, status: str) -> bool:
+        """End the waiting match unplayed (``status``: expired or closed), stored first, then told (the lock
+        held); False if the store found it no longer waiting. :class:`StoreError` if the store failed."""
+        if not await self.hall.store.close_waiting(self.match.id or 0, status):
+            return False
+        self.closed_by_store(status)
+        await self._broadcast(self._ended)
+        return True
+
+    def closed_by_store(self, status: str) -> None:
+        """The store closed the match (``status``): memory follows (the lock held)."""
+        self._cancel_bot()
+        self.offers.clear()
+        self.match.status, self.match.result = status, None
+
+    async def expired(self) -> None:
+        """The sweep expired this room's match in the store: memory follows, and every connection is told."""
+        async with self.lock:
+            if self.playing:
+                self.closed_by_store(EXPIRED)
+                await self._broadcast(self._ended)
 
     def _since(self, audience: int | None, seen: Any) -> list[str]:
         """What ``audience`` missed after version ``seen`` (None: unknown), as the texts sent: every later event
@@ -537,6 +626,23 @@ class Room:
             self.conns.discard(conn)
 
 
+CLOSED_WHY = {
+    EXPIRED: N_("Nobody took the open seat in time: the room is closed. Make a new room to play."),
+    CLOSED: N_("The room was closed by its player while a seat was still open."),
+}
+"""What the ``ended`` message of a match closed unplayed says, by its status."""
+
+
+def bad_token() -> RoomError:
+    return RoomError("bad_token", N_("This seat token is not one of this room's: nothing was changed. Join the room "
+                                     "again, or watch without a token."), status=403)
+
+
+def room_closed(status: int) -> RoomError:
+    return RoomError("room_closed", N_("This room is closed: nobody can join or play in it any more. Make a new "
+                                       "room to play."), status=status)
+
+
 class Hall:
     """Every room of the server: made, loaded from the store on first use, forgotten when nobody is in them."""
 
@@ -549,6 +655,11 @@ class Hall:
         self.clock = clock
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self.sweeper: asyncio.Task[None] | None = None
+
+    def cutoff(self) -> float:
+        """Rooms made before this time and still waiting for a player are past their time."""
+        return self.clock() - self.limits.waiting_room_ttl
 
     async def think(self, spec: str, game_name: str, seed: int, view: Any, legal: tuple[Action, ...]) -> int:
         loop = asyncio.get_running_loop()
@@ -607,7 +718,7 @@ class Hall:
             elif spec not in ("me", OPEN):
                 raise RoomError("bad_seats", N_("A seat is \"me\", \"open\" or a bot (bot:easy ... bot:hard), got "
                                                 "{spec!r}."), spec=spec)
-        if await self.store.open_rooms_by(creator) >= self.limits.rooms_per_client:
+        if await self.store.open_rooms_by(creator, since=self.cutoff()) >= self.limits.rooms_per_client:
             raise RoomError("too_many_rooms", N_("You already have {count} rooms with a match going on: finish or "
                                                  "resign one first."), status=429,
                             count=self.limits.rooms_per_client)
@@ -642,6 +753,9 @@ class Hall:
         if room is None:
             raise RoomError("no_room", N_("There is no room {room!r}."), status=404, room=room_id)
         async with room.lock:
+            await room._expire_if_due()
+            if room.closed or room.past_time(self.clock()):
+                raise room_closed(410)
             free = [s.player for s in room.row.seats if s.kind == HUMAN and s.token_hash is None]
             if player is not None and player not in free:
                 raise RoomError("seat_taken", N_("That seat is not open."), status=409)
@@ -652,12 +766,78 @@ class Hall:
             token = new_token()
             digest = token_hash(token)
             if not await room.hall.store.claim_seat(room_id, chosen, digest):
+                await room.reload()  # taken meanwhile, or the room was closed (by the sweep)
+                if room.closed:
+                    await room._broadcast(room._ended)
+                    raise room_closed(410)
                 raise RoomError("seat_taken", N_("That seat is not open."), status=409)
             room.row.seats[chosen].token_hash = digest
             await room._presence()
             for conn in list(room.conns):
                 await room._send(conn, room._welcome(conn))
         return room, chosen, token
+
+    async def close_room(self, room_id: str, token: str) -> Room:
+        """Close a room waiting for a player, asked by a seated player (``token``: their seat's): its match ends
+        unplayed (``"closed"``) and every connection is told. Refused once both seats are taken (resigning is the
+        way out then), for a token not of the room's, and for a match over or closed."""
+        room = await self.room(room_id)
+        if room is None:
+            raise RoomError("no_room", N_("There is no room {room!r}."), status=404, room=room_id)
+        async with room.lock:
+            if room.player_of(token) is None:
+                raise bad_token()
+            await room._expire_if_due()
+            if room.closed:
+                raise room_closed(409)
+            if not room.playing:
+                raise RoomError("over", N_("The match is over."), status=409)
+            full = RoomError("room_full", N_("Both seats of this room are taken: it can no longer be closed. "
+                                             "Resign to leave the match."), status=409)
+            if not room.waiting:
+                raise full
+            try:
+                closed = await room._close_unplayed(CLOSED)
+            except StoreError:
+                log.exception("room %s: closing it failed", room_id)
+                raise RoomError("store", N_("The server could not close the room: try again."), status=503) from None
+            if not closed:  # pragma: no cover - the room's lock keeps the seats as memory has them
+                await room.reload()
+                raise full
+        self.maybe_forget(room)
+        return room
+
+    async def sweep(self) -> list[str]:
+        """Close every room past its time (one statement in the store, whatever the number of rooms) and tell
+        the connections of those in memory; the ids of the rooms closed."""
+        closed = await self.store.expire_waiting(self.cutoff())
+        for room_id in closed:
+            room = self.rooms.get(room_id)
+            if room is not None:
+                await room.expired()
+        return closed
+
+    async def sweeping(self, pause: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+        """Every ``limits.sweep_every`` seconds (``pause`` waits them; tests give their own), a sweep, until
+        cancelled; a sweep that fails is logged and the next one tries again."""
+        while True:
+            await pause(self.limits.sweep_every)
+            await self._sweep_logged()
+
+    async def _sweep_logged(self) -> None:
+        try:
+            closed = await self.sweep()
+        except StoreError:
+            log.exception("the sweep of waiting rooms failed; the next one tries again")
+            return
+        if closed:
+            log.info("%d rooms waiting for a player past their time were closed", len(closed))
+
+    async def start_sweeping(self) -> None:
+        """Sweep once now (the rooms whose time ran out while the server was down are closed before the first
+        request), then run :meth:`sweeping` in a task of its own until :meth:`close`."""
+        await self._sweep_logged()
+        self.sweeper = asyncio.get_running_loop().create_task(self.sweeping(), name="flametable-room-sweep")
 
     def log_lines(self, room: Room, conn: Conn) -> list[str]:
         """The match so far as ``conn``'s audience may know it, in its language: made from that audience's views
@@ -677,5 +857,10 @@ class Hall:
                          resigned=resigner(match.result))
 
     async def close(self) -> None:
+        sweeper, self.sweeper = self.sweeper, None
+        if sweeper is not None:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
         for room in list(self.rooms.values()):
             room._cancel_bot()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ class Settings:
     bot_workers: int | None = None
     limits: Limits | None = None
     seeds: Callable[[], int] = new_seed
+    clock: Callable[[], float] = time.time  # the rooms' time (when made, when past their time); tests give theirs
     migrate: bool = True
     open_store: Callable[..., Awaitable[Any]] = Store.open  # (url, migrate=...) -> a Store (tests: one in memory)
 

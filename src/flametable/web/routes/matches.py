@@ -17,15 +17,15 @@ from flametable.texts.translator import Translator
 from flametable.web.common import fail, language_of, room_or_404
 from flametable.web.replays import ReplayError, read_record, replay_steps
 from flametable.web.rooms import Room
-from flametable.web.store import MatchRow, record_of
+from flametable.web.store import PLAYING, UNPLAYED, MatchRow, record_of
 
 MAX_UPLOAD_BYTES = 1024 * 1024
 """The largest record file ``POST /api/replay`` reads."""
 
 
 async def ended_match(request: Request, tr: Translator) -> tuple[Room, MatchRow] | Response:
-    """The room's match of the path's number, once it is over; else the answer saying why not (a number is
-    ASCII digits: ``+1``, `` 1`` or ``²`` name no match)."""
+    """The room's match of the path's number, once it is over (not closed unplayed); else the answer saying why
+    not (a number is ASCII digits: ``+1``, `` 1`` or ``²`` name no match)."""
     room = await room_or_404(request, tr)
     if isinstance(room, Response):
         return room
@@ -34,8 +34,11 @@ async def ended_match(request: Request, tr: Translator) -> tuple[Room, MatchRow]
     match = await room.hall.store.load_match(room.id, number) if number >= 0 else None
     if match is None:
         return fail(tr, "no_match", FlametableError(N_("This room has no match {number}."), number=given[:20]), 404)
-    if match.status == "playing":
+    if match.status == PLAYING:
         return fail(tr, "playing", FlametableError(N_("The record is released once the match is over.")), 409)
+    if match.status in UNPLAYED:
+        return fail(tr, "no_record", FlametableError(N_("This match was closed before it was played out: it has "
+                                                        "no record.")), 409)
     return room, match
 
 

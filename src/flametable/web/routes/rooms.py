@@ -1,4 +1,5 @@
-"""Rooms over HTTP: make one, list those waiting for a player, show one, take an open seat."""
+"""Rooms over HTTP: make one, list those waiting for a player, show one, take an open seat, close one still
+waiting."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from flametable.bots.registry import BotSpecError
 from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.web.common import client_id, fail, hall_of, language_of, read_body, room_or_404
-from flametable.web.messages import JOIN_REQUEST, ROOM_REQUEST
+from flametable.web.messages import CLOSE_REQUEST, JOIN_REQUEST, ROOM_REQUEST
 from flametable.web.rooms import RoomError
 
 
@@ -38,11 +39,11 @@ async def create_room(request: Request) -> Response:
 
 async def list_rooms(request: Request) -> Response:
     hall = hall_of(request)
-    rows = await hall.store.waiting_rooms()
+    rows = await hall.store.waiting_rooms(since=hall.cutoff())  # none past its time, swept or not
     out = []
     for row in rows:
         room = await hall.room(row.id)
-        if room is not None:
+        if room is not None and room.playing:
             out.append(room.summary())
             hall.maybe_forget(room)
     return JSONResponse({"rooms": out})
@@ -69,9 +70,22 @@ async def join_room(request: Request) -> Response:
     return JSONResponse({"room": room.id, "player": player, "token": token})
 
 
+async def close_room(request: Request) -> Response:
+    tr = language_of(request)
+    body = await read_body(request, tr, CLOSE_REQUEST)
+    if isinstance(body, Response):
+        return body
+    try:
+        room = await hall_of(request).close_room(request.path_params["room"][:64], body["token"])
+    except RoomError as exc:
+        return fail(tr, exc.code, exc, exc.status)
+    return JSONResponse(room.summary())
+
+
 routes: list[BaseRoute] = [
     Route("/api/rooms", create_room, methods=["POST"]),
     Route("/api/rooms", list_rooms, methods=["GET"]),
     Route("/api/rooms/{room}", show_room),
     Route("/api/rooms/{room}/join", join_room, methods=["POST"]),
+    Route("/api/rooms/{room}/close", close_room, methods=["POST"]),
 ]

@@ -14,9 +14,9 @@ Seeds run to 2**64 - 1, beyond a signed 64-bit column: they are stored as decima
 
 How writes are done (one writer)
 --------------------------------
-Every write (``create_room``, ``claim_seat``, ``append_action``, ``end_match``, ``undo``, ``start_match``) is put
-on one queue, in the order it was asked for, and awaited; a single writer task (started by :meth:`Store.open`)
-takes everything queued at once and does it in that order:
+Every write (``create_room``, ``claim_seat``, ``append_action``, ``end_match``, ``undo``, ``start_match``,
+``close_waiting``, ``expire_waiting``) is put on one queue, in the order it was asked for, and awaited; a single
+writer task (started by :meth:`Store.open`) takes everything queued at once and does it in that order:
 
 - a run of consecutive appends is one transaction: the actions are inserted together (one ``executemany``), the
   matches the run ends get their status and result, then one commit; every caller of the run is answered after
@@ -44,13 +44,14 @@ The package, one module per concern: :mod:`.rows` (the values kept), :mod:`.tabl
 from flametable.web.store.errors import Conflict, StoreError, UnsupportedDatabase, first_line
 from flametable.web.store.migrate import MIGRATIONS, alembic_config, upgrade
 from flametable.web.store.queries import Store
-from flametable.web.store.rows import MatchRow, RoomRow, SeatRow, record_of
+from flametable.web.store.rows import CLOSED, EXPIRED, PLAYING, UNPLAYED, MatchRow, RoomRow, SeatRow, record_of
 from flametable.web.store.setup import DATA_DIR_VARIABLE, database_url, default_url, make_engine, shown_url
 from flametable.web.store.tables import actions, matches, metadata, rooms, seats
 from flametable.web.store.writer import MAX_BATCH
 
 __all__ = [
-    "DATA_DIR_VARIABLE", "MAX_BATCH", "MIGRATIONS", "Conflict", "MatchRow", "RoomRow", "SeatRow", "Store",
-    "StoreError", "UnsupportedDatabase", "actions", "alembic_config", "database_url", "default_url", "first_line",
-    "make_engine", "matches", "metadata", "record_of", "rooms", "seats", "shown_url", "upgrade",
+    "CLOSED", "DATA_DIR_VARIABLE", "EXPIRED", "MAX_BATCH", "MIGRATIONS", "PLAYING", "UNPLAYED", "Conflict", "MatchRow",
+    "RoomRow", "SeatRow", "Store", "StoreError", "UnsupportedDatabase", "actions", "alembic_config", "database_url",
+    "default_url", "first_line", "make_engine", "matches", "metadata", "record_of", "rooms", "seats", "shown_url",
+    "upgrade",
 ]

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from flametable.bots.registry import HUMAN
 from flametable.web.store.errors import StoreError, database_errors
 from flametable.web.store.migrate import upgrade_engine
-from flametable.web.store.rows import MatchRow, RoomRow, SeatRow
+from flametable.web.store.rows import EXPIRED, PLAYING, UNPLAYED, MatchRow, RoomRow, SeatRow
 from flametable.web.store.setup import make_engine
 from flametable.web.store.tables import (
     actions,
@@ -21,6 +21,7 @@ from flametable.web.store.tables import (
     match_row,
     match_values,
     matches,
+    open_seat,
     room_row,
     rooms,
     seats,
@@ -105,13 +106,17 @@ class Store:
         return int(key[0])
 
     async def claim_seat(self, room_id: str, player: int, token_hash: str) -> bool:
-        """Give the open person's seat ``player`` its token, atomically: ``False`` if it was taken meanwhile."""
+        """Give the open person's seat ``player`` its token, atomically: ``False`` if it was taken meanwhile, or
+        the room was closed (its current match expired or closed)."""
+
+        not_closed = (sa.exists().where(rooms.c.id == room_id, current_match(),
+                                        matches.c.status.not_in(sorted(UNPLAYED))))
 
         async def work(connection: AsyncConnection) -> bool:
             result = await connection.execute(
                 sa.update(seats)
                 .where(seats.c.room_id == room_id, seats.c.player == player, seats.c.kind == HUMAN,
-                       seats.c.token_hash.is_(None))
+                       seats.c.token_hash.is_(None), not_closed)
                 .values(token_hash=token_hash))
             return result.rowcount == 1
 
@@ -145,6 +150,33 @@ class Store:
                 raise StoreError(f"there is no match {match_id}")
 
         await self._write(f"cannot undo in the match {match_id}", work)
+
+    async def close_waiting(self, match_id: int, status: str) -> bool:
+        """End the match ``match_id`` unplayed (``status``: ``"expired"`` or ``"closed"``, no result) if it is its
+        room's current match, still playing, and a person's seat of the room is still open; whether it was."""
+
+        async def work(connection: AsyncConnection) -> bool:
+            done = await connection.execute(
+                sa.update(matches)
+                .where(matches.c.id == match_id, matches.c.status == PLAYING, _waiting_room())
+                .values(status=status, result=None))
+            return done.rowcount == 1
+
+        return await self._write(f"cannot close the match {match_id}", work)
+
+    async def expire_waiting(self, before: float) -> list[str]:
+        """End as ``"expired"``, in one statement, the current match of every room made before ``before`` that is
+        still playing with a person's seat open; the ids of those rooms."""
+
+        async def work(connection: AsyncConnection) -> list[str]:
+            done = await connection.execute(
+                sa.update(matches)
+                .where(matches.c.status == PLAYING, _waiting_room(before))
+                .values(status=EXPIRED, result=None)
+                .returning(matches.c.room_id))
+            return sorted(done.scalars())
+
+        return await self._write("cannot expire the waiting rooms", work)
 
     async def start_match(self, match: MatchRow) -> None:
         """Insert a new match of ``match.room_id`` (a rematch) and make it the room's current one (sets
@@ -204,13 +236,13 @@ class Store:
             found.setdefault(row["room_id"], []).append(SeatRow(row["player"], row["kind"], row["token_hash"]))
         return found
 
-    async def waiting_rooms(self, limit: int = 50) -> list[RoomRow]:
+    async def waiting_rooms(self, limit: int = 50, *, since: float | None = None) -> list[RoomRow]:
         """The newest rooms whose current match is playing and that still have an open person's seat (their
-        matches' actions not loaded)."""
-        open_seat = sa.exists().where(seats.c.room_id == rooms.c.id, seats.c.kind == HUMAN,
-                                      seats.c.token_hash.is_(None))
+        matches' actions not loaded); with ``since``, only those made at or after it (older ones are past their
+        time, swept or not)."""
         query = (sa.select(rooms, matches).join(matches, current_match())
-                 .where(matches.c.status == "playing", open_seat)
+                 .where(matches.c.status == PLAYING, open_seat(),
+                        *(() if since is None else (rooms.c.created_at >= since,)))
                  .order_by(rooms.c.created_at.desc(), rooms.c.id).limit(limit)
                  .set_label_style(sa.LABEL_STYLE_TABLENAME_PLUS_COL))
         with database_errors("cannot list the waiting rooms"):
@@ -220,10 +252,20 @@ class Store:
         return [room_row(row, seat_rows.get(row["rooms_id"], []), match_row(row, "matches_"), "rooms_")
                 for row in rows]
 
-    async def open_rooms_by(self, creator: str) -> int:
-        """How many rooms made by ``creator`` have a match still playing."""
+    async def open_rooms_by(self, creator: str, *, since: float | None = None) -> int:
+        """How many rooms made by ``creator`` have a match still playing; with ``since``, a room still waiting
+        for a player counts only if made at or after it (an older one is past its time, swept or not)."""
         query = (sa.select(sa.func.count()).select_from(rooms).join(matches, current_match())
-                 .where(rooms.c.creator == creator, matches.c.status == "playing"))
+                 .where(rooms.c.creator == creator, matches.c.status == PLAYING,
+                        *(() if since is None else (sa.or_(rooms.c.created_at >= since, ~open_seat()),))))
         with database_errors(f"cannot count the rooms of {creator}"):
             async with self.engine.connect() as connection:
                 return int((await connection.execute(query)).scalar_one())
+
+
+def _waiting_room(before: float | None = None) -> sa.Exists:
+    """The match (of the enclosing statement) is its room's current one, the room has a person's seat open and,
+    with ``before``, was made before it."""
+    made = () if before is None else (rooms.c.created_at < before,)
+    return sa.exists().where(rooms.c.id == matches.c.room_id, rooms.c.current == matches.c.number, *made,
+                             open_seat())

@@ -7,6 +7,12 @@ from typing import Any
 
 from flametable.core.record import MatchRecord
 
+PLAYING = "playing"
+EXPIRED = "expired"  # the room's open seat stayed empty past its time: closed by the server
+CLOSED = "closed"  # closed by a seated player while a seat was still open
+UNPLAYED = frozenset({EXPIRED, CLOSED})
+"""The statuses of a match closed before it was played out: no winner, no result, no record released."""
+
 
 @dataclass
 class SeatRow:
@@ -36,8 +42,8 @@ class MatchRow:
     players: list[str]  # the seats' players as specs, seat 0 first, as in the record
     first_player: int = 0
     setup: dict[str, Any] | None = None
-    status: str = "playing"  # "playing", "over" (the rules ended it), "resigned"
-    result: dict[str, Any] | None = None  # the outcome's JSON (or the resignation's) once not playing
+    status: str = PLAYING  # "playing", "over" (the rules ended it), "resigned", or one of UNPLAYED
+    result: dict[str, Any] | None = None  # the outcome's JSON (or the resignation's) once over; None if unplayed
     base: int = 0
     actions: list[str] = field(default_factory=list)
     id: int | None = None  # set by the store

@@ -7,6 +7,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from flametable.bots.registry import HUMAN
 from flametable.web.store.rows import MatchRow, RoomRow, SeatRow
 
 metadata = sa.MetaData(naming_convention={
@@ -53,6 +54,7 @@ matches = sa.Table(
     sa.Column("result", JSON, nullable=True),
     sa.Column("base", sa.Integer(), nullable=False),
     sa.UniqueConstraint("room_id", "number"),  # also the index of a room's current match
+    sa.Index(None, "status"),  # the matches still playing (the sweep of waiting rooms), not every one ever played
 )
 actions = sa.Table(
     "actions", metadata,
@@ -88,3 +90,8 @@ def room_row(row: Any, seat_rows: list[SeatRow], match: MatchRow, prefix: str = 
 
 def current_match() -> sa.ColumnElement[bool]:
     return sa.and_(matches.c.room_id == rooms.c.id, matches.c.number == rooms.c.current)
+
+
+def open_seat() -> sa.Exists:
+    """The room (of the enclosing query) has a person's seat nobody took."""
+    return sa.exists().where(seats.c.room_id == rooms.c.id, seats.c.kind == HUMAN, seats.c.token_hash.is_(None))

@@ -1,6 +1,6 @@
 // The lobby: choose a game and its options, seat a bot or leave the seat for a friend, make the room and copy its
 // link; the rooms waiting for a player.
-import { api, keepSeatToken } from "./api.js";
+import { api, keepSeatToken, seatToken } from "./api.js";
 import { h } from "./dom.js";
 import { gameModule, games as knownGames } from "./games.js";
 import { _ } from "./i18n.js";
@@ -97,15 +97,32 @@ export async function mount(root) {
     }
   });
   const waiting = h("ul", { class: "rooms" });
+  const waitingError = h("p", { class: "error", role: "alert" });
+  // A room of mine (this browser holds a seat token of it) still waiting for a player can be closed from here.
+  const closeButton = (room) => {
+    const token = seatToken(room.room);
+    if (!token) return null;
+    return h("button", { type: "button", class: "close-room", onclick: async () => {
+      waitingError.textContent = "";
+      try {
+        await api(`/api/rooms/${room.room}/close`, { token });
+      } catch (err) {
+        waitingError.textContent = err.message;
+      }
+      await refresh();
+    } }, _("Close the room"));
+  };
   const refresh = async () => {
     const { rooms } = await api("/api/rooms");
     const titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
     waiting.replaceChildren(...(rooms.length ? rooms.map((room) => h("li", {},
       h("span", {}, titles[room.game] || room.game), " ",
-      h("a", { href: `/rooms/${room.room}`, "data-nav": true }, _("Join")))) : [h("li", {}, _("No room is waiting for a player."))]));
+      h("a", { href: `/rooms/${room.room}`, "data-nav": true }, _("Join")), " ", closeButton(room)))
+      : [h("li", {}, _("No room is waiting for a player."))]));
   };
   await refresh();
   const timer = setInterval(refresh, 5000);
-  root.append(form, h("section", { class: "waiting" }, h("h2", {}, _("Rooms waiting for a player")), waiting));
+  root.append(form, h("section", { class: "waiting" }, h("h2", {}, _("Rooms waiting for a player")), waiting,
+    waitingError));
   return () => clearInterval(timer);
 }

@@ -20,6 +20,10 @@ function botName(kind) {
   return known[kind] || _("A bot ({kind})", { kind: kind.slice(4) });
 }
 
+// The statuses of a match closed before it was played out: the room's open seat stayed empty too long, or its
+// player closed it (the server's "ended" message then says why, in the player's language).
+const UNPLAYED = ["expired", "closed"];
+
 // A seat's connection in words (the dot before it is drawn by the style sheet: never the only signal).
 const DISCONNECT_GRACE_MS = 2000;
 
@@ -159,8 +163,20 @@ export async function mount(root, { room }) {
     }));
   };
 
+  const closeRoom = async () => {
+    try {
+      await api(`/api/rooms/${room}/close`, { token });
+    } catch (err) {
+      t.error = err.message;
+      announce(err.message);
+      draw();
+    }
+  };
+
   const drawControls = () => {
     const playing = !t.ended;
+    const unplayed = t.ended !== null && UNPLAYED.includes(t.ended.status);
+    const waiting = t.players.some((p) => p.open);
     const againstBot = t.seat !== null && t.players[1 - t.seat] && t.players[1 - t.seat].kind.startsWith("bot:");
     controls.hidden = !t.welcomed;
     fill(controls,
@@ -175,7 +191,10 @@ export async function mount(root, { room }) {
         t.undoing = true;
         socket.send({ type: "undo", version: socket.version });
       } }, _("Undo")) : null,
-      t.seat !== null && !playing ? h("button", { class: "rematch primary", onclick: () => socket.send({ type: "rematch" }) },
+      // a room still waiting for a player can be closed by its player (once both are seated: resign)
+      t.seat !== null && playing && waiting ? h("button", { class: "close-room", onclick: closeRoom },
+        _("Close the room")) : null,
+      t.seat !== null && !playing && !unplayed ? h("button", { class: "rematch primary", onclick: () => socket.send({ type: "rematch" }) },
         t.offer !== null && t.offer !== t.seat ? _("Accept the rematch") : _("Rematch")) : null,
       h("button", { class: "show-log", "aria-expanded": String(t.logOpen), "aria-controls": "match-log", onclick: () => {
         t.logOpen = !t.logOpen;
@@ -187,6 +206,12 @@ export async function mount(root, { room }) {
   const drawResult = () => {
     result.hidden = !t.ended;
     if (!t.ended) return;
+    if (UNPLAYED.includes(t.ended.status)) {
+      fill(result, h("h2", { id: "result-title", class: "headline", tabindex: "-1" },
+        t.ended.message || _("This room is closed.")),
+      h("p", {}, h("a", { href: "/", "data-nav": true }, _("Back to the lobby"))));
+      return;
+    }
     const r = t.ended.result || {};
     const headline = r.winner === null || r.winner === undefined ? _("The match is a tie.")
       : r.winner === t.seat ? _("You win!") : t.seat === null ? _("{player} wins.", { player: playerName(r.winner, null) })
