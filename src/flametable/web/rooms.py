@@ -72,6 +72,8 @@ class Limits:
     keep_events: int = 16  # past events kept per match, as sent, for a reconnecting client (older gaps: a sync)
     send_timeout: float = 10.0  # a client that takes longer to receive one message is disconnected
     bot_iterations: int = 10_000  # the most a seat's bot:ismcts:N may search a move with no time limit
+    body_bytes: int = 64 * 1024  # an HTTP request's JSON body: refused on its Content-Length, never read past it
+    record_bytes: int = 1024 * 1024  # a record file sent to POST /api/replay: the same
 
 
 def token_hash(token: str) -> str:
