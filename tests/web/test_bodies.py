@@ -1,6 +1,7 @@
 """Request bodies within their limits (issue 21, point 1): a ``Content-Length`` past the limit is refused before a
 byte is read, a body with no length (or longer than it said) stops being read as soon as it passes the limit, so
-an oversized request costs the server no more memory than its limit.
+an oversized request costs the server no more memory than its limit; and a JSON body or message with a key twice
+is refused (point 7).
 
 The app is spoken to through ASGI directly, in the test client's own event loop, with a ``receive`` that counts
 every byte the app pulled: the test client would read the whole body before the app sees it."""
@@ -212,3 +213,43 @@ def test_oversized_requests_at_once_cost_under_2_mib_each(server: Server) -> Non
     grown = peak_growth(server, requests)
     assert grown < 2 * MIB * len(requests), f"{grown / MIB:.1f} MiB"
 
+
+# ------------------------------------------------------------------ a key twice (point 7)
+
+
+def test_a_request_with_a_key_twice_is_refused(server: Server) -> None:
+    response = server.http.post("/api/rooms", content=b'{"game": "duel", "seats": ["me", "open"], "game": "duals"}')
+    assert (response.status_code, response.json()["error"]) == (400, "bad_json")
+    assert response.json()["message"] == "The request is not valid JSON: the key 'game' appears twice in one object"
+    in_spanish = server.http.post("/api/rooms?lang=es", content=b'{"seats": [], "seats": ["me", "open"]}').json()
+    assert in_spanish["message"] == ("La petición no es JSON válido: la clave 'seats' aparece dos veces en un mismo "
+                                     "objeto")
+
+
+def test_a_message_with_a_key_twice_is_refused_and_changes_nothing(server: Server) -> None:
+    room, t0, t1 = server.pair("duel")
+    with server.connect(room) as a, server.connect(room) as b:
+        a.hello(t0)
+        b.hello(t1)
+        seen = {0: a.event(), 1: b.event()}
+        to_act = seen[0]["to_act"]
+        player, event = (a, b)[to_act], seen[to_act]
+        act = json.dumps({"action": event["view"]["legal"][0], "version": event["version"]})[1:-1]
+        for text in ('{"type": "act", "type": "sync"}',  # a sync to Python, an act to a parser keeping the first
+                     '{"type": "sync", ' + act + ', "type": "act"}'):  # an act to Python
+            player.ws.send_text(text)
+            refused = player.recv()  # the answer to it, nothing before (but who is connected, sent at the hellos)
+            while refused["type"] == "presence":
+                refused = player.recv()
+            assert (refused["type"], refused["code"]) == ("error", "bad_json")
+            assert refused["message"] == "The message is not valid JSON: the key 'type' appears twice in one object"
+        player.send(type="act", action=event["view"]["legal"][0], version=event["version"])
+        moved = player.event()  # the version the refused act named is still the match's: nothing was played
+        assert moved["version"] == event["version"] + 1
+
+
+def test_an_uploaded_record_with_a_key_twice_is_refused_naming_it(server: Server) -> None:
+    text = b'{"format": "flametable-record/1", "game": "duel", "seed": 1, "seed": 2}'
+    response = server.http.post("/api/replay", content=text)
+    assert (response.status_code, response.json()["error"]) == (400, "bad_record")
+    assert response.json()["message"] == "The file is not a match record: the key 'seed' appears twice in one object"

@@ -122,7 +122,9 @@ async def read_body(request: Request, tr: Translator, schema: Obj) -> dict[str, 
         return raw
     try:
         data = loads_json(raw.decode("utf-8")) if raw.strip() else {}
-    except (LimitError, UnicodeDecodeError, ValueError):
+    except LimitError as exc:
+        return fail(tr, "bad_json", FlametableError(N_("The request is not valid JSON: {problem}"), problem=exc), 400)
+    except (UnicodeDecodeError, ValueError):
         return fail(tr, "bad_json", FlametableError(N_("The request is not valid JSON.")), 400)
     try:
         validate(data, schema, "request", messages.MESSAGE, error=messages.request_error, json=True)
