@@ -120,6 +120,32 @@ def test_json_within_the_limits_reads_as_json_does() -> None:
     scan_text('"\\"[[[["')  # an escaped quote does not end the string
 
 
+@pytest.mark.parametrize(("text", "key"), [
+    ('{"type": "act", "type": "sync"}', "type"),
+    ('[{"a": 1}, {"a": 2, "b": {"c": 1, "d": 2, "c": 1}}]', "c"),  # the same value twice is still two ways to read
+    ('{"\\u0061": 1, "a": 2}', "a"),  # written two ways, the same key
+])
+def test_a_json_object_with_a_key_twice_is_refused_naming_the_key(text: str, key: str) -> None:
+    """Python keeps the last value of a key written twice, other parsers the first: one text, two readings."""
+    exc = refused(LimitError, lambda: loads_json(text))
+    assert str(exc) == f"the key {key!r} appears twice in one object"
+    assert ES.error(exc) == f"la clave {key!r} aparece dos veces en un mismo objeto"
+
+
+def test_the_same_key_in_different_objects_is_no_key_twice() -> None:
+    text = '{"a": {"a": 1}, "rounds": [{"winner": 0}, {"winner": 1}]}'
+    assert loads_json(text) == json.loads(text)
+
+
+def test_a_record_with_a_key_twice_is_refused_naming_it(tmp_path: Path) -> None:
+    """A record read two ways (the seed of one parser or of another) is no record: its file is refused."""
+    path = tmp_path / "r.json"
+    path.write_text(record_text()[:-1] + ', "seed": 2}', encoding="utf-8")
+    exc = refused(RecordError, lambda: MatchRecord.load(path))
+    assert str(exc) == f"{path}: the key 'seed' appears twice in one object"
+    assert ES.error(exc) == f"{path}: la clave 'seed' aparece dos veces en un mismo objeto"
+
+
 def test_a_record_with_a_lone_surrogate_in_an_action_is_refused(tmp_path: Path) -> None:
     """The action 'play S3\\ud800' was echoed back and crashed the text and the --json output."""
     path = tmp_path / "r.json"
@@ -185,6 +211,7 @@ def test_bad_csv_rows_are_refused_naming_the_line(tmp_path: Path, row: str, prob
     (HUGE, "line 1: a number of more than 100 digits"),
     (DEEP_JSON, f"line 1: lists and tables nested more than {MAX_DEPTH} deep"),
     ('{"game": "duel\\udfff"}', "line 1: /game: a text holds a lone surrogate (\\udfff), which is no character"),
+    ('{"game": "duel", "game": "duals"}', "line 1: the key 'game' appears twice in one object"),
 ])
 def test_bad_json_result_lines_are_refused_naming_the_line(tmp_path: Path, line: str, problem: str) -> None:
     path = tmp_path / "r.jsonl"

@@ -35,7 +35,6 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from flametable.texts.translator import Translator
 from flametable.web.app import Settings, create_app
-from flametable.web.common import MAX_BODY_BYTES
 from flametable.web.messages import CLIENT, MAX_MESSAGE_BYTES, MAX_VERSION
 from flametable.web.rooms import Limits, Room
 from tests.web.memory_store import MemoryStore
@@ -592,7 +591,7 @@ def room_body(draw: st.DrawFn) -> bytes:
     if kind == 3:
         return draw(st.sampled_from(("[" * 40 + "]" * 40, "9" * 200, "NaN", '{"game": "\\ud800"}',
                                      '{"game": "duel", "seats": ["me", "open"], "options": {"x": 1e999}}',
-                                     " " * (MAX_BODY_BYTES + 1)))).encode("utf-8")
+                                     " " * (Limits().body_bytes + 1)))).encode("utf-8")
     body: dict[str, Any] = {"game": draw(st.sampled_from(GAMES)), "seats": ["me", "open"]}
     if kind == 4:  # the game or the seats wrong
         name = draw(st.sampled_from(("game", "seats")))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Mapping
 from itertools import accumulate
 from typing import Any
@@ -157,12 +158,23 @@ def _no_constant(name: str) -> Any:
     raise LimitError(N_("{name} is not a JSON number"), name=name)
 
 
-_JSON = json.JSONDecoder(parse_constant=_no_constant)
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused when a key appears twice in it: Python's parser keeps the last value, another parser
+    may keep the first, so one text would be read two ways."""
+    made = dict(pairs)
+    if len(made) < len(pairs):
+        twice = next(key for key, count in Counter(key for key, _ in pairs).items() if count > 1)
+        raise LimitError(N_("the key {key!r} appears twice in one object"), key=twice[:100])
+    return made
+
+
+_JSON = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_object)
 
 
 def loads_json(text: str) -> Any:
     """Parse JSON within the limits: raises :class:`LimitError` (a limit) or ``json.JSONDecodeError`` (syntax).
-    ``NaN`` and ``Infinity``, which Python's parser accepts but JSON has not, are refused."""
+    ``NaN`` and ``Infinity``, which Python's parser accepts but JSON has not, are refused, and so is an object with
+    a key twice (``{"type": "act", "type": "sync"}``: the last wins in Python, another parser may keep the first)."""
     code = _scan(text)
     try:  # json.loads would make a decoder each time; it alone says what a byte order mark is
         data = _JSON.decode(text) if not text.startswith("\ufeff") else json.loads(text, parse_constant=_no_constant)

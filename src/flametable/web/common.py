@@ -1,10 +1,15 @@
 """What every route shares: the objects of ``app.state`` (the settings, the store, the hall), the client's
-language, errors as JSON, request bodies read against their declared schemas."""
+language, errors as JSON, request bodies read within their limits and against their declared schemas.
+
+A body is read by :func:`read_limited` alone (no route calls ``request.body()`` or ``request.json()``): a declared
+``Content-Length`` past the limit is refused before a byte is read, and any body (one sent in chunks, with no
+length, or one longer than it said) is read as a stream that stops as soon as it passes the limit, so a request
+never costs the server more memory than its limit, whatever it sends."""
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, NamedTuple
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
@@ -18,9 +23,6 @@ from flametable.web import messages
 from flametable.web.messages import MessageError
 from flametable.web.rooms import Hall, Room
 from flametable.web.settings import Settings
-
-MAX_BODY_BYTES = 64 * 1024
-"""The longest request body a route reads (a record file uploaded for a replay has its own limit)."""
 
 
 def settings_of(request: HTTPConnection) -> Settings:
@@ -63,16 +65,66 @@ def fail(tr: Translator, code: str, exc: FlametableError, status: int) -> JSONRe
     return JSONResponse({"error": code, "message": tr.error(exc)}, status_code=status)
 
 
+class TooBig(NamedTuple):
+    """How a refused body is told: when its size is known (its ``Content-Length``: ``{limit}`` and ``{size}``), and
+    when it is not (a body sent with no length, in chunks: ``{limit}``)."""
+
+    sized: str
+    unsized: str
+
+
+REQUEST_TOO_BIG = TooBig(N_("A request may hold at most {limit} bytes; this one holds {size}."),
+                         N_("A request may hold at most {limit} bytes; this one holds more."))
+
+
+def _refused(tr: Translator, code: str, exc: FlametableError, status: int) -> JSONResponse:
+    """The answer to a body not read to its end: the connection closes after it, so that the server does not go on
+    receiving (and dropping) the rest of the body."""
+    response = fail(tr, code, exc, status)
+    response.headers["connection"] = "close"
+    return response
+
+
+async def read_limited(request: Request, tr: Translator, limit: int,
+                       too_big: TooBig = REQUEST_TOO_BIG) -> bytes | JSONResponse:
+    """The request's body, at most ``limit`` bytes; else the answer: 400 ``bad_length`` for a ``Content-Length``
+    that is no number of bytes (or two that differ) or a body longer than it, 413 ``too_big`` for a body past the
+    limit, said by its ``Content-Length`` (then nothing is read) or found on the way (then reading stops at the
+    chunk that passes it)."""
+    lengths = set(request.headers.getlist("content-length"))
+    declared: int | None = None
+    if lengths:
+        given = lengths.pop().strip()
+        if lengths or not (given.isascii() and given.isdigit()) or len(given) > 20:
+            return _refused(tr, "bad_length", FlametableError(N_("The request's Content-Length is not a number of "
+                                                                 "bytes.")), 400)
+        declared = int(given)
+        if declared > limit:
+            return _refused(tr, "too_big", FlametableError(too_big.sized, limit=limit, size=declared), 413)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if declared is not None and size > declared:
+            return _refused(tr, "bad_length", FlametableError(N_("The request's body is longer than its "
+                                                                 "Content-Length says.")), 400)
+        if size > limit:
+            return _refused(tr, "too_big", FlametableError(too_big.unsized, limit=limit), 413)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 async def read_body(request: Request, tr: Translator, schema: Obj) -> dict[str, Any] | JSONResponse:
-    """The request's JSON body checked against ``schema`` (an empty body: ``{}``); else the answer saying what is
-    wrong with it."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY_BYTES:
-        return fail(tr, "too_big", FlametableError(N_("A request may hold at most {limit} bytes; this one holds "
-                                                       "{size}."), limit=MAX_BODY_BYTES, size=len(raw)), 413)
+    """The request's JSON body (at most the limits' ``body_bytes``) checked against ``schema`` (an empty body:
+    ``{}``); else the answer saying what is wrong with it."""
+    raw = await read_limited(request, tr, hall_of(request).limits.body_bytes)
+    if isinstance(raw, Response):
+        return raw
     try:
         data = loads_json(raw.decode("utf-8")) if raw.strip() else {}
-    except (LimitError, UnicodeDecodeError, ValueError):
+    except LimitError as exc:
+        return fail(tr, "bad_json", FlametableError(N_("The request is not valid JSON: {problem}"), problem=exc), 400)
+    except (UnicodeDecodeError, ValueError):
         return fail(tr, "bad_json", FlametableError(N_("The request is not valid JSON.")), 400)
     try:
         validate(data, schema, "request", messages.MESSAGE, error=messages.request_error, json=True)

@@ -49,7 +49,9 @@ def read_record(raw: bytes) -> MatchRecord:
     """An uploaded record file: raises :class:`RecordError` naming what is wrong."""
     try:
         data = loads_json(raw.decode("utf-8"))
-    except (LimitError, UnicodeDecodeError, ValueError):
+    except LimitError as exc:  # a limit passed, or a key twice in an object
+        raise RecordError(N_("The file is not a match record: {error}"), error=exc) from None
+    except (UnicodeDecodeError, ValueError):
         raise RecordError(N_("The file is not a match record: it is not valid JSON.")) from None
     try:
         return MatchRecord.from_json(data, "record")

@@ -91,6 +91,8 @@ class Limits:
     bot_iterations: int = 10_000  # the most a seat's bot:ismcts:N may search a move with no time limit
     waiting_room_ttl: float = 24 * 3600.0  # seconds a room may wait with a person's seat open before it expires
     sweep_every: float = 300.0  # seconds between two sweeps closing the waiting rooms past their time
+    body_bytes: int = 64 * 1024  # an HTTP request's JSON body: refused on its Content-Length, never read past it
+    record_bytes: int = 1024 * 1024  # a record file sent to POST /api/replay: the same
 
 
 def token_hash(token: str) -> str:

@@ -14,13 +14,13 @@ from flametable.core.errors import FlametableError, RecordError
 from flametable.core.i18n import N_
 from flametable.core.record import MatchRecord
 from flametable.texts.translator import Translator
-from flametable.web.common import fail, language_of, room_or_404
+from flametable.web.common import TooBig, fail, hall_of, language_of, read_limited, room_or_404
 from flametable.web.replays import ReplayError, read_record, replay_steps
 from flametable.web.rooms import Room
 from flametable.web.store import PLAYING, UNPLAYED, MatchRow, record_of
 
-MAX_UPLOAD_BYTES = 1024 * 1024
-"""The largest record file ``POST /api/replay`` reads."""
+RECORD_TOO_BIG = TooBig(N_("A record file may hold at most {limit} bytes; this one holds {size}."),
+                        N_("A record file may hold at most {limit} bytes; this one holds more."))
 
 
 async def ended_match(request: Request, tr: Translator) -> tuple[Room, MatchRow] | Response:
@@ -71,10 +71,9 @@ async def room_replay(request: Request) -> Response:
 
 async def upload_replay(request: Request) -> Response:
     tr = language_of(request)
-    raw = await request.body()
-    if len(raw) > MAX_UPLOAD_BYTES:
-        return fail(tr, "too_big", FlametableError(N_("A record file may hold at most {limit} bytes; this one "
-                                                       "holds {size}."), limit=MAX_UPLOAD_BYTES, size=len(raw)), 413)
+    raw = await read_limited(request, tr, hall_of(request).limits.record_bytes, RECORD_TOO_BIG)
+    if isinstance(raw, Response):
+        return raw
     try:
         rec = read_record(raw)
     except RecordError as exc:
