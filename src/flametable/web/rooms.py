@@ -11,6 +11,9 @@ client never mistakes a new state for one it saw (the translation: :mod:`flameta
 the hall's executor (a process pool in ``serve``), never on the event loop; a bot's move chosen at an older version
 is dropped.
 
+A ``log`` request is answered from the room's :class:`~flametable.web.logs.MatchLogs`: each reader's log kept as
+the match goes, its first build in a thread, never a replay on the event loop.
+
 The seed leaves the server only in the record of an ended match; options only as the game's ``public_options``
 (a game without that method shows none: own decks are secrets).
 """
@@ -38,13 +41,14 @@ from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.core.protocol import Action, Game, complete
-from flametable.core.record import RESIGNED, resigner, start
+from flametable.core.record import RESIGNED, resigner
 from flametable.core.rng import SEED_MAX
-from flametable.service import Applied, Event, MatchService, Rejected, StaleVersion, is_public
+from flametable.service import Applied, Event, MatchService, Rejected, StaleVersion
 from flametable.service.takeback import reveals
-from flametable.texts.log import LogStep, match_log
+from flametable.texts.log import LogWriter
 from flametable.texts.translator import Translator
 from flametable.web import messages
+from flametable.web.logs import MatchLogs, Reader, replay_log
 from flametable.web.store import MatchRow, RoomRow, SeatRow, Store, StoreError, record_of
 
 log = logging.getLogger("flametable.web")
@@ -72,6 +76,7 @@ class Limits:
     keep_events: int = 16  # past events kept per match, as sent, for a reconnecting client (older gaps: a sync)
     send_timeout: float = 10.0  # a client that takes longer to receive one message is disconnected
     bot_iterations: int = 10_000  # the most a seat's bot:ismcts:N may search a move with no time limit
+    log_builds: int = 1  # match logs built at once in the hall, each in a thread (the first request of a reader)
 
 
 def token_hash(token: str) -> str:
@@ -159,7 +164,7 @@ class Room:
         self.bot_task: asyncio.Task[None] | None = None
         self.history: deque[tuple[int, tuple[str, str, str]]] = deque(maxlen=hall.limits.keep_events)
         self.tasks: set[asyncio.Task[None]] = set()  # presence announcements under way
-        self.service, self.actors = self._rebuild(row.match)
+        self._restart(row.match)
 
     # ------------------------------------------------------------------ facts
 
@@ -231,13 +236,19 @@ class Room:
             actors.append(seat if seat is not None else -1)
         return service, actors
 
+    def _restart(self, match: MatchRow) -> None:
+        """Take ``match`` as rebuilt from its row (its service, who played each action), with no past events kept
+        and no logs made yet (``logs``: each reader's log is built again when asked)."""
+        self.service, self.actors = self._rebuild(match)
+        self.history.clear()
+        self.logs = MatchLogs(self.game, match.number)
+
     async def reload(self) -> None:
         """Forget memory and take the room as the store has it (after a store failure)."""
         row = await self.hall.store.load_room(self.id)
         if row is not None:
             self.row = row
-            self.service, self.actors = self._rebuild(row.match)
-            self.history.clear()
+            self._restart(row.match)
 
     # ------------------------------------------------------------------ connections
 
@@ -321,9 +332,11 @@ class Room:
                             status=503) from None
         self.match.actions.append(notation)
         self.actors.append(seat)
+        self.logs.step(applied, notation)
         if outcome is not None:
             self.match.status, self.match.result = "over", result
         await self._tell(applied)
+        self.logs.flush()  # the logs' lines of the step, once its events are out
         if outcome is not None:
             await self._broadcast(lambda conn: self._ended())
         self.schedule_bot()
@@ -358,8 +371,7 @@ class Room:
             self._cancel_bot()
             del self.match.actions[keep:]
             self.match.base = base
-            self.service, self.actors = self._rebuild(self.match)
-            self.history.clear()
+            self._restart(self.match)
             await self._sync_all()
             self.schedule_bot()
 
@@ -407,8 +419,7 @@ class Room:
                                 status=503) from None
             self.offers.clear()
             self.row.match = new
-            self.service, self.actors = self._rebuild(new)
-            self.history.clear()
+            self._restart(new)
             for c in list(self.conns):
                 await self._send(c, self._welcome(c))
             await self._sync_all()
@@ -420,9 +431,24 @@ class Room:
             await self._send(conn, self._event(self.service.sync(self.seat_of(conn.player))))
 
     async def match_log(self, conn: Conn) -> None:
-        async with self.lock:
-            lines = self.hall.log_lines(self, conn)
-            await self._send(conn, {"type": "log", "match": self.match.number, "lines": lines})
+        """Send ``conn`` the match log of its audience in its language (:mod:`flametable.web.logs`): kept as the
+        match goes; the first request of a reader waits for its build, off the loop."""
+        while True:
+            async with self.lock:
+                logs = self.logs
+                reader = (self.seat_of(conn.player), conn.tr.lang)
+                text = logs.message(reader, self.service.outcome, resigner(self.match.result))
+                if text is not None:
+                    await self._send_text(conn, text)
+                    return
+                build = logs.build(reader, self._replay(reader, conn.tr), self.hall.log_builds)
+            await asyncio.shield(build)  # then, under the lock again: an undo or a rematch may have come since
+
+    def _replay(self, reader: Reader, tr: Translator) -> Callable[[], LogWriter]:
+        """The replay of ``reader``'s log for a thread: the match as it is now, copied (the lock held)."""
+        game, record = self.game, record_of(self.match, actions=False, result=False)
+        actions, actors, audience = list(self.match.actions), list(self.actors), reader[0]
+        return lambda: replay_log(game, record, actions, actors, audience, tr)
 
     # ------------------------------------------------------------------ bots
 
@@ -549,6 +575,7 @@ class Hall:
         self.clock = clock
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self.log_builds = asyncio.Semaphore(self.limits.log_builds)  # the logs built at once, off the loop
 
     async def think(self, spec: str, game_name: str, seed: int, view: Any, legal: tuple[Action, ...]) -> int:
         loop = asyncio.get_running_loop()
@@ -659,23 +686,7 @@ class Hall:
                 await room._send(conn, room._welcome(conn))
         return room, chosen, token
 
-    def log_lines(self, room: Room, conn: Conn) -> list[str]:
-        """The match so far as ``conn``'s audience may know it, in its language: made from that audience's views
-        and the actions it may know only, replayed from the start (the game's log, :mod:`flametable.texts.log`)."""
-        audience = room.seat_of(conn.player)
-        match = room.match
-        state = start(room.game, record_of(match, actions=False, result=False))
-        first = state.view(audience)
-        steps = []
-        for actor, notation in zip(room.actors, match.actions, strict=True):
-            action = room.game.action_from_text(notation)
-            before = state.view(audience)
-            state.apply(action)
-            known = audience == actor or is_public(room.game, action)
-            steps.append(LogStep(before, state.view(audience), actor, action if known else None))
-        return match_log(room.game, conn.tr, audience, steps, first=first, outcome=state.outcome,
-                         resigned=resigner(match.result))
-
     async def close(self) -> None:
         for room in list(self.rooms.values()):
             room._cancel_bot()
+            room.logs.cancel()
