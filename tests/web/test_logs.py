@@ -1,15 +1,19 @@
-"""Issue 21, point 2: a ``log`` request never replays the match on the event loop.
+"""Issue 21, point 2: a ``log`` request never replays the match on the event loop, and the expensive requests are
+counted per client address.
 
 Each reader's log (audience and language) is kept as the match goes and built once, off the loop
 (:mod:`flametable.web.logs`); it must give exactly the lines the full replay gives (``match_log`` on every step of
-the audience's own views), through undos, resignations, rematches and reloads."""
+the audience's own views), through undos, resignations, rematches and reloads. ``log`` and ``sync`` requests of one
+address, all its sockets together, have a budget (``too_many_requests`` beyond it)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, cast
@@ -20,15 +24,16 @@ from flametable.core.record import resigner, start
 from flametable.service import Audience, MatchService, is_public
 from flametable.texts.log import LogStep, match_log
 from flametable.texts.translator import Translator
-from flametable.web.rooms import Conn, Hall, Limits, Room, RoomError, game_of
+from flametable.web.rooms import Budgets, Conn, Hall, Limits, Room, RoomError, game_of
 from flametable.web.store import Store, StoreError, record_of
+from tests.web.client import Client, Server
 from tests.web.memory_store import MemoryStore
 
 pytestmark = pytest.mark.anyio
 
 AUDIENCES: tuple[Audience, ...] = (0, 1, None)
 LANGS = ("en", "es")
-UNLIMITED = Limits(actions_per_second=1e9, burst=10**9)
+UNLIMITED = Limits(actions_per_second=1e9, burst=10**9, expensive_per_second=1e9, expensive_burst=10**9)
 
 
 # ------------------------------------------------------------------ helpers
@@ -282,3 +287,116 @@ async def test_twenty_spectators_asking_for_the_log_replay_nothing_on_the_event_
     assert made["loop"] == actions <= 3
     assert made["off"] == 0
     assert spectators[0].got[-1]["lines"] == replayed(room, None, "en")
+
+
+async def test_another_room_is_not_slowed_by_a_flood_of_log_requests() -> None:
+    """While one address floods a room with ``log`` and ``sync`` requests, the players of another room, from their
+    own addresses, are answered, and the event loop makes no view for the flood's logs."""
+    hall = a_hall(41, Limits(actions_per_second=1e9, burst=10**9))
+    flooded, _ = await hall.create("duals", None, ["me", "me"], "creator")
+    other, _ = await hall.create("duals", None, ["me", "me"], "creator")
+    rng = random.Random(41)
+    for _ in range(60):
+        await act(flooded, rng)
+    flood = [Reader(flooded, None, "en", "flooder") for _ in range(20)]
+    players = [Reader(other, 0, "en", "player-0"), Reader(other, 1, "es", "player-1")]
+    refused: list[str] = []
+    began = time.monotonic()
+    with views_by_thread(flooded) as made:  # the views of every Duals match (both rooms)
+        for _ in range(10):
+            for spectator in flood:
+                try:
+                    await spectator.log()
+                except RoomError as exc:
+                    refused.append(exc.code)
+            await act(other, rng)
+            for player in players:
+                await player.log()  # never refused: another address
+                await other.sync(player.conn)
+    elapsed = time.monotonic() - began
+    limits = hall.limits
+    assert set(refused) == {"too_many_requests"}
+    assert len(refused) >= 200 - limits.expensive_burst - limits.expensive_per_second * elapsed - 1
+    assert made["loop"] == 3 * 10 + 2 * 10  # the other room's events (3 views an action) and syncs, nothing else
+    for player in players:
+        assert player.got[-2]["lines"] == replayed(other, player.audience, player.conn.tr.lang)
+
+
+# ------------------------------------------------------------------ the budget of an address, through the socket
+
+
+def test_spectator_sockets_of_one_address_are_refused_beyond_its_budget_of_log_requests() -> None:
+    """Twenty spectator sockets from one address, each within its own limit (10 messages a second, 30 at once),
+    ask for the log 15 times each at once: the address's budget (20 a second, 60 at once) answers the first ones,
+    each right, and refuses the others with ``too_many_requests`` in the socket's language."""
+    limits = Limits(actions_per_second=10, burst=30)
+    with Server(limits=limits) as server:
+        room = server.room("duals", ["bot:random", "bot:random"])["room"]
+        deadline = time.monotonic() + 30
+        while server.http.get(f"/api/rooms/{room}").json()["status"] == "playing":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        hall: Hall = server.app.state.hall
+        with contextlib.ExitStack() as stack:
+            sockets = [stack.enter_context(server.connect(room, lang="es" if i % 2 else "en")) for i in range(20)]
+            for s in sockets:
+                s.hello()
+                s.until("ended")
+            began = time.monotonic()
+            for s in sockets:
+                for _ in range(15):
+                    s.send(type="log")
+            answers = [answer for s in sockets for answer in answers_of(s, 15)]
+            elapsed = time.monotonic() - began
+            loaded = hall.rooms[room]
+            logs = [a for a in answers if a["type"] == "log"]
+            refused = [a for a in answers if a["type"] == "error"]
+            assert len(logs) + len(refused) == 300
+            assert {a["code"] for a in refused} == {"too_many_requests"}  # never too_fast: each socket is within
+            assert limits.expensive_burst <= len(logs) <= limits.expensive_burst + limits.expensive_per_second * \
+                elapsed + 1
+            expected = {lang: replayed(loaded, None, lang) for lang in LANGS}
+            assert all(a["lines"] == expected["en"] or a["lines"] == expected["es"] for a in logs)
+            assert any("dirección" in a["message"] for a in refused)  # the Spanish sockets' refusal in Spanish
+            assert any("address" in a["message"] for a in refused)
+
+
+def answers_of(client: Client, count: int) -> list[dict[str, Any]]:
+    """The next ``count`` answers (logs or errors) ``client`` gets, past the presence news of the others' hellos."""
+    answers: list[dict[str, Any]] = []
+    while len(answers) < count:
+        message = client.recv()
+        if message["type"] in ("log", "error"):
+            answers.append(message)
+    return answers
+
+
+def test_an_address_budget_refills_is_its_own_and_is_forgotten_once_full_again() -> None:
+    now = [0.0]
+    budgets = Budgets(rate=2.0, burst=3, clock=lambda: now[0])
+    assert [budgets.allow("a") for _ in range(4)] == [True, True, True, False]  # the burst, then refused
+    assert budgets.allow("b")  # another address: its own budget
+    now[0] = 0.5
+    assert budgets.allow("a")  # one more earned in half a second at 2 a second
+    assert not budgets.allow("a")
+    for i in range(1000):  # many addresses heard from once: kept while their bucket refills...
+        now[0] = 1.0 + i / 1000
+        budgets.allow(f"passer-by {i}")
+    assert len(budgets) == 1000 + 1  # "b", heard from at 0 s, is full again at 1.5 s: forgotten; "a" (0.5 s) not yet
+    now[0] = 10.0
+    budgets.allow("c")  # ...and forgotten once it is full again (forgetting it changes nothing)
+    assert len(budgets) == 1
+
+
+def test_the_browsers_of_one_home_never_meet_the_budget() -> None:
+    """Three tabs of one address (two tables and a spectator) asking for the log after every event, as the browser
+    does (at most 4 times a second), and each resyncing once a second, for ten minutes: never refused."""
+    limits = Limits()
+    now = [0.0]
+    budgets = Budgets(limits.expensive_per_second, limits.expensive_burst, clock=lambda: now[0])
+    for tick in range(10 * 60 * 4):  # every quarter of a second
+        now[0] = tick / 4
+        for _tab in range(3):
+            assert budgets.allow("home")
+            if tick % 4 == 0:
+                assert budgets.allow("home")

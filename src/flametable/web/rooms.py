@@ -12,7 +12,8 @@ the hall's executor (a process pool in ``serve``), never on the event loop; a bo
 is dropped.
 
 A ``log`` request is answered from the room's :class:`~flametable.web.logs.MatchLogs`: each reader's log kept as
-the match goes, its first build in a thread, never a replay on the event loop.
+the match goes, its first build in a thread, never a replay on the event loop. ``log`` and ``sync`` requests count
+against their client address's budget (:class:`Budgets`, all its sockets together).
 
 The seed leaves the server only in the record of an ended match; options only as the game's ``public_options``
 (a game without that method shows none: own decks are secrets).
@@ -29,7 +30,7 @@ import os
 import secrets
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -76,6 +77,10 @@ class Limits:
     keep_events: int = 16  # past events kept per match, as sent, for a reconnecting client (older gaps: a sync)
     send_timeout: float = 10.0  # a client that takes longer to receive one message is disconnected
     bot_iterations: int = 10_000  # the most a seat's bot:ismcts:N may search a move with no time limit
+    # ``log`` and ``sync`` requests (a whole log, a whole view) per second from one client address, all its sockets
+    # together, on average... (a browser asks for the log after each event it gets, at most 4 times a second)
+    expensive_per_second: float = 20.0
+    expensive_burst: int = 60  # ...and at once
     log_builds: int = 1  # match logs built at once in the hall, each in a thread (the first request of a reader)
 
 
@@ -120,6 +125,40 @@ def watch_parent(parent: int, interval: float = 0.5) -> None:
 
 
 Send = Callable[[str], Awaitable[None]]
+
+
+class Budgets:
+    """A token bucket per client address (for the requests :class:`Limits` counts by address, all its sockets
+    together): ``rate`` a second on average, ``burst`` at once. An address whose bucket is full again is forgotten
+    (forgetting it changes nothing), so the buckets kept are those of the addresses heard from lately."""
+
+    __slots__ = ("_buckets", "burst", "clock", "rate")
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.clock = clock
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # address: (allowance, when), least
+        # recently used first
+
+    def allow(self, client: str) -> bool:
+        """Whether one more request of ``client`` fits its budget now (and count it)."""
+        now = self.clock()
+        buckets = self._buckets
+        allowance, stamp = buckets.pop(client, (self.burst, now))
+        allowance = min(self.burst, allowance + (now - stamp) * self.rate)
+        allowed = allowance >= 1.0
+        buckets[client] = (allowance - 1.0 if allowed else allowance, now)
+        refill = self.burst / self.rate if self.rate > 0 else float("inf")  # an empty bucket is full again after it
+        while True:  # the least recently used first; the client's own is the last
+            oldest, (_, when) = next(iter(buckets.items()))
+            if oldest == client or now - when < refill:
+                break
+            buckets.popitem(last=False)
+        return allowed
+
+    def __len__(self) -> int:
+        return len(self._buckets)
 
 
 class Conn:
@@ -427,12 +466,14 @@ class Room:
             self.schedule_bot()
 
     async def sync(self, conn: Conn) -> None:
+        self.hall.spend(conn)
         async with self.lock:
             await self._send(conn, self._event(self.service.sync(self.seat_of(conn.player))))
 
     async def match_log(self, conn: Conn) -> None:
         """Send ``conn`` the match log of its audience in its language (:mod:`flametable.web.logs`): kept as the
         match goes; the first request of a reader waits for its build, off the loop."""
+        self.hall.spend(conn)
         while True:
             async with self.lock:
                 logs = self.logs
@@ -575,7 +616,17 @@ class Hall:
         self.clock = clock
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self.expensive = Budgets(self.limits.expensive_per_second, self.limits.expensive_burst)
         self.log_builds = asyncio.Semaphore(self.limits.log_builds)  # the logs built at once, off the loop
+
+    def spend(self, conn: Conn) -> None:
+        """Count one expensive request (``log``, ``sync``) of ``conn``'s address, or refuse it (``too_many_requests``)
+        when that address, all its sockets together, is over its budget."""
+        if not self.expensive.allow(conn.client):
+            raise RoomError("too_many_requests", N_("Too many log and sync requests from your address: at most {rate} "
+                                                    "a second for all its connections. This one was not answered; "
+                                                    "ask again in a moment."), status=429,
+                            rate=self.limits.expensive_per_second)
 
     async def think(self, spec: str, game_name: str, seed: int, view: Any, legal: tuple[Action, ...]) -> int:
         loop = asyncio.get_running_loop()
