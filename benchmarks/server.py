@@ -187,7 +187,8 @@ class Seat:
                     if self.sent_at is not None:
                         self.sent_at = None
                         phase.pending -= 1
-                    await self.ws.send('{"type":"sync"}')
+                    if message["code"] != "too_many_requests":  # a refused sync is not asked again at once
+                        await self.ws.send('{"type":"sync"}')
                 elif kind == "event" and self.to_act == self.seat and self.seat is not None and self.legal:
                     await self.act(phase)
         except Exception:  # the connection closed: counted

@@ -12,7 +12,8 @@ views show.
   :class:`GenericLog` is the log of a game without one (a plug-in): each action's notation, a move the audience
   may not know, the result;
 - :func:`log_of`: the log of a game (its piece, or the generic one); :func:`match_log`: a whole match's lines;
-  :func:`event_steps`: one audience's service events as the steps of its log.
+  :class:`LogWriter`: the same lines written step by step as a match goes; :func:`event_steps`: one audience's
+  service events as the steps of its log.
 """
 
 from __future__ import annotations
@@ -154,6 +155,51 @@ def resigned_line(reader: Reader, seat: int) -> str:
     return reader.tr.translate(N_("{player} resigned.")).format(player=reader.names[seat])
 
 
+class LogWriter:
+    """One reader's log of a match written step by step as the match goes: the lines :func:`match_log` gives for
+    the steps so far, without replaying them (the game server keeps one per audience and language). It keeps the
+    lines and the audience's last view only (``last``: the ``before`` of the next step).
+
+    ``first`` is the audience's first view (the start is told from it; None: from the first step's view before
+    it); :meth:`step` adds one step as the audience knows it; :attr:`lines` and :meth:`end` (the result, or the
+    resignation, as things stand) make the whole log."""
+
+    __slots__ = ("_log", "_started", "last", "lines", "reader", "steps")
+
+    def __init__(self, entry_or_game: Any, tr: Translator, audience: Audience, *, first: Any = None,
+                 names: Sequence[str] | None = None) -> None:
+        self._log = log_of(entry_or_game)
+        self.reader = Reader.of(tr, audience, names)
+        self.lines: list[str] = []  # the start and each step so far (never the end)
+        self.last = first  # the audience's view after the last step (before any: the first view)
+        self.steps = 0  # how many steps were told
+        self._started = first is not None
+        if first is not None:
+            self.lines += self._log.start(self.reader, first)
+
+    def step(self, before: Any, after: Any, actor: int, action: Any) -> None:
+        """One more step: the views before and after, who acted, the action (``None``: one the audience may not
+        know)."""
+        if not self._started:
+            self.lines += self._log.start(self.reader, before)
+            self._started = True
+        self.lines += self._log.step(self.reader, before, after, actor, action)
+        self.last = after
+        self.steps += 1
+
+    def end(self, *, outcome: Outcome | None = None, resigned: int | None = None) -> list[str]:
+        """The lines that end the log now: the result with ``outcome`` (by default the last view's ``outcome``,
+        when the view has one), or, with no outcome, the resignation of the seat ``resigned``; none while the
+        match goes on."""
+        if outcome is None:
+            outcome = getattr(self.last, "outcome", None)
+        if outcome is not None:
+            return self._log.end(self.reader, self.last, outcome)
+        if resigned is not None:
+            return [resigned_line(self.reader, resigned)]
+        return []
+
+
 def match_log(entry_or_game: Any, tr: Translator, audience: Audience, steps: Iterable[LogStep | tuple[Any, ...]],
               *, first: Any = None, outcome: Outcome | None = None, names: Sequence[str] | None = None,
               resigned: int | None = None) -> list[str]:
@@ -161,27 +207,11 @@ def match_log(entry_or_game: Any, tr: Translator, audience: Audience, steps: Ite
     the first step's view before it), each step, and the end with ``outcome`` (by default the last view's
     ``outcome``, when the view has one; none: the match goes on, no end is told), or, with no outcome, the
     resignation of the seat ``resigned``. ``steps`` are (before, after, actor, action or None) as that audience
-    knows them (:func:`event_steps`)."""
-    log = log_of(entry_or_game)
-    reader = Reader.of(tr, audience, names)
-    lines: list[str] = []
-    last = first
-    started = False
+    knows them (:func:`event_steps`). The same lines as a :class:`LogWriter` fed the steps one by one."""
+    writer = LogWriter(entry_or_game, tr, audience, first=first, names=names)
     for before, after, actor, action in steps:
-        if not started:
-            lines += log.start(reader, before if first is None else first)
-            started = True
-        lines += log.step(reader, before, after, actor, action)
-        last = after
-    if not started and first is not None:
-        lines += log.start(reader, first)
-    if outcome is None:
-        outcome = getattr(last, "outcome", None)
-    if outcome is not None:
-        lines += log.end(reader, last, outcome)
-    elif resigned is not None:
-        lines.append(resigned_line(reader, resigned))
-    return lines
+        writer.step(before, after, actor, action)
+    return writer.lines + writer.end(outcome=outcome, resigned=resigned)
 
 
 def event_steps(game: Any, first: Any, events: Iterable[Event]) -> Iterator[LogStep]:

@@ -11,6 +11,10 @@ client never mistakes a new state for one it saw (the translation: :mod:`flameta
 the hall's executor (a process pool in ``serve``), never on the event loop; a bot's move chosen at an older version
 is dropped.
 
+A ``log`` request is answered from the room's :class:`~flametable.web.logs.MatchLogs`: each reader's log kept as
+the match goes, its first build in a thread, never a replay on the event loop. ``log`` and ``sync`` requests count
+against their client address's budget (:class:`Budgets`, all its sockets together).
+
 The seed leaves the server only in the record of an ended match; options only as the game's ``public_options``
 (a game without that method shows none: own decks are secrets).
 
@@ -32,7 +36,7 @@ import os
 import secrets
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -44,13 +48,14 @@ from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.core.protocol import Action, Game, complete
-from flametable.core.record import RESIGNED, resigner, start
+from flametable.core.record import RESIGNED, resigner
 from flametable.core.rng import SEED_MAX
-from flametable.service import Applied, Event, MatchService, Rejected, StaleVersion, is_public
+from flametable.service import Applied, Event, MatchService, Rejected, StaleVersion
 from flametable.service.takeback import reveals
-from flametable.texts.log import LogStep, match_log
+from flametable.texts.log import LogWriter
 from flametable.texts.translator import Translator
 from flametable.web import messages
+from flametable.web.logs import MatchLogs, Reader, replay_log
 from flametable.web.store import (
     CLOSED,
     EXPIRED,
@@ -93,6 +98,11 @@ class Limits:
     sweep_every: float = 300.0  # seconds between two sweeps closing the waiting rooms past their time
     body_bytes: int = 64 * 1024  # an HTTP request's JSON body: refused on its Content-Length, never read past it
     record_bytes: int = 1024 * 1024  # a record file sent to POST /api/replay: the same
+    # ``log`` and ``sync`` requests (a whole log, a whole view) per second from one client address, all its sockets
+    # together, on average... (a browser asks for the log after each event it gets, at most 4 times a second)
+    expensive_per_second: float = 20.0
+    expensive_burst: int = 60  # ...and at once
+    log_builds: int = 1  # match logs built at once in the hall, each in a thread (the first request of a reader)
 
 
 def token_hash(token: str) -> str:
@@ -138,6 +148,40 @@ def watch_parent(parent: int, interval: float = 0.5) -> None:
 Send = Callable[[str], Awaitable[None]]
 
 
+class Budgets:
+    """A token bucket per client address (for the requests :class:`Limits` counts by address, all its sockets
+    together): ``rate`` a second on average, ``burst`` at once. An address whose bucket is full again is forgotten
+    (forgetting it changes nothing), so the buckets kept are those of the addresses heard from lately."""
+
+    __slots__ = ("_buckets", "burst", "clock", "rate")
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.clock = clock
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # address: (allowance, when), least
+        # recently used first
+
+    def allow(self, client: str) -> bool:
+        """Whether one more request of ``client`` fits its budget now (and count it)."""
+        now = self.clock()
+        buckets = self._buckets
+        allowance, stamp = buckets.pop(client, (self.burst, now))
+        allowance = min(self.burst, allowance + (now - stamp) * self.rate)
+        allowed = allowance >= 1.0
+        buckets[client] = (allowance - 1.0 if allowed else allowance, now)
+        refill = self.burst / self.rate if self.rate > 0 else float("inf")  # an empty bucket is full again after it
+        while True:  # the least recently used first; the client's own is the last
+            oldest, (_, when) = next(iter(buckets.items()))
+            if oldest == client or now - when < refill:
+                break
+            buckets.popitem(last=False)
+        return allowed
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
 class Conn:
     """One client's WebSocket in a room: who it is (a room player, or None to watch), its language, its budget of
     messages (a token bucket), the address it comes from (``client``: a hash, as ``common.client_id`` makes it)."""
@@ -180,7 +224,7 @@ class Room:
         self.bot_task: asyncio.Task[None] | None = None
         self.history: deque[tuple[int, tuple[str, str, str]]] = deque(maxlen=hall.limits.keep_events)
         self.tasks: set[asyncio.Task[None]] = set()  # presence announcements under way
-        self.service, self.actors = self._rebuild(row.match)
+        self._restart(row.match)
 
     # ------------------------------------------------------------------ facts
 
@@ -279,13 +323,19 @@ class Room:
             actors.append(seat if seat is not None else -1)
         return service, actors
 
+    def _restart(self, match: MatchRow) -> None:
+        """Take ``match`` as rebuilt from its row (its service, who played each action), with no past events kept
+        and no logs made yet (``logs``: each reader's log is built again when asked)."""
+        self.service, self.actors = self._rebuild(match)
+        self.history.clear()
+        self.logs = MatchLogs(self.game, match.number)
+
     async def reload(self) -> None:
         """Forget memory and take the room as the store has it (after a store failure)."""
         row = await self.hall.store.load_room(self.id)
         if row is not None:
             self.row = row
-            self.service, self.actors = self._rebuild(row.match)
-            self.history.clear()
+            self._restart(row.match)
 
     # ------------------------------------------------------------------ connections
 
@@ -370,9 +420,11 @@ class Room:
                             status=503) from None
         self.match.actions.append(notation)
         self.actors.append(seat)
+        self.logs.step(applied, notation)
         if outcome is not None:
             self.match.status, self.match.result = "over", result
         await self._tell(applied)
+        self.logs.flush()  # the logs' lines of the step, once its events are out
         if outcome is not None:
             await self._broadcast(self._ended)
         self.schedule_bot()
@@ -407,8 +459,7 @@ class Room:
             self._cancel_bot()
             del self.match.actions[keep:]
             self.match.base = base
-            self.service, self.actors = self._rebuild(self.match)
-            self.history.clear()
+            self._restart(self.match)
             await self._sync_all()
             self.schedule_bot()
 
@@ -458,8 +509,7 @@ class Room:
                                 status=503) from None
             self.offers.clear()
             self.row.match = new
-            self.service, self.actors = self._rebuild(new)
-            self.history.clear()
+            self._restart(new)
             for c in list(self.conns):
                 await self._send(c, self._welcome(c))
             await self._sync_all()
@@ -467,13 +517,30 @@ class Room:
             self.schedule_bot()
 
     async def sync(self, conn: Conn) -> None:
+        self.hall.spend(conn)
         async with self.lock:
             await self._send(conn, self._event(self.service.sync(self.seat_of(conn.player))))
 
     async def match_log(self, conn: Conn) -> None:
-        async with self.lock:
-            lines = self.hall.log_lines(self, conn)
-            await self._send(conn, {"type": "log", "match": self.match.number, "lines": lines})
+        """Send ``conn`` the match log of its audience in its language (:mod:`flametable.web.logs`): kept as the
+        match goes; the first request of a reader waits for its build, off the loop."""
+        self.hall.spend(conn)
+        while True:
+            async with self.lock:
+                logs = self.logs
+                reader = (self.seat_of(conn.player), conn.tr.lang)
+                text = logs.message(reader, self.service.outcome, resigner(self.match.result))
+                if text is not None:
+                    await self._send_text(conn, text)
+                    return
+                build = logs.build(reader, self._replay(reader, conn.tr), self.hall.log_builds)
+            await asyncio.shield(build)  # then, under the lock again: an undo or a rematch may have come since
+
+    def _replay(self, reader: Reader, tr: Translator) -> Callable[[], LogWriter]:
+        """The replay of ``reader``'s log for a thread: the match as it is now, copied (the lock held)."""
+        game, record = self.game, record_of(self.match, actions=False, result=False)
+        actions, actors, audience = list(self.match.actions), list(self.actors), reader[0]
+        return lambda: replay_log(game, record, actions, actors, audience, tr)
 
     # ------------------------------------------------------------------ bots
 
@@ -658,10 +725,21 @@ class Hall:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.sweeper: asyncio.Task[None] | None = None
+        self.expensive = Budgets(self.limits.expensive_per_second, self.limits.expensive_burst)
+        self.log_builds = asyncio.Semaphore(self.limits.log_builds)  # the logs built at once, off the loop
 
     def cutoff(self) -> float:
         """Rooms made before this time and still waiting for a player are past their time."""
         return self.clock() - self.limits.waiting_room_ttl
+
+    def spend(self, conn: Conn) -> None:
+        """Count one expensive request (``log``, ``sync``) of ``conn``'s address, or refuse it (``too_many_requests``)
+        when that address, all its sockets together, is over its budget."""
+        if not self.expensive.allow(conn.client):
+            raise RoomError("too_many_requests", N_("Too many log and sync requests from your address: at most {rate} "
+                                                    "a second for all its connections. This one was not answered; "
+                                                    "ask again in a moment."), status=429,
+                            rate=self.limits.expensive_per_second)
 
     async def think(self, spec: str, game_name: str, seed: int, view: Any, legal: tuple[Action, ...]) -> int:
         loop = asyncio.get_running_loop()
@@ -841,23 +919,6 @@ class Hall:
         await self._sweep_logged()
         self.sweeper = asyncio.get_running_loop().create_task(self.sweeping(), name="flametable-room-sweep")
 
-    def log_lines(self, room: Room, conn: Conn) -> list[str]:
-        """The match so far as ``conn``'s audience may know it, in its language: made from that audience's views
-        and the actions it may know only, replayed from the start (the game's log, :mod:`flametable.texts.log`)."""
-        audience = room.seat_of(conn.player)
-        match = room.match
-        state = start(room.game, record_of(match, actions=False, result=False))
-        first = state.view(audience)
-        steps = []
-        for actor, notation in zip(room.actors, match.actions, strict=True):
-            action = room.game.action_from_text(notation)
-            before = state.view(audience)
-            state.apply(action)
-            known = audience == actor or is_public(room.game, action)
-            steps.append(LogStep(before, state.view(audience), actor, action if known else None))
-        return match_log(room.game, conn.tr, audience, steps, first=first, outcome=state.outcome,
-                         resigned=resigner(match.result))
-
     async def close(self) -> None:
         sweeper, self.sweeper = self.sweeper, None
         if sweeper is not None:
@@ -866,3 +927,4 @@ class Hall:
                 await sweeper
         for room in list(self.rooms.values()):
             room._cancel_bot()
+            room.logs.cancel()
