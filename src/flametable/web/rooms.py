@@ -8,8 +8,9 @@ holds an action the database lacks.
 
 Versions on the wire are ``base + actions played``: an undo raises ``base`` past every version the match had, so a
 client never mistakes a new state for one it saw (the translation: :mod:`flametable.web.messages`). Bots think in
-the hall's executor (a process pool in ``serve``), never on the event loop; a bot's move chosen at an older version
-is dropped.
+the hall's :class:`~flametable.web.botpool.BotPool` (worker processes in ``serve``; ``bot:random`` alone on the
+event loop, it takes microseconds), in turn with the other rooms' bots, rooms with a person first; a bot's move
+chosen at an older version is dropped.
 
 The seed leaves the server only in the record of an ended match; options only as the game's ``public_options``
 (a game without that method shows none: own decks are secrets).
@@ -22,15 +23,12 @@ import contextlib
 import hashlib
 import hmac
 import logging
-import os
 import secrets
-import threading
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from flametable.bots.registry import HUMAN, make_bot
@@ -45,6 +43,8 @@ from flametable.service.takeback import reveals
 from flametable.texts.log import LogStep, match_log
 from flametable.texts.translator import Translator
 from flametable.web import messages
+from flametable.web.botpool import BotPool
+from flametable.web.botpool import game_of as game_of  # the games made once per process: where bots have them
 from flametable.web.store import MatchRow, RoomRow, SeatRow, Store, StoreError, record_of
 
 log = logging.getLogger("flametable.web")
@@ -84,34 +84,6 @@ def new_token() -> str:
 
 def new_seed() -> int:
     return secrets.randbits(64)
-
-
-@cache
-def _game(name: str) -> Any:
-    return registry.make_game(name)
-
-
-def game_of(name: str) -> Any:
-    """The registry's game ``name`` with its built-in data, made once per process."""
-    return _game(name)
-
-
-def think(spec: str, game_name: str, seed: int, view: Any, legal: tuple[Action, ...]) -> int:
-    """A bot's decision, as the action's id: run in the hall's executor (a worker process or thread)."""
-    bot = make_bot(spec, _game(game_name), seed)
-    return int(bot.choose(view, legal).id)
-
-
-def watch_parent(parent: int, interval: float = 0.5) -> None:
-    """A bot worker's initializer: the worker ends once the server that started it (``parent``) is gone. A server
-    killed alone (SIGKILL) cannot stop its workers, and an idle worker would wait for work for ever."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(interval)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="flametable-parent-watch", daemon=True).start()
 
 
 Send = Callable[[str], Awaitable[None]]
@@ -174,6 +146,11 @@ class Room:
     @property
     def playing(self) -> bool:
         return self.match.status == "playing"
+
+    @property
+    def with_person(self) -> bool:
+        """Whether a seat of the room is a person's (taken or open): its bots are served before all-bot rooms'."""
+        return any(row.kind == HUMAN for row in self.row.seats)
 
     @property
     def wire_version(self) -> int:
@@ -445,7 +422,8 @@ class Room:
         view, legal = service.view(seat), tuple(service.legal(seat))
         seed = (self.match.seed ^ (wire * 0x9E3779B97F4A7C15)) & SEED_MAX
         try:
-            chosen = await self.hall.think(self.kind_at(seat), self.match.game, seed, view, legal)
+            chosen = await self.hall.bots.decide(self.id, self.with_person, self.kind_at(seat), self.match.game,
+                                                 seed, view, legal)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -540,19 +518,18 @@ class Room:
 class Hall:
     """Every room of the server: made, loaded from the store on first use, forgotten when nobody is in them."""
 
-    def __init__(self, store: Store, *, executor: Executor | None = None, seeds: Callable[[], int] = new_seed,
-                 limits: Limits | None = None, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Store, *, executor: Executor | None = None, bots: BotPool | None = None,
+                 seeds: Callable[[], int] = new_seed, limits: Limits | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        """``bots``: where the bots think (``serve``: :func:`~flametable.web.settings.bot_pool`); else searches in
+        ``executor`` (None: the loop's default thread pool), as :meth:`BotPool.around` puts them."""
         self.store = store
-        self.executor = executor
+        self.bots = bots if bots is not None else BotPool.around(executor)
         self.seeds = seeds
         self.limits = limits or Limits()
         self.clock = clock
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
-
-    async def think(self, spec: str, game_name: str, seed: int, view: Any, legal: tuple[Action, ...]) -> int:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, think, spec, game_name, seed, view, legal)
 
     async def room(self, room_id: str) -> Room | None:
         """The room ``room_id``, loaded from the store if it is not in memory; None if there is none."""
@@ -566,7 +543,7 @@ class Hall:
         self._loading[room_id] = future
         try:
             row = await self.store.load_room(room_id)
-            room = None if row is None else Room(self, row, _game(row.game))
+            room = None if row is None else Room(self, row, game_of(row.game))
             if room is not None:
                 self.rooms[room_id] = room
                 room.schedule_bot()
@@ -592,7 +569,7 @@ class Hall:
         """A new room: ``seats`` are ``"me"`` (a seat for the creator), ``"open"`` or a bot spec. Returns the room
         and the tokens of the creator's seats."""
         entry = registry.get(game_name)
-        game = _game(entry.name)
+        game = game_of(entry.name)
         specs = list(seats)
         if len(specs) != 2:
             raise RoomError("bad_seats", N_("A room has two seats, got {count}."), count=len(specs))
@@ -677,5 +654,7 @@ class Hall:
                          resigned=resigner(match.result))
 
     async def close(self) -> None:
+        """Stop every bot: the rooms' waits cancelled, the queued decisions dropped, the bots' workers shut down."""
         for room in list(self.rooms.values()):
             room._cancel_bot()
+        self.bots.close()
