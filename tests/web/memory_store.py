@@ -75,5 +75,6 @@ class MemoryStore:
                if r.match.status == "playing" and any(s.kind == HUMAN and s.token_hash is None for s in r.seats)]
         return out[-limit:]
 
-    async def open_rooms_by(self, creator: str) -> int:
-        return sum(1 for r in self.rooms.values() if r.creator == creator and r.match.status == "playing")
+    async def open_rooms_by(self, creator: str, *, bots_only: bool = False) -> int:
+        return sum(1 for r in self.rooms.values() if r.creator == creator and r.match.status == "playing"
+                   and all(s.kind != HUMAN for s in r.seats) == bots_only)

@@ -1,6 +1,7 @@
 """Bots are scheduled fairly across rooms (issue 21, point 5): a cheap bot never waits behind searches, never more
 decisions are handed to the workers than there are workers, rooms are served in turn and rooms with a person
-before all-bot rooms, a cancelled room's queued decision never runs, a failed decision is made again.
+before all-bot rooms, a cancelled room's queued decision never runs, a failed decision is made again, and a
+client's all-bot rooms have an allowance of their own, apart from its 20 rooms with a person.
 
 The searches here are held by :class:`HeldPool`, an executor whose decisions end when the test says so: no real
 1.5 s search runs."""
@@ -10,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -24,8 +26,9 @@ import pytest
 from flametable.texts.translator import Translator
 from flametable.web import botpool
 from flametable.web.botpool import INSTANT, SEARCH, BotPool, Lane, game_of, pack, unpack
-from flametable.web.rooms import Conn, Hall, Room
+from flametable.web.rooms import Conn, Hall, Limits, Room, RoomError
 from flametable.web.store import Store
+from tests.web.client import Server
 from tests.web.memory_store import MemoryStore
 
 pytestmark = pytest.mark.anyio
@@ -346,6 +349,61 @@ def test_a_view_goes_to_a_worker_process_without_the_games_data() -> None:
     spec, back, legal = unpack("duals", blob)
     assert (spec, back, legal) == ("bot:hard", view, tuple(view.legal))
     assert back.data is game.data
+
+
+# ------------------------------------------------------------------ the allowances of a client
+
+
+async def test_all_bot_rooms_are_counted_apart_from_a_clients_20_rooms_with_a_person() -> None:
+    pool = HeldPool(2)  # nothing ends: every match stays in play
+    hall = a_hall(pool)
+    for _ in range(20):
+        await hall.create("duel", None, ["me", "open"], "client")
+    with pytest.raises(RoomError) as refused:
+        await hall.create("duel", None, ["me", "bot:easy"], "client")
+    assert (refused.value.code, refused.value.status) == ("too_many_rooms", 429)
+    for game in ("duel", "duals", "duel", "duals", "duel"):
+        await hall.create(game, None, HARD, "client")  # apart from the 20
+    with pytest.raises(RoomError) as refused:
+        await hall.create("duals", None, ["bot:random", "bot:easy"], "client")
+    assert (refused.value.code, refused.value.status) == ("too_many_bot_rooms", 429)
+    await hall.create("duel", None, HARD, "someone else")  # each client its own
+    assert (hall.limits.rooms_per_client, hall.limits.bot_rooms_per_client) == (20, 5)
+    await hall.close()
+
+
+TOO_MANY_BOT_ROOMS = "You already have {count} room where only bots play: let it end first."
+
+
+@pytest.fixture
+def bots_held(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every searching bot thinks until the test ends (its rooms stay in play)."""
+    release = threading.Event()
+
+    def held(*args: Any) -> int:
+        release.wait(30)
+        raise RuntimeError("the test ended")
+
+    monkeypatch.setattr(botpool, "think", held)
+    try:
+        yield
+    finally:
+        release.set()
+
+
+def test_past_its_all_bot_rooms_a_client_is_refused_in_its_language(bots_held: None) -> None:
+    limits = Limits(actions_per_second=1e6, burst=10**6, bot_rooms_per_client=1)
+    with Server(limits=limits) as server:
+        server.room("duel", HARD)
+        refused = server.http.post("/api/rooms", json={"game": "duals", "seats": HARD})
+        assert refused.status_code == 429
+        assert refused.json() == {"error": "too_many_bot_rooms", "message": TOO_MANY_BOT_ROOMS.format(count=1)}
+        spanish = server.http.post("/api/rooms?lang=es", json={"game": "duals", "seats": HARD})
+        assert spanish.status_code == 429
+        assert spanish.json()["error"] == "too_many_bot_rooms"
+        assert spanish.json()["message"] != refused.json()["message"]
+        assert "1" in spanish.json()["message"]
+        assert server.room("duel", ["me", "bot:hard"])["room"]  # a room with a person is still allowed
 
 
 def test_each_bot_goes_to_the_lane_of_its_cost() -> None:

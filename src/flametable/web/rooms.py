@@ -34,7 +34,7 @@ from typing import Any
 from flametable.bots.registry import HUMAN, make_bot
 from flametable.core import registry
 from flametable.core.errors import FlametableError
-from flametable.core.i18n import N_
+from flametable.core.i18n import N_, N_plural
 from flametable.core.protocol import Action, Game, complete
 from flametable.core.record import RESIGNED, resigner, start
 from flametable.core.rng import SEED_MAX
@@ -66,7 +66,10 @@ class RoomError(FlametableError):
 class Limits:
     """What one client may ask of the server (``docs/server.md``)."""
 
-    rooms_per_client: int = 20  # rooms with a match playing, made by one address
+    rooms_per_client: int = 20  # rooms with a person's seat and a match playing, made by one address
+    # rooms whose seats are all bots with a match playing, made by one address: apart from the 20, and fewer, as
+    # such a room keeps a bot worker busy for nobody waiting (a bot:hard match of Flame Duel: 1.5 s a decision)
+    bot_rooms_per_client: int = 5
     actions_per_second: float = 10.0  # messages per second a connection may send, on average...
     burst: int = 30  # ...and at once
     keep_events: int = 16  # past events kept per match, as sent, for a reconnecting client (older gaps: a sync)
@@ -584,7 +587,13 @@ class Hall:
             elif spec not in ("me", OPEN):
                 raise RoomError("bad_seats", N_("A seat is \"me\", \"open\" or a bot (bot:easy ... bot:hard), got "
                                                 "{spec!r}."), spec=spec)
-        if await self.store.open_rooms_by(creator) >= self.limits.rooms_per_client:
+        if all(spec.startswith("bot:") for spec in specs):  # nobody plays: counted apart, fewer allowed
+            if await self.store.open_rooms_by(creator, bots_only=True) >= self.limits.bot_rooms_per_client:
+                raise RoomError("too_many_bot_rooms", N_plural(
+                    "You already have {count} room where only bots play: let it end first.",
+                    "You already have {count} rooms where only bots play: let one of them end first.", "count"),
+                    status=429, count=self.limits.bot_rooms_per_client)
+        elif await self.store.open_rooms_by(creator) >= self.limits.rooms_per_client:
             raise RoomError("too_many_rooms", N_("You already have {count} rooms with a match going on: finish or "
                                                  "resign one first."), status=429,
                             count=self.limits.rooms_per_client)

@@ -220,10 +220,12 @@ class Store:
         return [room_row(row, seat_rows.get(row["rooms_id"], []), match_row(row, "matches_"), "rooms_")
                 for row in rows]
 
-    async def open_rooms_by(self, creator: str) -> int:
-        """How many rooms made by ``creator`` have a match still playing."""
+    async def open_rooms_by(self, creator: str, *, bots_only: bool = False) -> int:
+        """How many rooms made by ``creator`` have a match still playing: those with a person's seat (taken or
+        open), or with ``bots_only`` those whose seats are all bots (the two limits of a client)."""
+        person = sa.exists().where(seats.c.room_id == rooms.c.id, seats.c.kind == HUMAN)
         query = (sa.select(sa.func.count()).select_from(rooms).join(matches, current_match())
-                 .where(rooms.c.creator == creator, matches.c.status == "playing"))
+                 .where(rooms.c.creator == creator, matches.c.status == "playing", ~person if bots_only else person))
         with database_errors(f"cannot count the rooms of {creator}"):
             async with self.engine.connect() as connection:
                 return int((await connection.execute(query)).scalar_one())
