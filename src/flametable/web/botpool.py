@@ -15,7 +15,10 @@ Each lane keeps **a queue per room** and hands a job to its executor **only when
 jobs in flight than the lane has workers, so the order below decides, not the executor's own FIFO. The next job
 is taken from the rooms **in turn** (round robin: a room served goes to the back of the line), **rooms with a
 person first** (a seat of kind ``human``: someone plays, or is to come), all-bot rooms, which nobody waits for,
-only when no room with a person has a job waiting in that lane.
+only when no room with a person has a job waiting in that lane. A lane may also keep ``reserved`` workers that
+all-bot rooms never take (``serve``: one of the search workers, when there are several), so a person's bot starts
+at once whatever all-bot rooms play (a search cannot be interrupted, and a worker given to an all-bot room while
+the person's bot stored its last move would keep it waiting up to 1.5 s); it also leaves a core to the server.
 
 A job whose waiter is cancelled (an undo, a resignation, the room or the hall closed) leaves its queue and never
 runs; one already running finishes in its worker (a process cannot be interrupted), its worker counted busy
@@ -41,7 +44,7 @@ from collections import deque
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from flametable.bots.base import RandomBot
@@ -94,7 +97,7 @@ def watch_parent(parent: int, interval: float = 0.5) -> None:
     threading.Thread(target=watch, name="flametable-parent-watch", daemon=True).start()
 
 
-@cache
+@lru_cache(maxsize=1024)  # specs come from clients (bot:ismcts:1 ... bot:ismcts:10000): a bounded memory
 def lane_of(spec: str, game_name: str) -> str:
     """The lane of a bot: :data:`INSTANT` for a random player, :data:`QUICK` for a one-ply bot (greedy, with or
     without noise), :data:`SEARCH` for anything else (a search, or a bot this module does not know)."""
