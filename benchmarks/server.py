@@ -28,8 +28,11 @@ listens on 127.0.0.1 only).
 
 ``--bots 50`` (on by default, ``--bots 0`` to skip): one server, one person-vs-person room timed for ``--seconds``
 alone, then again while ``--bots`` rooms of ``bot:hard`` against ``bot:hard`` play (their thinking in the
-server's process pool, ``--bot-workers``, default one per core). Bot moves per second are counted from the rooms'
-versions.
+server's process pool, ``--bot-workers``, default one per core; made 5 an address, ``Limits.bot_rooms_per_client``).
+Bot moves per second are counted from the rooms' versions. In both phases a person also plays ``bot:random`` and
+``bot:easy`` (a room each, of each game played): their **bot replies** are timed, from the event that makes the
+bot's seat to act to the event of its move, on the person's connection (issue 21: another room's ``bot:random``
+reply went from 0.25 s to 2.9 s, median, under ten ``bot:hard`` rooms).
 
 ``--profile FILE`` runs the server under cProfile (``python -m cProfile -o FILE``), written when it stops.
 Both processes raise their soft limit of open files to the hard limit. Prints a table, or with ``--json`` one JSON
@@ -65,8 +68,12 @@ from typing import Any
 HOST = "127.0.0.1"
 ROOMS_PER_ADDRESS = 20
 """Rooms made from one source address: ``Limits.rooms_per_client`` (rooms in play per client address)."""
+BOT_ROOMS_PER_ADDRESS = 5
+"""All-bot rooms made from one source address: ``Limits.bot_rooms_per_client``."""
 GAMES = ("duel", "duals")
 BOT = "bot:hard"
+REPLIERS = ("bot:random", "bot:easy")
+"""The bots a person plays in the bot scenario, their replies timed."""
 
 
 def raise_open_files() -> int:
@@ -125,6 +132,7 @@ class Phase:
     think: float
     go: asyncio.Event = field(default_factory=asyncio.Event)  # set while the seats may act
     latencies: list[float] = field(default_factory=list)
+    replies: dict[str, list[float]] = field(default_factory=dict)  # by bot spec: its replies' times
     errors: Counter[str] = field(default_factory=Counter)
     pending: int = 0
     ended: int = 0
@@ -132,12 +140,15 @@ class Phase:
 
 
 class Seat:
-    """One connection of a room, playing random legal actions from its own view."""
+    """One connection of a room, playing random legal actions from its own view. Against a bot (``against``: its
+    spec) its own actions are not timed: the bot's replies are."""
 
-    def __init__(self, ws: Any, token: str, rng: random.Random) -> None:
+    def __init__(self, ws: Any, token: str, rng: random.Random, against: str | None = None) -> None:
         self.ws = ws
         self.token = token
         self.rng = rng
+        self.against = against
+        self.asked_at: float | None = None  # when the bot's seat became the one to act
         self.seat: int | None = None
         self.match = 0
         self.version = 0
@@ -165,10 +176,17 @@ class Seat:
             if message["match"] != self.match:
                 return
             self.version, self.to_act, self.legal = event["version"], event["to_act"], event["view"]["legal"]
-            if phase is not None and self.sent_at is not None and self.version > self.sent_version:
-                phase.latencies.append(time.perf_counter() - self.sent_at)
+            now = time.perf_counter()
+            if self.against is not None and phase is not None:
+                if self.asked_at is not None and event["actor"] not in (None, self.seat):
+                    phase.replies.setdefault(self.against, []).append(now - self.asked_at)
+                bot_to_act = event["to_act"] not in (None, self.seat) and event["result"] is None
+                self.asked_at = now if bot_to_act else None
+            if self.sent_at is not None and self.version > self.sent_version:
+                if phase is not None and self.against is None:
+                    phase.latencies.append(now - self.sent_at)
+                    phase.pending -= 1
                 self.sent_at = None
-                phase.pending -= 1
 
     async def play(self, phase: Phase) -> None:
         """Receive forever; act when this seat is to act and the phase allows it."""
@@ -186,7 +204,7 @@ class Seat:
                     phase.errors[message["code"]] += 1
                     if self.sent_at is not None:
                         self.sent_at = None
-                        phase.pending -= 1
+                        phase.pending -= self.against is None
                     if message["code"] != "too_many_requests":  # a refused sync is not asked again at once
                         await self.ws.send('{"type":"sync"}')
                 elif kind == "event" and self.to_act == self.seat and self.seat is not None and self.legal:
@@ -204,18 +222,19 @@ class Seat:
         if self.sent_at is not None:
             return
         self.sent_version = self.version
-        phase.pending += 1
+        phase.pending += self.against is None
         self.sent_at = time.perf_counter()
         await self.ws.send(json.dumps({"type": "act", "action": self.rng.choice(self.legal),
                                        "version": self.version}))
 
 
-async def connect(port: int, room: str, token: str, rng: random.Random, compression: str | None) -> Seat:
+async def connect(port: int, room: str, token: str, rng: random.Random, compression: str | None,
+                  against: str | None = None) -> Seat:
     from websockets.asyncio.client import connect as ws_connect
 
     ws = await ws_connect(f"ws://{HOST}:{port}/api/rooms/{room}/ws", compression=compression, proxy=None,
                           open_timeout=60, ping_interval=None, max_size=2**20)
-    seat = Seat(ws, token, rng)
+    seat = Seat(ws, token, rng, against)
     await seat.hello()
     return seat
 
@@ -242,7 +261,7 @@ async def play_phase(phase: Phase, seconds: float) -> dict[str, Any]:
     """Let every seat act for ``seconds``; then wait (at most 10 s) for the actions sent to be answered."""
     lag: list[float] = []
     monitor = asyncio.create_task(lag_monitor(lag))
-    phase.latencies, phase.errors = [], Counter()
+    phase.latencies, phase.errors, phase.replies = [], Counter(), {}
     phase.go.set()
     started = time.perf_counter()
     await asyncio.sleep(seconds)
@@ -252,7 +271,8 @@ async def play_phase(phase: Phase, seconds: float) -> dict[str, Any]:
     while phase.pending > 0 and time.perf_counter() < limit:
         await asyncio.sleep(0.05)
     monitor.cancel()
-    return {"latencies": phase.latencies, "seconds": took, "errors": dict(phase.errors), "unanswered": phase.pending,
+    return {"latencies": phase.latencies, "replies": phase.replies, "seconds": took, "errors": dict(phase.errors),
+            "unanswered": phase.pending,
             "lag_median": percentile(lag, 0.5), "lag_p99": percentile(lag, 0.99), "closed": phase.closed,
             "ended": phase.ended}
 
@@ -299,6 +319,13 @@ async def client_main(config: dict[str, Any]) -> None:
     games = [GAMES[i % 2] if config["game"] == "both" else config["game"] for i in range(count)]
     rooms = [await asyncio.to_thread(make_pair, port, game, i + ROOMS_PER_ADDRESS) for i, game in enumerate(games)]
     seats = await open_seats(port, rooms, rng, compression)
+    if config["bots"]:  # a person against each bot whose replies are timed, of each game played
+        for spec in REPLIERS:
+            for game in sorted(set(games)) if config["game"] != "both" else GAMES:
+                made = await asyncio.to_thread(http_json, port, "POST", "/api/rooms",
+                                               {"game": game, "seats": ["me", spec]}, source_address(0))
+                seats.append(await connect(port, made["room"], made["token"], random.Random(rng.random()),
+                                           compression, spec))
     phase = Phase(think=think)
     tasks = [asyncio.create_task(s.play(phase)) for s in seats]
     say("connected", connections=len(seats), seconds=time.perf_counter() - started)
@@ -310,7 +337,8 @@ async def client_main(config: dict[str, Any]) -> None:
             made = await asyncio.to_thread(http_json, port, "POST", "/api/rooms",
                                            {"game": games[i % len(games)] if config["game"] != "both"
                                             else GAMES[i % 2], "seats": [BOT, BOT]},
-                                           source_address(i + (count + 1) * ROOMS_PER_ADDRESS))
+                                           source_address((count + 1 + i // BOT_ROOMS_PER_ADDRESS)
+                                                          * ROOMS_PER_ADDRESS))
             bot_rooms.append(made["room"])
         await asyncio.sleep(2)
 
@@ -468,7 +496,11 @@ def summary(played: dict[str, Any]) -> dict[str, Any]:
             "errors": played["errors"], "unanswered": played["unanswered"], "closed": played["closed"],
             "matches_ended": played["ended"],
             "client_lag_median_ms": round(played["lag_median"] * 1000, 2),
-            "client_lag_p99_ms": round(played["lag_p99"] * 1000, 1)}
+            "client_lag_p99_ms": round(played["lag_p99"] * 1000, 1),
+            "bot_replies": {spec: {"replies": len(times), "median_ms": round(statistics.median(times) * 1000, 1),
+                                   "p99_ms": round(percentile(times, 0.99) * 1000, 1),
+                                   "max_ms": round(max(times) * 1000, 1)}
+                            for spec, times in sorted(played.get("replies", {}).items()) if times}}
 
 
 def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
@@ -554,6 +586,12 @@ def table(levels: list[dict[str, Any]], bots: dict[str, Any] | None, args: argpa
         for label, r in (("alone", bots), (f"{args.bots} bot rooms", w)):
             print(f"{label:>13} | {r['actions']} | {r['median_ms']} | {r['p99_ms']} | {r['max_ms']} | "
                   f"{sum(r['errors'].values()) + r['unanswered'] + r['closed']}")
+        print("\na person's bot replying (from the event that makes it the one to act to its move's event):")
+        print("              |        bot | replies | median ms | p99 ms | max ms")
+        for label, r in (("alone", bots), (f"{args.bots} bot rooms", w)):
+            for spec, t in r["bot_replies"].items():
+                print(f"{label:>13} | {spec:>10} | {t['replies']} | {t['median_ms']} | {t['p99_ms']} | "
+                      f"{t['max_ms']}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -90,8 +90,9 @@ class MemoryStore:
                if r.match.status == PLAYING and _waiting(r) and (since is None or r.created_at >= since)]
         return out[-limit:]
 
-    async def open_rooms_by(self, creator: str, *, since: float | None = None) -> int:
+    async def open_rooms_by(self, creator: str, *, since: float | None = None, bots_only: bool = False) -> int:
         return sum(1 for r in self.rooms.values() if r.creator == creator and r.match.status == PLAYING
+                   and all(s.kind != HUMAN for s in r.seats) == bots_only
                    and (since is None or r.created_at >= since or not _waiting(r)))
 
 

@@ -8,23 +8,23 @@ from typing import Any
 
 import pytest
 
-from flametable.web import rooms
+from flametable.web import botpool
 from tests.web.client import Server
 
 
 def test_a_thinking_bot_does_not_hold_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
     release = threading.Event()
     thinking = threading.Event()
-    real_think = rooms.think
+    real_think = botpool.think
 
     def slow_think(*args: Any) -> int:
         thinking.set()
         assert release.wait(30), "the test never released the bot"
         return real_think(*args)
 
-    monkeypatch.setattr(rooms, "think", slow_think)
+    monkeypatch.setattr(botpool, "think", slow_think)
     with Server() as server:
-        bot_room = server.room("duel", ["bot:random", "me"])  # Flame Duel: seat 0 lines up first
+        bot_room = server.room("duel", ["bot:easy", "me"])  # Flame Duel: seat 0 lines up first
         assert thinking.wait(10)
         room, t0, t1 = server.pair("duals")
         with server.connect(room) as a, server.connect(room) as b, server.connect(bot_room["room"]) as c:
@@ -39,8 +39,9 @@ def test_a_thinking_bot_does_not_hold_the_server(monkeypatch: pytest.MonkeyPatch
 
 
 def test_bots_play_in_worker_processes() -> None:
+    """bot:easy thinks in the quick bots' worker process (bot:random would decide on the loop)."""
     with Server(bots="process", bot_workers=1) as server:
-        made = server.room("duals", ["me", "bot:random"])
+        made = server.room("duals", ["me", "bot:easy"])
         with server.connect(made["room"]) as c:
             c.hello(made["token"])
             event = c.event()

@@ -362,9 +362,10 @@ def test_the_bot_workers_of_a_killed_server_end_with_it(sqlite_database: str, tm
     group = None
     try:
         live.start()
-        room = live.post("/api/rooms", {"game": "duel", "seats": ["bot:random", "bot:random"]}, 201)["room"]
+        # a search and a quick bot: both kinds of worker (bot:random would decide on the server's loop)
+        room = live.post("/api/rooms", {"game": "duel", "seats": ["bot:easy", "bot:ismcts:5"]}, 201)["room"]
         deadline = time.monotonic() + RECEIVE_SECONDS
-        while live.get(f"/api/rooms/{room}")["version"] == 0:  # a bot worker has played: it has been started
+        while live.get(f"/api/rooms/{room}")["version"] < 4:  # both have played: both workers have been started
             assert time.monotonic() < deadline, "the bots did not play"
             time.sleep(0.05)
         group = live.kill_alone()  # its workers keep the group's id alive: it cannot be reused meanwhile

@@ -16,7 +16,7 @@ import pytest
 from flametable.core import registry
 from flametable.core.registry import GROUP, Registry, builtins
 from flametable.texts.translator import Translator
-from flametable.web import rooms
+from flametable.web import botpool
 from flametable.web.client import static_file
 from tests.web.client import Server
 
@@ -31,9 +31,9 @@ def nim_with_a_table(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     plugins = [EntryPoint(name="nim", value="flametable_nim.browser:ENTRY", group=GROUP),
                EntryPoint(name="tiny", value="tests.service.tiny:TinyGame", group=GROUP)]
     monkeypatch.setattr(registry, "GAMES", Registry(builtins(), plugins))
-    rooms._game.cache_clear()
+    botpool.clear_games()
     yield
-    rooms._game.cache_clear()
+    botpool.clear_games()
 
 
 def listed(server: Server, lang: str = "en") -> dict[str, dict[str, Any]]:

@@ -10,7 +10,7 @@ import pytest
 
 from flametable.core import registry
 from flametable.core.registry import GROUP, Registry, builtins
-from flametable.web import rooms
+from flametable.web import botpool
 from tests.web.client import Server
 
 
@@ -18,9 +18,9 @@ from tests.web.client import Server
 def tiny_installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     plugin = EntryPoint(name="tiny", value="tests.service.tiny:TinyGame", group=GROUP)
     monkeypatch.setattr(registry, "GAMES", Registry(builtins(), [plugin]))
-    rooms._game.cache_clear()
+    botpool.clear_games()
     yield
-    rooms._game.cache_clear()
+    botpool.clear_games()
 
 
 def test_a_plug_in_game_is_played_through_the_server(tiny_installed: None) -> None:

@@ -416,6 +416,22 @@ async def test_open_rooms_by_counts_a_creators_rooms_still_playing(store: Store)
     assert await store.open_rooms_by("nobody") == 0
 
 
+async def test_open_rooms_by_counts_a_creators_all_bot_rooms_apart(store: Store) -> None:
+    """A room whose seats are all bots counts toward its creator's all-bot rooms (issue 21, point 5), never
+    toward its rooms with a person, open seats included."""
+    bots = [SeatRow(0, "bot:hard"), SeatRow(1, "bot:easy")]
+    ids = [await made(store, a_room(f"b{i}", seats=bots)) for i in range(3)]
+    await made(store, a_room("person"))
+    await made(store, a_room("open", seats=[SeatRow(0, HUMAN), SeatRow(1, "bot:hard", None)]))
+    await made(store, a_room("other", creator="b", seats=bots))
+    assert await store.open_rooms_by("client-a", bots_only=True) == 3
+    assert await store.open_rooms_by("client-a") == 2
+    await store.append_action(ids[0], 0, "play 0", 0, status="over", result={"winner": 0})
+    assert await store.open_rooms_by("client-a", bots_only=True) == 2
+    assert await store.open_rooms_by("b", bots_only=True) == 1
+    assert await store.open_rooms_by("b") == 0
+
+
 # --- failures -----------------------------------------------------------------------------------------------
 
 async def test_a_database_that_does_not_answer(anyio_backend: str) -> None:

@@ -336,7 +336,8 @@ def serve_cmd(
     port: Annotated[int, typer.Option("--port", help=H_("The port to listen on."))] = 8000,
     db: DbOption = None,
     bot_workers: Annotated[int | None, typer.Option("--bot-workers", metavar="N", help=H_(
-        "Processes where bots think (default: one per core)."), show_default=False)] = None,
+        "Processes where the searching bots think (default: one per core); the quick bots have one of their "
+        "own."), show_default=False)] = None,
     lang: LangOption = None,
 ) -> None:
     from flametable.cli.serve import run_serve

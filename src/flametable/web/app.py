@@ -37,7 +37,7 @@ from starlette.routing import BaseRoute
 from flametable.web import client, socket
 from flametable.web.rooms import Hall
 from flametable.web.routes import games, matches, pages, rooms
-from flametable.web.settings import Settings, bot_executor
+from flametable.web.settings import Settings, bot_pool
 
 __all__ = ["Settings", "create_app"]
 
@@ -48,16 +48,13 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     their time started; all closed at shutdown (the sweep cancelled)."""
     settings: Settings = app.state.settings
     store = await settings.open_store(settings.db_url, migrate=settings.migrate)
-    executor = bot_executor(settings)
-    hall = Hall(store, executor=executor, seeds=settings.seeds, limits=settings.limits, clock=settings.clock)
+    hall = Hall(store, bots=bot_pool(settings), seeds=settings.seeds, limits=settings.limits, clock=settings.clock)
     app.state.store, app.state.hall = store, hall
     try:
         await hall.start_sweeping()
         yield
     finally:
-        await hall.close()
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+        await hall.close()  # its bots' workers shut down too
         await store.close()
 
 

@@ -8,8 +8,9 @@ holds an action the database lacks.
 
 Versions on the wire are ``base + actions played``: an undo raises ``base`` past every version the match had, so a
 client never mistakes a new state for one it saw (the translation: :mod:`flametable.web.messages`). Bots think in
-the hall's executor (a process pool in ``serve``), never on the event loop; a bot's move chosen at an older version
-is dropped.
+the hall's :class:`~flametable.web.botpool.BotPool` (worker processes in ``serve``; ``bot:random`` alone on the
+event loop, it takes microseconds), in turn with the other rooms' bots, rooms with a person first; a bot's move
+chosen at an older version is dropped.
 
 A ``log`` request is answered from the room's :class:`~flametable.web.logs.MatchLogs`: each reader's log kept as
 the match goes, its first build in a thread, never a replay on the event loop. ``log`` and ``sync`` requests count
@@ -32,21 +33,18 @@ import contextlib
 import hashlib
 import hmac
 import logging
-import os
 import secrets
-import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from flametable.bots.registry import HUMAN, make_bot
 from flametable.core import registry
 from flametable.core.errors import FlametableError
-from flametable.core.i18n import N_
+from flametable.core.i18n import N_, N_plural
 from flametable.core.protocol import Action, Game, complete
 from flametable.core.record import RESIGNED, resigner
 from flametable.core.rng import SEED_MAX
@@ -55,6 +53,8 @@ from flametable.service.takeback import reveals
 from flametable.texts.log import LogWriter
 from flametable.texts.translator import Translator
 from flametable.web import messages
+from flametable.web.botpool import BotPool
+from flametable.web.botpool import game_of as game_of  # the games made once per process: where bots have them
 from flametable.web.logs import MatchLogs, Reader, replay_log
 from flametable.web.store import (
     CLOSED,
@@ -88,7 +88,10 @@ class RoomError(FlametableError):
 class Limits:
     """What one client may ask of the server (``docs/server.md``)."""
 
-    rooms_per_client: int = 20  # rooms with a match playing, made by one address
+    rooms_per_client: int = 20  # rooms with a person's seat and a match playing, made by one address
+    # rooms whose seats are all bots with a match playing, made by one address: apart from the 20, and fewer, as
+    # such a room keeps a bot worker busy for nobody waiting (a bot:hard match of Flame Duel: 1.5 s a decision)
+    bot_rooms_per_client: int = 5
     actions_per_second: float = 10.0  # messages per second a connection may send, on average...
     burst: int = 30  # ...and at once
     keep_events: int = 16  # past events kept per match, as sent, for a reconnecting client (older gaps: a sync)
@@ -115,34 +118,6 @@ def new_token() -> str:
 
 def new_seed() -> int:
     return secrets.randbits(64)
-
-
-@cache
-def _game(name: str) -> Any:
-    return registry.make_game(name)
-
-
-def game_of(name: str) -> Any:
-    """The registry's game ``name`` with its built-in data, made once per process."""
-    return _game(name)
-
-
-def think(spec: str, game_name: str, seed: int, view: Any, legal: tuple[Action, ...]) -> int:
-    """A bot's decision, as the action's id: run in the hall's executor (a worker process or thread)."""
-    bot = make_bot(spec, _game(game_name), seed)
-    return int(bot.choose(view, legal).id)
-
-
-def watch_parent(parent: int, interval: float = 0.5) -> None:
-    """A bot worker's initializer: the worker ends once the server that started it (``parent``) is gone. A server
-    killed alone (SIGKILL) cannot stop its workers, and an idle worker would wait for work for ever."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(interval)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="flametable-parent-watch", daemon=True).start()
 
 
 Send = Callable[[str], Awaitable[None]]
@@ -263,6 +238,11 @@ class Room:
             if seat_row.token_hash is not None and hmac.compare_digest(seat_row.token_hash, digest):
                 player = seat_row.player
         return player
+
+    @property
+    def with_person(self) -> bool:
+        """Whether a seat of the room is a person's (taken or open): its bots are served before all-bot rooms'."""
+        return any(row.kind == HUMAN for row in self.row.seats)
 
     @property
     def wire_version(self) -> int:
@@ -563,7 +543,8 @@ class Room:
         view, legal = service.view(seat), tuple(service.legal(seat))
         seed = (self.match.seed ^ (wire * 0x9E3779B97F4A7C15)) & SEED_MAX
         try:
-            chosen = await self.hall.think(self.kind_at(seat), self.match.game, seed, view, legal)
+            chosen = await self.hall.bots.decide(self.id, self.with_person, self.kind_at(seat), self.match.game,
+                                                 seed, view, legal)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -715,10 +696,13 @@ def room_closed(status: int) -> RoomError:
 class Hall:
     """Every room of the server: made, loaded from the store on first use, forgotten when nobody is in them."""
 
-    def __init__(self, store: Store, *, executor: Executor | None = None, seeds: Callable[[], int] = new_seed,
-                 limits: Limits | None = None, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Store, *, executor: Executor | None = None, bots: BotPool | None = None,
+                 seeds: Callable[[], int] = new_seed, limits: Limits | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        """``bots``: where the bots think (``serve``: :func:`~flametable.web.settings.bot_pool`); else searches in
+        ``executor`` (None: the loop's default thread pool), as :meth:`BotPool.around` puts them."""
         self.store = store
-        self.executor = executor
+        self.bots = bots if bots is not None else BotPool.around(executor)
         self.seeds = seeds
         self.limits = limits or Limits()
         self.clock = clock
@@ -741,10 +725,6 @@ class Hall:
                                                     "ask again in a moment."), status=429,
                             rate=self.limits.expensive_per_second)
 
-    async def think(self, spec: str, game_name: str, seed: int, view: Any, legal: tuple[Action, ...]) -> int:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, think, spec, game_name, seed, view, legal)
-
     async def room(self, room_id: str) -> Room | None:
         """The room ``room_id``, loaded from the store if it is not in memory; None if there is none."""
         room = self.rooms.get(room_id)
@@ -757,7 +737,7 @@ class Hall:
         self._loading[room_id] = future
         try:
             row = await self.store.load_room(room_id)
-            room = None if row is None else Room(self, row, _game(row.game))
+            room = None if row is None else Room(self, row, game_of(row.game))
             if room is not None:
                 self.rooms[room_id] = room
                 room.schedule_bot()
@@ -783,7 +763,7 @@ class Hall:
         """A new room: ``seats`` are ``"me"`` (a seat for the creator), ``"open"`` or a bot spec. Returns the room
         and the tokens of the creator's seats."""
         entry = registry.get(game_name)
-        game = _game(entry.name)
+        game = game_of(entry.name)
         specs = list(seats)
         if len(specs) != 2:
             raise RoomError("bad_seats", N_("A room has two seats, got {count}."), count=len(specs))
@@ -798,7 +778,13 @@ class Hall:
             elif spec not in ("me", OPEN):
                 raise RoomError("bad_seats", N_("A seat is \"me\", \"open\" or a bot (bot:easy ... bot:hard), got "
                                                 "{spec!r}."), spec=spec)
-        if await self.store.open_rooms_by(creator, since=self.cutoff()) >= self.limits.rooms_per_client:
+        if all(spec.startswith("bot:") for spec in specs):  # nobody plays: counted apart, fewer allowed
+            if await self.store.open_rooms_by(creator, bots_only=True) >= self.limits.bot_rooms_per_client:
+                raise RoomError("too_many_bot_rooms", N_plural(
+                    "You already have {count} room where only bots play: let it end first.",
+                    "You already have {count} rooms where only bots play: let one of them end first.", "count"),
+                    status=429, count=self.limits.bot_rooms_per_client)
+        elif await self.store.open_rooms_by(creator, since=self.cutoff()) >= self.limits.rooms_per_client:
             raise RoomError("too_many_rooms", N_("You already have {count} rooms with a match going on: finish or "
                                                  "resign one first."), status=429,
                             count=self.limits.rooms_per_client)
@@ -920,6 +906,7 @@ class Hall:
         self.sweeper = asyncio.get_running_loop().create_task(self.sweeping(), name="flametable-room-sweep")
 
     async def close(self) -> None:
+        """Stop every bot: the rooms' waits cancelled, the queued decisions dropped, the bots' workers shut down."""
         sweeper, self.sweeper = self.sweeper, None
         if sweeper is not None:
             sweeper.cancel()
@@ -928,3 +915,4 @@ class Hall:
         for room in list(self.rooms.values()):
             room._cancel_bot()
             room.logs.cancel()
+        self.bots.close()

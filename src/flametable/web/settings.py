@@ -1,4 +1,4 @@
-"""How one server runs: its :class:`Settings`, and the executor its bots think in."""
+"""How one server runs: its :class:`Settings`, and the :class:`~flametable.web.botpool.BotPool` its bots think in."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from multiprocessing import get_context
 from typing import Any
 
-from flametable.web.rooms import Limits, new_seed, watch_parent
+from flametable.web.botpool import INSTANT, QUICK, SEARCH, BotPool, Lane, watch_parent
+from flametable.web.rooms import Limits, new_seed
 from flametable.web.store import Store
 
 
@@ -20,8 +22,8 @@ class Settings:
 
     db_url: str
     lang: str = "en"
-    bots: str = "process"  # "process" (a pool of worker processes), "thread" (tests) or "inline"
-    bot_workers: int | None = None
+    bots: str = "process"  # "process" (pools of worker processes), "thread" (tests) or "inline"
+    bot_workers: int | None = None  # the searching bots' workers (default: one per core)
     limits: Limits | None = None
     seeds: Callable[[], int] = new_seed
     clock: Callable[[], float] = time.time  # the rooms' time (when made, when past their time); tests give theirs
@@ -29,11 +31,25 @@ class Settings:
     open_store: Callable[..., Awaitable[Any]] = Store.open  # (url, migrate=...) -> a Store (tests: one in memory)
 
 
-def bot_executor(settings: Settings) -> Executor | None:
-    """Where the server's bots think: a pool of worker processes, of threads, or nowhere else (None: inline)."""
-    if settings.bots == "process":
-        return ProcessPoolExecutor(settings.bot_workers, mp_context=get_context("spawn"), initializer=watch_parent,
-                                   initargs=(os.getpid(),))
-    if settings.bots == "thread":
-        return ThreadPoolExecutor(settings.bot_workers or 2, thread_name_prefix="flametable-bot")
-    return None
+def _processes(workers: int) -> Executor:
+    return ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=watch_parent,
+                               initargs=(os.getpid(),))
+
+
+def _threads(workers: int) -> Executor:
+    return ThreadPoolExecutor(workers, thread_name_prefix="flametable-bot")
+
+
+def bot_pool(settings: Settings) -> BotPool:
+    """Where the server's bots think (:mod:`flametable.web.botpool`): searches in ``bot_workers`` worker processes
+    (``"thread"``: threads, 2 by default; ``"inline"``: the loop's default thread pool), one of them kept for rooms
+    with a person when there are several; the quick bots in one worker of their own; ``bot:random`` on the event
+    loop."""
+    instant = Lane(INSTANT, 1, inline=True)
+    if settings.bots in ("process", "thread"):
+        make = _processes if settings.bots == "process" else _threads
+        workers = settings.bot_workers or ((os.cpu_count() or 1) if settings.bots == "process" else 2)
+        search = Lane(SEARCH, workers, factory=partial(make, workers), reserved=min(1, workers - 1))
+        return BotPool(search, Lane(QUICK, 1, factory=partial(make, 1)), instant)
+    workers = settings.bot_workers or 2
+    return BotPool(Lane(SEARCH, workers, reserved=min(1, workers - 1)), Lane(QUICK, 1), instant)

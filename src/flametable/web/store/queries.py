@@ -252,11 +252,14 @@ class Store:
         return [room_row(row, seat_rows.get(row["rooms_id"], []), match_row(row, "matches_"), "rooms_")
                 for row in rows]
 
-    async def open_rooms_by(self, creator: str, *, since: float | None = None) -> int:
-        """How many rooms made by ``creator`` have a match still playing; with ``since``, a room still waiting
-        for a player counts only if made at or after it (an older one is past its time, swept or not)."""
+    async def open_rooms_by(self, creator: str, *, since: float | None = None, bots_only: bool = False) -> int:
+        """How many rooms made by ``creator`` have a match still playing: those with a person's seat (taken or
+        open), or with ``bots_only`` those whose seats are all bots (the two limits of a client); with ``since``,
+        a room still waiting for a player counts only if made at or after it (an older one is past its time,
+        swept or not)."""
+        person = sa.exists().where(seats.c.room_id == rooms.c.id, seats.c.kind == HUMAN)
         query = (sa.select(sa.func.count()).select_from(rooms).join(matches, current_match())
-                 .where(rooms.c.creator == creator, matches.c.status == PLAYING,
+                 .where(rooms.c.creator == creator, matches.c.status == PLAYING, ~person if bots_only else person,
                         *(() if since is None else (sa.or_(rooms.c.created_at >= since, ~open_seat()),))))
         with database_errors(f"cannot count the rooms of {creator}"):
             async with self.engine.connect() as connection:
