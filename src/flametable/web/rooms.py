@@ -72,6 +72,14 @@ class Limits:
     keep_events: int = 16  # past events kept per match, as sent, for a reconnecting client (older gaps: a sync)
     send_timeout: float = 10.0  # a client that takes longer to receive one message is disconnected
     bot_iterations: int = 10_000  # the most a seat's bot:ismcts:N may search a move with no time limit
+    # WebSockets open at once from one address, every room together, a player's as well as a spectator's. A browser
+    # opens one per room tab: a household behind one NAT, each with a few tables or matches open, or a club
+    # evening of a dozen tables behind one router, stays far below; what one address can hold is bounded
+    # (about 50 KiB of memory per socket).
+    sockets_per_client: int = 50
+    # Sockets watching one room without a seat; the room's players are counted apart and never refused for it. A
+    # friendly match is watched by a few friends, a club's final by some dozens: a real audience never meets it.
+    spectators_per_room: int = 200
 
 
 def token_hash(token: str) -> str:
@@ -254,6 +262,10 @@ class Room:
                 raise RoomError("bad_token", N_("This seat token is not one of this room's: nothing was changed. "
                                                 "Join the room again, or watch without a token."), status=403)
         async with self.lock:
+            if player is None and self.spectators() >= self.hall.limits.spectators_per_room:
+                raise RoomError("room_crowded", N_("This match has {limit} spectators already, as many as a room "
+                                                   "takes: try again later."), status=503,
+                                limit=self.hall.limits.spectators_per_room)
             conn.player = player
             self.conns.add(conn)
             await self._send(conn, self._welcome(conn))
@@ -264,6 +276,11 @@ class Room:
             if not self.playing:
                 await self._send(conn, self._ended())
             await self._presence()
+
+    def spectators(self) -> int:
+        """The connections watching the room without a seat (those :attr:`conns` holds, so a connection is counted
+        exactly while the room sends to it: it leaves, or a send to it times out, and it is not)."""
+        return sum(1 for c in self.conns if c.player is None)
 
     def leave(self, conn: Conn) -> None:
         """``conn`` is gone: forget it now (no waiting: its handler may be cancelled) and tell the others."""
@@ -548,6 +565,7 @@ class Hall:
         self.limits = limits or Limits()
         self.clock = clock
         self.rooms: dict[str, Room] = {}
+        self.sockets: dict[str, int] = {}  # open WebSockets by address (``Conn.client``), while any is open
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
 
     async def think(self, spec: str, game_name: str, seed: int, view: Any, legal: tuple[Action, ...]) -> int:
@@ -580,6 +598,22 @@ class Hall:
             if future.done() and future.exception() is not None:
                 with contextlib.suppress(BaseException):
                     future.result()
+
+    def admit(self, client: str) -> None:
+        """Count one more open WebSocket from the address ``client``, or refuse it (``too_many_sockets``) when the
+        address has as many open as it may. Each socket admitted is released once (:meth:`release`), when it ends."""
+        count = self.sockets.get(client, 0)
+        if count >= self.limits.sockets_per_client:
+            raise RoomError("too_many_sockets", N_("Too many connections from your address: at most {limit} at "
+                                                   "once. Close a table you are not using, then reconnect."),
+                            status=429, limit=self.limits.sockets_per_client)
+        self.sockets[client] = count + 1
+
+    def release(self, client: str) -> None:
+        """A socket :meth:`admit` counted has ended."""
+        count = self.sockets.pop(client, 0) - 1
+        if count > 0:
+            self.sockets[client] = count
 
     def maybe_forget(self, room: Room) -> None:
         """Drop a room nobody watches and no bot plays from memory (the store has it all)."""

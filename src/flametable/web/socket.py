@@ -90,16 +90,42 @@ async def refused(conn: Conn, exc: FlametableError) -> None:
         await send_error(conn, "refused", exc)
 
 
+CLOSING: dict[str, int] = {"no_room": 4404, "too_many_sockets": 4429, "room_crowded": 4503}
+"""The refusals that end the socket, each with its close code (4000 plus the HTTP status the refusal would have)."""
+
+
+async def refuse(websocket: WebSocket, conn: Conn, code: str, exc: FlametableError) -> None:
+    """Tell the client why it is refused, then close the socket with the refusal's close code (:data:`CLOSING`); a
+    client gone meanwhile is no failure."""
+    try:
+        await send_error(conn, code, exc)
+        await websocket.close(code=CLOSING[code])
+    except WebSocketDisconnect:
+        pass
+
+
 async def room_socket(websocket: WebSocket) -> None:
+    """A room's socket: counted for its address from the start (refused over the limit before it costs anything
+    more), released exactly once however it ends."""
     await websocket.accept()
-    tr = language_of(websocket)
-    conn = Conn(websocket.send_text, tr, client_id(websocket))
+    conn = Conn(websocket.send_text, language_of(websocket), client_id(websocket))
     hall = hall_of(websocket)
+    try:
+        hall.admit(conn.client)
+    except RoomError as exc:
+        await refuse(websocket, conn, exc.code, exc)
+        return
+    try:
+        await _serve(websocket, hall, conn)
+    finally:
+        hall.release(conn.client)
+
+
+async def _serve(websocket: WebSocket, hall: Hall, conn: Conn) -> None:
     room_id = websocket.path_params["room"]
     room = await hall.room(room_id) if len(room_id) <= 64 else None
     if room is None:
-        await websocket.send_text(messages.dumps(messages.error("no_room", tr.error(no_room(room_id)))))
-        await websocket.close(code=4404)
+        await refuse(websocket, conn, "no_room", no_room(room_id))
         return
     session = Session(hall, room, conn)
     limits = hall.limits
@@ -119,6 +145,11 @@ async def room_socket(websocket: WebSocket) -> None:
             try:
                 msg = messages.read(raw)
                 await HANDLERS[msg["type"]](session, msg)
+            except RoomError as exc:
+                if exc.code in CLOSING:
+                    await refuse(websocket, conn, exc.code, exc)
+                    break
+                await refused(conn, exc)
             except FlametableError as exc:
                 await refused(conn, exc)
     except WebSocketDisconnect:
