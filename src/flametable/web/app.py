@@ -42,14 +42,16 @@ __all__ = ["Settings", "create_app"]
 
 @asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
-    """The store opened (and migrated) and the hall of rooms made at start-up; both closed at shutdown."""
+    """The store opened (and migrated) and the hall of rooms made at start-up; both closed at shutdown. uvicorn's
+    log of WebSocket text frames that are not UTF-8 is quieted meanwhile (:class:`~flametable.web.socket.NotUtf8`)."""
     settings: Settings = app.state.settings
     store = await settings.open_store(settings.db_url, migrate=settings.migrate)
     executor = bot_executor(settings)
     hall = Hall(store, executor=executor, seeds=settings.seeds, limits=settings.limits)
     app.state.store, app.state.hall = store, hall
     try:
-        yield
+        with socket.quiet_bad_text(hall.limits.not_utf8_log_seconds):  # not a traceback per bad text frame
+            yield
     finally:
         await hall.close()
         if executor is not None:

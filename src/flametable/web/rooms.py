@@ -80,6 +80,9 @@ class Limits:
     # Sockets watching one room without a seat; the room's players are counted apart and never refused for it. A
     # friendly match is watched by a few friends, a club's final by some dozens: a real audience never meets it.
     spectators_per_room: int = 200
+    # uvicorn logs an ERROR with a traceback per WebSocket text frame that is not UTF-8: made one INFO line at most
+    # this often (seconds), counting the others, so that no client can fill the log (``socket.NotUtf8``)
+    not_utf8_log_seconds: float = 60.0
 
 
 def token_hash(token: str) -> str:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from starlette.routing import WebSocketRoute
@@ -169,6 +171,51 @@ async def _serve(websocket: WebSocket, hall: Hall, conn: Conn) -> None:
             session.room.leave(conn)
         else:
             hall.maybe_forget(session.room)
+
+
+class NotUtf8(logging.Filter):
+    """uvicorn logs an ERROR with a traceback for each WebSocket text frame that is not UTF-8 (then closes the socket
+    with 1007, as it should): a client could fill the server's log with them. On the logger it is put on, this
+    makes them one INFO line at most every ``interval`` seconds, which counts those it did not tell; any other
+    record passes as it is."""
+
+    MESSAGE = "Invalid UTF-8 sequence received from client."  # uvicorn's (protocols/websockets)
+
+    def __init__(self, interval: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.interval = interval
+        self.clock = clock
+        self.told: float | None = None  # when the last line was let through
+        self.untold = 0  # frames since then
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg != self.MESSAGE or record.exc_info is None or not isinstance(record.exc_info[1],
+                                                                                    UnicodeDecodeError):
+            return True
+        now = self.clock()
+        if self.told is not None and now - self.told < self.interval:
+            self.untold += 1
+            return False
+        self.told = now
+        record.msg = ("a client sent a WebSocket text frame that is not UTF-8: closed with 1007 (%d more since the "
+                      "last such line; one such line every %d s at most)")
+        record.args = (self.untold, round(self.interval))
+        record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        self.untold = 0
+        return logging.getLogger(record.name).isEnabledFor(logging.INFO)
+
+
+@contextmanager
+def quiet_bad_text(interval: float, logger: str = "uvicorn.error") -> Iterator[NotUtf8]:
+    """:class:`NotUtf8` on uvicorn's logger while the ``with`` lasts (the server's life)."""
+    found = logging.getLogger(logger)
+    quiet = NotUtf8(interval)
+    found.addFilter(quiet)
+    try:
+        yield quiet
+    finally:
+        found.removeFilter(quiet)
 
 
 routes = [WebSocketRoute("/api/rooms/{room}/ws", room_socket)]
