@@ -108,6 +108,7 @@ def test_a_line_a_minute_at_most_and_it_counts_those_it_did_not_tell() -> None:
         logger.removeHandler(handler)
         logger.removeFilter(quiet)
     assert [r.levelname for r in kept] == ["INFO", "INFO", "ERROR"]
-    assert "closed with 1007 (0 more since the last such line; one such line every 60 s at most)" in kept[0].getMessage()
+    first = kept[0].getMessage()
+    assert "closed with 1007 (0 more since the last such line; one such line every 60 s at most)" in first
     assert "(29 more since the last such line" in kept[1].getMessage()
     assert kept[2].getMessage() == "something else"
