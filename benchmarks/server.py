@@ -24,7 +24,8 @@ Server memory per connection: the server process's VmRSS (``/proc/PID/status``) 
 while playing (``playing``) and once play stopped, connections still open (``after``), each minus the warm
 figure and divided by N. The rooms are made over HTTP; ``Limits.rooms_per_client`` allows 20 rooms in play per
 client address, so rooms are made from source addresses 127.0.0.2, 127.0.0.3... (all loopback; the server
-listens on 127.0.0.1 only).
+listens on 127.0.0.1 only), and their seats' sockets opened from the same (40 an address:
+``Limits.sockets_per_client`` allows 50).
 
 ``--bots 50`` (on by default, ``--bots 0`` to skip): one server, one person-vs-person room timed for ``--seconds``
 alone, then again while ``--bots`` rooms of ``bot:hard`` against ``bot:hard`` play (their thinking in the
@@ -229,11 +230,11 @@ class Seat:
 
 
 async def connect(port: int, room: str, token: str, rng: random.Random, compression: str | None,
-                  against: str | None = None) -> Seat:
+                  against: str | None = None, source: str = HOST) -> Seat:
     from websockets.asyncio.client import connect as ws_connect
 
     ws = await ws_connect(f"ws://{HOST}:{port}/api/rooms/{room}/ws", compression=compression, proxy=None,
-                          open_timeout=60, ping_interval=None, max_size=2**20)
+                          open_timeout=60, ping_interval=None, max_size=2**20, local_addr=(source, 0))
     seat = Seat(ws, token, rng, against)
     await seat.hello()
     return seat
@@ -278,21 +279,25 @@ async def play_phase(phase: Phase, seconds: float) -> dict[str, Any]:
 
 
 async def open_seats(port: int, rooms: list[tuple[str, str, str]], rng: random.Random,
-                     compression: str | None) -> list[Seat]:
+                     compression: str | None, first: int) -> list[Seat]:
+    """Both seats of each room, the ``i``-th room's from the address it was made from (``first + i``): 40 sockets
+    an address, within ``Limits.sockets_per_client``."""
     gate = asyncio.Semaphore(50)
 
-    async def one(room: str, token: str) -> Seat:
+    async def one(room: str, token: str, index: int) -> Seat:
         async with gate:
-            return await connect(port, room, token, random.Random(rng.random()), compression)
+            return await connect(port, room, token, random.Random(rng.random()), compression,
+                                 source=source_address(index))
 
-    return list(await asyncio.gather(*(one(room, token) for room, t0, t1 in rooms for token in (t0, t1))))
+    return list(await asyncio.gather(*(one(room, token, first + i) for i, (room, t0, t1) in enumerate(rooms)
+                                       for token in (t0, t1))))
 
 
 async def warm_up(port: int, compression: str | None) -> None:
     """A room of each game, a few actions each: the server's imports and caches are paid before measuring."""
     phase = Phase(think=0.0)
     rooms = [await asyncio.to_thread(make_pair, port, game, 0) for game in GAMES]
-    seats = await open_seats(port, rooms, random.Random(0), compression)
+    seats = await open_seats(port, rooms, random.Random(0), compression, 0)
     tasks = [asyncio.create_task(s.play(phase)) for s in seats]
     phase.go.set()
     limit = time.perf_counter() + 30
@@ -318,14 +323,14 @@ async def client_main(config: dict[str, Any]) -> None:
     count = config["rooms"]
     games = [GAMES[i % 2] if config["game"] == "both" else config["game"] for i in range(count)]
     rooms = [await asyncio.to_thread(make_pair, port, game, i + ROOMS_PER_ADDRESS) for i, game in enumerate(games)]
-    seats = await open_seats(port, rooms, rng, compression)
+    seats = await open_seats(port, rooms, rng, compression, ROOMS_PER_ADDRESS)
     if config["bots"]:  # a person against each bot whose replies are timed, of each game played
         for spec in REPLIERS:
             for game in sorted(set(games)) if config["game"] != "both" else GAMES:
                 made = await asyncio.to_thread(http_json, port, "POST", "/api/rooms",
                                                {"game": game, "seats": ["me", spec]}, source_address(0))
                 seats.append(await connect(port, made["room"], made["token"], random.Random(rng.random()),
-                                           compression, spec))
+                                           compression, spec, source=source_address(0)))
     phase = Phase(think=think)
     tasks = [asyncio.create_task(s.play(phase)) for s in seats]
     say("connected", connections=len(seats), seconds=time.perf_counter() - started)

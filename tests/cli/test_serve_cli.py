@@ -1,5 +1,6 @@
 """``flametable serve`` refuses what it cannot do in one clear line, in the user's language, before it starts: a
-database URL it cannot use, a database that does not answer, a port out of range or in use."""
+database URL it cannot use, a database that does not answer, a port out of range or in use, a proxy address that is
+none."""
 
 from __future__ import annotations
 
@@ -45,3 +46,12 @@ def test_a_port_out_of_range_is_refused(cli: Cli, tmp_path: Path) -> None:
     result = cli("serve", "--port", "70000", "--db", str(tmp_path / "x.db"), "--lang", "en")
     assert result.exit_code == 1
     assert "65535" in result.output
+
+
+def test_a_proxy_address_that_is_none_is_one_line(cli: Cli, tmp_path: Path) -> None:
+    result = cli("serve", "--forwarded-allow-ips", "10.0.0.5,proxy.local", "--db", str(tmp_path / "x.db"), "--lang",
+                 "es")
+    assert result.exit_code == 1
+    assert lines(result.output) == [
+        "Error: --forwarded-allow-ips toma las direcciones o redes del proxy separadas por comas (10.0.0.5,10.0.0.6 o "
+        "10.0.0.0/24), o *; 'proxy.local' no es ninguna de ellas."]

@@ -38,10 +38,13 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """``flametable serve --db URL`` on ``port``, its data directory ``data_dir``, its output in ``log``."""
+    """``flametable serve --db URL`` (and ``args``) on ``port``, its data directory ``data_dir``, its output in
+    ``log``."""
 
-    def __init__(self, db_url: str, data_dir: Path, port: int | None = None, pythonpath: Sequence[Path] = ()) -> None:
+    def __init__(self, db_url: str, data_dir: Path, port: int | None = None, pythonpath: Sequence[Path] = (),
+                 args: Sequence[str] = ()) -> None:
         self.db_url = db_url
+        self.args = list(args)  # more options of ``serve``
         self.pythonpath = [str(p) for p in pythonpath]  # before this tree's code (a plug-in game's)
         self.data_dir = data_dir
         self.port = port or free_port()
@@ -62,7 +65,7 @@ class LiveServer:
         env["FLAMETABLE_DATA_DIR"] = str(self.data_dir)
         env["PYTHONUNBUFFERED"] = "1"
         command = [sys.executable, "-m", "flametable.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                   "--db", self.db_url, "--bot-workers", "1"]
+                   "--db", self.db_url, "--bot-workers", "1", *self.args]
         self.starts += 1
         with self.log.open("ab") as out:
             out.write(f"--- start {self.starts}: {' '.join(command)}\n".encode())

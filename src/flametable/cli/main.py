@@ -338,12 +338,17 @@ def serve_cmd(
     bot_workers: Annotated[int | None, typer.Option("--bot-workers", metavar="N", help=H_(
         "Processes where the searching bots think (default: one per core); the quick bots have one of their "
         "own."), show_default=False)] = None,
+    forwarded_allow_ips: Annotated[str | None, typer.Option("--forwarded-allow-ips", metavar="ADDRESSES", help=H_(
+        "Behind a proxy: its addresses or networks, separated by commas (10.0.0.5,10.0.0.6), whose "
+        "X-Forwarded-For and X-Forwarded-Proto headers are trusted; * trusts any peer, only for a proxy that is "
+        "the only way in. Without it no such header is trusted, not even from 127.0.0.1."),
+        show_default=False)] = None,
     lang: LangOption = None,
 ) -> None:
     from flametable.cli.serve import run_serve
 
     use_language(lang)
-    run_serve(host, port, db, lang, bot_workers)
+    run_serve(host, port, db, lang, bot_workers, forwarded_allow_ips)
 
 
 @db_app.command("upgrade", cls=Command, help=H_("Bring the database to the latest version of its tables."))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import gc
+import ipaddress
 import socket
 
 from flametable.cli.console import fail, out
@@ -32,7 +33,27 @@ def _check_port(host: str, port: int) -> None:
             fail(_("Cannot listen on {host}:{port}: {error}").format(host=host, port=port, error=exc.strerror))
 
 
-def run_serve(host: str, port: int, db: str | None, lang: str | None, bot_workers: int | None) -> None:
+def trusted_proxies(value: str | None) -> str | None:
+    """The proxies ``--forwarded-allow-ips`` names, checked, as uvicorn reads them (``*``, or addresses and networks
+    separated by commas); None: no proxy, no forwarded header trusted."""
+    if value is None:
+        return None
+    entries = [entry.strip() for entry in value.split(",")]
+    if entries == ["*"]:
+        return "*"
+    shown = []
+    for entry in entries:
+        try:  # a network with host bits (10.0.0.5/24) as uvicorn takes it (10.0.0.0/24): it would ignore it
+            shown.append(str(ipaddress.ip_network(entry, strict=False)) if "/" in entry
+                         else str(ipaddress.ip_address(entry)))
+        except ValueError:
+            fail(_("--forwarded-allow-ips takes the proxy's addresses or networks separated by commas "
+                   "(10.0.0.5,10.0.0.6 or 10.0.0.0/24), or *; {entry!r} is none of them.").format(entry=entry))
+    return ",".join(shown)
+
+
+def run_serve(host: str, port: int, db: str | None, lang: str | None, bot_workers: int | None,
+              forwarded_allow_ips: str | None = None) -> None:
     import uvicorn
 
     from flametable.web.app import Settings, create_app
@@ -40,6 +61,7 @@ def run_serve(host: str, port: int, db: str | None, lang: str | None, bot_worker
     url = resolve_url(db)
     if not 0 < port < 65536:
         fail(_("A port is a number from 1 to 65535, got {port}.").format(port=port))
+    proxies = trusted_proxies(forwarded_allow_ips)
     _check_port(host, port)
     upgrade_or_fail(url)
     out().print(_("flametable server: http://{host}:{port}/ (database: {db}). Stop it with Ctrl+C.").format(
@@ -50,5 +72,8 @@ def run_serve(host: str, port: int, db: str | None, lang: str | None, bot_worker
     # need not walk it again in every full collection (fewer long pauses with many rooms).
     gc.collect()
     gc.freeze()
+    # A client's address is its socket's (what the per-address limits count) unless a proxy was named. uvicorn's
+    # own default trusts X-Forwarded-For from 127.0.0.1: through a local proxy that passes the header on, or from
+    # any program of the machine, each new value of the header would be a new client with a new allowance.
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=WS_DEFLATE,
-                log_level="warning", lifespan="on")
+                log_level="warning", lifespan="on", proxy_headers=proxies is not None, forwarded_allow_ips=proxies)

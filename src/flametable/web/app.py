@@ -45,14 +45,16 @@ __all__ = ["Settings", "create_app"]
 @asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """The store opened (and migrated) and the hall of rooms made at start-up, its sweep of the rooms waiting past
-    their time started; all closed at shutdown (the sweep cancelled)."""
+    their time started; all closed at shutdown (the sweep cancelled). uvicorn's log of WebSocket text frames that
+    are not UTF-8 is quieted meanwhile (:class:`~flametable.web.socket.NotUtf8`)."""
     settings: Settings = app.state.settings
     store = await settings.open_store(settings.db_url, migrate=settings.migrate)
     hall = Hall(store, bots=bot_pool(settings), seeds=settings.seeds, limits=settings.limits, clock=settings.clock)
     app.state.store, app.state.hall = store, hall
     try:
         await hall.start_sweeping()
-        yield
+        with socket.quiet_bad_text(hall.limits.not_utf8_log_seconds):  # not a traceback per bad text frame
+            yield
     finally:
         await hall.close()  # its bots' workers shut down too
         await store.close()

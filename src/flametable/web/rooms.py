@@ -106,6 +106,17 @@ class Limits:
     expensive_per_second: float = 20.0
     expensive_burst: int = 60  # ...and at once
     log_builds: int = 1  # match logs built at once in the hall, each in a thread (the first request of a reader)
+    # WebSockets open at once from one address, every room together, a player's as well as a spectator's. A browser
+    # opens one per room tab: a household behind one NAT, each with a few tables or matches open, or a club
+    # evening of a dozen tables behind one router, stays far below; what one address can hold is bounded
+    # (about 50 KiB of memory per socket).
+    sockets_per_client: int = 50
+    # Sockets watching one room without a seat; the room's players are counted apart and never refused for it. A
+    # friendly match is watched by a few friends, a club's final by some dozens: a real audience never meets it.
+    spectators_per_room: int = 200
+    # uvicorn logs an ERROR with a traceback per WebSocket text frame that is not UTF-8: made one INFO line at most
+    # this often (seconds), counting the others, so that no client can fill the log (``socket.NotUtf8``)
+    not_utf8_log_seconds: float = 60.0
 
 
 def token_hash(token: str) -> str:
@@ -329,6 +340,10 @@ class Room:
                 raise bad_token()
         async with self.lock:
             await self._expire_if_due()
+            if player is None and self.spectators() >= self.hall.limits.spectators_per_room:
+                raise RoomError("room_crowded", N_("This match has {limit} spectators already, as many as a room "
+                                                   "takes: try again later."), status=503,
+                                limit=self.hall.limits.spectators_per_room)
             conn.player = player
             self.conns.add(conn)
             await self._send(conn, self._welcome(conn))
@@ -339,6 +354,11 @@ class Room:
             if not self.playing:
                 await self._send(conn, self._ended(conn))
             await self._presence()
+
+    def spectators(self) -> int:
+        """The connections watching the room without a seat (those :attr:`conns` holds, so a connection is counted
+        exactly while the room sends to it: it leaves, or a send to it times out, and it is not)."""
+        return sum(1 for c in self.conns if c.player is None)
 
     def leave(self, conn: Conn) -> None:
         """``conn`` is gone: forget it now (no waiting: its handler may be cancelled) and tell the others."""
@@ -707,6 +727,7 @@ class Hall:
         self.limits = limits or Limits()
         self.clock = clock
         self.rooms: dict[str, Room] = {}
+        self.sockets: dict[str, int] = {}  # open WebSockets by address (``Conn.client``), while any is open
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.sweeper: asyncio.Task[None] | None = None
         self.expensive = Budgets(self.limits.expensive_per_second, self.limits.expensive_burst)
@@ -751,6 +772,22 @@ class Hall:
             if future.done() and future.exception() is not None:
                 with contextlib.suppress(BaseException):
                     future.result()
+
+    def admit(self, client: str) -> None:
+        """Count one more open WebSocket from the address ``client``, or refuse it (``too_many_sockets``) when the
+        address has as many open as it may. Each socket admitted is released once (:meth:`release`), when it ends."""
+        count = self.sockets.get(client, 0)
+        if count >= self.limits.sockets_per_client:
+            raise RoomError("too_many_sockets", N_("Too many connections from your address: at most {limit} at "
+                                                   "once. Close a table you are not using, then reconnect."),
+                            status=429, limit=self.limits.sockets_per_client)
+        self.sockets[client] = count + 1
+
+    def release(self, client: str) -> None:
+        """A socket :meth:`admit` counted has ended."""
+        count = self.sockets.pop(client, 0) - 1
+        if count > 0:
+            self.sockets[client] = count
 
     def maybe_forget(self, room: Room) -> None:
         """Drop a room nobody watches and no bot plays from memory (the store has it all)."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from starlette.routing import WebSocketRoute
@@ -90,16 +92,42 @@ async def refused(conn: Conn, exc: FlametableError) -> None:
         await send_error(conn, "refused", exc)
 
 
+CLOSING: dict[str, int] = {"no_room": 4404, "too_many_sockets": 4429, "room_crowded": 4503}
+"""The refusals that end the socket, each with its close code (4000 plus the HTTP status the refusal would have)."""
+
+
+async def refuse(websocket: WebSocket, conn: Conn, code: str, exc: FlametableError) -> None:
+    """Tell the client why it is refused, then close the socket with the refusal's close code (:data:`CLOSING`); a
+    client gone meanwhile is no failure."""
+    try:
+        await send_error(conn, code, exc)
+        await websocket.close(code=CLOSING[code])
+    except WebSocketDisconnect:
+        pass
+
+
 async def room_socket(websocket: WebSocket) -> None:
+    """A room's socket: counted for its address from the start (refused over the limit before it costs anything
+    more), released exactly once however it ends."""
     await websocket.accept()
-    tr = language_of(websocket)
-    conn = Conn(websocket.send_text, tr, client_id(websocket))
+    conn = Conn(websocket.send_text, language_of(websocket), client_id(websocket))
     hall = hall_of(websocket)
+    try:
+        hall.admit(conn.client)
+    except RoomError as exc:
+        await refuse(websocket, conn, exc.code, exc)
+        return
+    try:
+        await _serve(websocket, hall, conn)
+    finally:
+        hall.release(conn.client)
+
+
+async def _serve(websocket: WebSocket, hall: Hall, conn: Conn) -> None:
     room_id = websocket.path_params["room"]
     room = await hall.room(room_id) if len(room_id) <= 64 else None
     if room is None:
-        await websocket.send_text(messages.dumps(messages.error("no_room", tr.error(no_room(room_id)))))
-        await websocket.close(code=4404)
+        await refuse(websocket, conn, "no_room", no_room(room_id))
         return
     session = Session(hall, room, conn)
     limits = hall.limits
@@ -119,6 +147,11 @@ async def room_socket(websocket: WebSocket) -> None:
             try:
                 msg = messages.read(raw)
                 await HANDLERS[msg["type"]](session, msg)
+            except RoomError as exc:
+                if exc.code in CLOSING:
+                    await refuse(websocket, conn, exc.code, exc)
+                    break
+                await refused(conn, exc)
             except FlametableError as exc:
                 await refused(conn, exc)
     except WebSocketDisconnect:
@@ -138,6 +171,51 @@ async def room_socket(websocket: WebSocket) -> None:
             session.room.leave(conn)
         else:
             hall.maybe_forget(session.room)
+
+
+class NotUtf8(logging.Filter):
+    """uvicorn logs an ERROR with a traceback for each WebSocket text frame that is not UTF-8 (then closes the socket
+    with 1007, as it should): a client could fill the server's log with them. On the logger it is put on, this
+    makes them one INFO line at most every ``interval`` seconds, which counts those it did not tell; any other
+    record passes as it is."""
+
+    MESSAGE = "Invalid UTF-8 sequence received from client."  # uvicorn's (protocols/websockets)
+
+    def __init__(self, interval: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.interval = interval
+        self.clock = clock
+        self.told: float | None = None  # when the last line was let through
+        self.untold = 0  # frames since then
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg != self.MESSAGE or record.exc_info is None or not isinstance(record.exc_info[1],
+                                                                                    UnicodeDecodeError):
+            return True
+        now = self.clock()
+        if self.told is not None and now - self.told < self.interval:
+            self.untold += 1
+            return False
+        self.told = now
+        record.msg = ("a client sent a WebSocket text frame that is not UTF-8: closed with 1007 (%d more since the "
+                      "last such line; one such line every %d s at most)")
+        record.args = (self.untold, round(self.interval))
+        record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        self.untold = 0
+        return logging.getLogger(record.name).isEnabledFor(logging.INFO)
+
+
+@contextmanager
+def quiet_bad_text(interval: float, logger: str = "uvicorn.error") -> Iterator[NotUtf8]:
+    """:class:`NotUtf8` on uvicorn's logger while the ``with`` lasts (the server's life)."""
+    found = logging.getLogger(logger)
+    quiet = NotUtf8(interval)
+    found.addFilter(quiet)
+    try:
+        yield quiet
+    finally:
+        found.removeFilter(quiet)
 
 
 routes = [WebSocketRoute("/api/rooms/{room}/ws", room_socket)]
