@@ -159,6 +159,7 @@ class Room:
         self.bot_task: asyncio.Task[None] | None = None
         self.history: deque[tuple[int, tuple[str, str, str]]] = deque(maxlen=hall.limits.keep_events)
         self.tasks: set[asyncio.Task[None]] = set()  # presence announcements under way
+        self.arriving = 0  # hellos waiting for the lock: a room about to have a connection is not forgotten
         self.service, self.actors = self._rebuild(row.match)
 
     # ------------------------------------------------------------------ facts
@@ -253,7 +254,12 @@ class Room:
             if player is None:
                 raise RoomError("bad_token", N_("This seat token is not one of this room's: nothing was changed. "
                                                 "Join the room again, or watch without a token."), status=403)
-        async with self.lock:
+        self.arriving += 1
+        try:
+            await self.lock.acquire()
+        finally:
+            self.arriving -= 1
+        try:
             conn.player = player
             self.conns.add(conn)
             await self._send(conn, self._welcome(conn))
@@ -264,6 +270,8 @@ class Room:
             if not self.playing:
                 await self._send(conn, self._ended())
             await self._presence()
+        finally:
+            self.lock.release()
 
     def leave(self, conn: Conn) -> None:
         """``conn`` is gone: forget it now (no waiting: its handler may be cancelled) and tell the others."""
@@ -277,6 +285,7 @@ class Room:
     async def _announce(self) -> None:
         async with self.lock:
             await self._presence()
+        self.hall.maybe_forget(self)  # the last one may have left while the lock was held
 
     # ------------------------------------------------------------------ what a connection asks
 
@@ -434,6 +443,7 @@ class Room:
         if seat is None or not self.kind_at(seat).startswith("bot:"):
             return
         self.bot_task = asyncio.get_running_loop().create_task(self._bot_move(seat, self.wire_version))
+        self.bot_task.add_done_callback(lambda _: self.hall.maybe_forget(self))  # its people may have left
 
     def _cancel_bot(self) -> None:
         task, self.bot_task = self.bot_task, None
@@ -582,9 +592,10 @@ class Hall:
                     future.result()
 
     def maybe_forget(self, room: Room) -> None:
-        """Drop a room nobody watches and no bot plays from memory (the store has it all)."""
+        """Drop a room nobody watches and no bot plays from memory (the store has it all). Whatever kept it from
+        being dropped calls this again once it is done: a bot's move, a presence announcement (the lock)."""
         if (not room.conns and (room.bot_task is None or room.bot_task.done()) and not room.lock.locked()
-                and self.rooms.get(room.id) is room):
+                and not room.arriving and self.rooms.get(room.id) is room):
             del self.rooms[room.id]
 
     async def create(self, game_name: str, options: Mapping[str, Any] | None, seats: Iterable[str],
