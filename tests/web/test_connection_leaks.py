@@ -5,7 +5,8 @@ the replays of the ended matches read as the page's "Replay it" link does; once 
 the garbage collector has run, no connection, session, room nobody is in, match service, server protocol object or
 task is left beyond what was there before, and the hall holds no room and no pending load. Then the two ways a
 room outlived its last connection, one at a time: the last one leaving while the others were being told of a
-departure, and a person leaving while the bot thinks.
+departure, and a person leaving while the bot thinks. Last, what the server does about the allocator's share: once
+a wave has closed, glibc is asked (once, off the event loop) to give back the free pages of its heap.
 
 The server's memory after such a wave stays near its peak for another reason, the allocator's (Python's arenas
 and glibc's heap keep the pages of freed objects for the next wave): ``docs/server.md``, "Memory"."""
@@ -15,7 +16,9 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import platform
 import socket
+import threading
 import urllib.error
 import urllib.request
 from collections import Counter
@@ -29,6 +32,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from flametable.texts.translator import Translator
 from flametable.web.app import create_app
+from flametable.web.memory import Connections, malloc_trim
 from flametable.web.rooms import Conn, Hall, Limits
 from flametable.web.store import Store
 from tests.web.client import settings
@@ -58,7 +62,7 @@ def free_port() -> int:
 
 
 @asynccontextmanager
-async def live_server(**changes: Any) -> AsyncIterator[tuple[int, Hall]]:
+async def live_server(**changes: Any) -> AsyncIterator[tuple[int, Hall, Connections]]:
     """The app on uvicorn in this event loop (a free port of 127.0.0.1, rooms in memory, bots on threads)."""
     app = create_app(settings(**changes))
     port = free_port()
@@ -70,7 +74,7 @@ async def live_server(**changes: Any) -> AsyncIterator[tuple[int, Hall]]:
             serving.result()
         await asyncio.sleep(0.01)
     try:
-        yield port, app.state.hall
+        yield port, app.state.hall, app.state.connections
     finally:
         server.should_exit = True
         await serving
@@ -191,7 +195,7 @@ async def wave(port: int, hall: Hall, pairs: int, bot_rooms: int) -> int:
 
 
 async def test_a_wave_of_connections_closed_leaves_no_connection_room_or_task_behind() -> None:
-    async with live_server(limits=UNLIMITED) as (port, hall):
+    async with live_server(limits=UNLIMITED) as (port, hall, connections):
         await wave(port, hall, 2, 2)  # the first rooms of each game: what is made once (caches) is in the baseline
         await settle(lambda: not hall.rooms)
         before_tasks = asyncio.all_tasks()
@@ -203,6 +207,8 @@ async def test_a_wave_of_connections_closed_leaves_no_connection_room_or_task_be
 
         assert hall.rooms == {}, f"{len(hall.rooms)} rooms nobody is in are kept"
         assert hall._loading == {}
+        assert connections.count == 0
+        assert connections.peak >= opened
         assert server_tasks(before_tasks) == set()
         after = server_objects()
         grown = {kind: after[kind] - before[kind] for kind in after if after[kind] - before[kind] > SLACK}
@@ -294,3 +300,69 @@ async def test_a_person_leaving_while_the_bot_thinks_leaves_no_room_in_memory_on
         thinking = room.bot_task if room.bot_task is not None and not room.bot_task.done() else None
     assert room.service.to_act == 0  # the person's turn, and nobody there
     assert hall.rooms == {}
+
+
+# ------------------------------------------------------------------ the allocator's share, given back
+
+
+class Trims:
+    """A stand-in for ``malloc_trim(0)`` that says when and in which thread it ran."""
+
+    def __init__(self) -> None:
+        self.threads: list[threading.Thread] = []
+
+    def __call__(self) -> int:
+        self.threads.append(threading.current_thread())
+        return 1
+
+
+async def test_once_a_wave_of_connections_has_closed_the_allocator_is_asked_once_off_the_event_loop() -> None:
+    trims = Trims()
+    connections = Connections(trims, drop=100, quiet=0.05)
+    for _ in range(300):
+        connections.opened()
+    for _ in range(300):
+        connections.closed()
+        await asyncio.sleep(0)
+    assert trims.threads == []  # not while the wave is still closing
+    await settle(lambda: bool(trims.threads), 2.0)
+    await asyncio.sleep(0.2)
+    assert len(trims.threads) == 1
+    assert trims.threads[0] is not threading.main_thread()
+    assert (connections.count, connections.peak) == (0, 0)
+
+
+async def test_connections_coming_and_going_below_the_wave_size_leave_the_allocator_alone() -> None:
+    trims = Trims()
+    connections = Connections(trims, drop=100, quiet=0.01)
+    for _ in range(99):
+        connections.opened()
+    for _ in range(99):
+        connections.closed()
+    for _ in range(1000):  # many in all, never 100 at once
+        connections.opened()
+        connections.closed()
+    await asyncio.sleep(0.1)
+    assert trims.threads == []
+    assert connections.count == 0
+
+
+def rss_kib() -> int:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc only")
+def test_malloc_trim_gives_the_free_pages_of_a_fragmented_heap_back_to_the_system() -> None:
+    trim = malloc_trim()
+    assert trim is not None
+    blocks = [bytearray(2000) for _ in range(8000)]  # 16 MB of blocks glibc holds (over pymalloc's 512 bytes)
+    kept = blocks[::20]  # one in twenty outlives the others: the heap cannot shrink from its top
+    del blocks
+    before = rss_kib()
+    assert trim() in (0, 1)
+    assert before - rss_kib() > 4096, "less than 4 MiB of the 15 MB freed came back"
+    assert len(kept) == 400

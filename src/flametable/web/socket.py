@@ -17,6 +17,7 @@ from flametable.service import Rejected
 from flametable.texts.translator import Translator
 from flametable.web import messages
 from flametable.web.common import client_id, hall_of, language_of, no_room
+from flametable.web.memory import counted
 from flametable.web.messages import MessageError
 from flametable.web.rooms import Conn, Hall, Room, RoomError
 
@@ -140,4 +141,4 @@ async def room_socket(websocket: WebSocket) -> None:
             hall.maybe_forget(session.room)
 
 
-routes = [WebSocketRoute("/api/rooms/{room}/ws", room_socket)]
+routes = [WebSocketRoute("/api/rooms/{room}/ws", counted(room_socket))]
