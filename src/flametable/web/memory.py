@@ -8,8 +8,8 @@ of its heap mapped. Only glibc's part can be had back, by ``malloc_trim(0)``, wh
 heap to the system: :class:`Connections` counts the server's WebSockets and, once they have fallen to half their
 peak (at least :data:`TRIM_DROP` fewer) and no connection has closed for :data:`TRIM_QUIET` seconds, calls it once,
 in a worker thread. Measured with ``python -m benchmarks.server --levels 1000`` (``docs/server.md``, "Memory"): the
-server's 137.0 MB while 1,000 connections played came down to 115.7 MB once they had closed (it stayed at 137.0 MB
-without the trim), the trim taking 1 to 2 ms. Where there is no glibc (macOS, musl) nothing is done.
+server's 133.8 MiB while 1,000 connections played came down to 113.0 MiB once they had closed (it stayed at 133.8
+MiB without the trim), the trim taking 1 to 2 ms. Where there is no glibc (macOS, musl) nothing is done.
 """
 
 from __future__ import annotations
