@@ -1,7 +1,8 @@
 """The game server's load benchmark (issue 11). Long: run by hand, not in the test suite.
 
     python -m benchmarks.server [--levels 1,100,1000] [--seconds 20] [--think 1.0] [--game duel|duals|both]
-                                [--bots 50] [--db URL] [--bot-workers N] [--compression deflate|none] [--json]
+                                [--bots 50] [--db URL] [--bot-workers N] [--compression deflate|none] [--abuse]
+                                [--json]
 
 Each level starts its own ``flametable serve`` (a subprocess on a free port of 127.0.0.1, SQLite in a temporary
 directory unless ``--db`` names a PostgreSQL server: a fresh database is made there and dropped afterwards) and
@@ -34,6 +35,22 @@ Bot moves per second are counted from the rooms' versions. In both phases a pers
 ``bot:easy`` (a room each, of each game played): their **bot replies** are timed, from the event that makes the
 bot's seat to act to the event of its move, on the person's connection (issue 21: another room's ``bot:random``
 reply went from 0.25 s to 2.9 s, median, under ten ``bot:hard`` rooms).
+
+``--abuse``: each level runs twice, without and then with an *abusive neighbour*: one source address
+(:data:`NEIGHBOUR`, 127.0.0.250; the ordinary clients use others) doing at once the worst it may within the server's
+limits, from its own process (the clients' timing is not disturbed by it): as many spectator sockets as it may open
+(``Limits`` read at run time: sockets per address, spectators per room, where the server has them; else
+:data:`NEIGHBOUR_SOCKETS`), spread over the ordinary rooms and its own, each sending ``log`` requests at the
+per-connection rate (``Limits.actions_per_second``, and at most a per-address log rate where there is one); as many
+rooms of ``bot:hard`` against ``bot:hard`` as it may make (``Limits.rooms_per_client``); and two threads posting
+bodies just under and just over the limits, again and again (``POST /api/rooms`` of 64 KiB, ``POST /api/replay`` of
+1 MiB: a real record padded with spaces, replayed in full, and one byte too many). It starts once the ordinary
+connections are open and stops when they stop playing. Prints, per level, the ordinary players' median and p99
+action-to-view time in both runs and their ratios (the aim: within 1.5×), and what the neighbour did.
+``--abuse-parts logs`` (or ``bots``, ``bodies``, a comma-separated choice) has it do only that part.
+
+Memory given back: ``closed`` is the server's VmRSS 3 s after the clients closed every connection (the server asks
+glibc for its free pages once a wave has closed: ``flametable.web.memory``), per connection as the others.
 
 ``--profile FILE`` runs the server under cProfile (``python -m cProfile -o FILE``), written when it stops.
 Both processes raise their soft limit of open files to the hard limit. Prints a table, or with ``--json`` one JSON
@@ -75,6 +92,13 @@ GAMES = ("duel", "duals")
 BOT = "bot:hard"
 REPLIERS = ("bot:random", "bot:easy")
 """The bots a person plays in the bot scenario, their replies timed."""
+NEIGHBOUR = "127.0.0.250"
+"""The abusive neighbour's one source address (the ordinary rooms are made from 127.0.0.2 up: 20 rooms an
+address, so 4,960 rooms before they would reach it)."""
+ABUSE_PARTS = ("logs", "bots", "bodies")
+"""What the neighbour does (``--abuse-parts``): spectator sockets asking for logs, bot rooms, large bodies."""
+NEIGHBOUR_SOCKETS = 200
+"""The spectator sockets the neighbour opens where the server has no limit of sockets per address."""
 
 
 def raise_open_files() -> int:
@@ -333,7 +357,7 @@ async def client_main(config: dict[str, Any]) -> None:
                                            compression, spec, source=source_address(0)))
     phase = Phase(think=think)
     tasks = [asyncio.create_task(s.play(phase)) for s in seats]
-    say("connected", connections=len(seats), seconds=time.perf_counter() - started)
+    say("connected", connections=len(seats), seconds=time.perf_counter() - started, rooms=[r for r, _a, _b in rooms])
     await wait_line("play")
     results = {"alone": await play_phase(phase, seconds)}
     if config["bots"]:
@@ -361,6 +385,169 @@ async def client_main(config: dict[str, Any]) -> None:
     for task in tasks:
         task.cancel()
     await asyncio.gather(*(s.ws.close() for s in seats), return_exceptions=True)
+
+
+# ------------------------------------------------------------------ the abusive neighbour's process
+
+
+def neighbour_limits() -> dict[str, Any]:
+    """What the server allows one address (``Limits()``): its sockets, a room's spectators, the messages a socket
+    may send, the ``log``/``sync`` budget of an address (the neighbour sends at the socket's rate regardless: what
+    passes the address's budget is refused, and the refusals are part of the load), its all-bot rooms, the body
+    limits."""
+    from flametable.web.rooms import Limits
+
+    limits = Limits()
+    return {"sockets": limits.sockets_per_client, "sockets_limit": "sockets_per_client",
+            "per_room": limits.spectators_per_room, "per_room_limit": "spectators_per_room",
+            "rate": float(limits.actions_per_second), "log_rate": float(limits.expensive_per_second),
+            "log_limit": "expensive_per_second", "rooms": limits.bot_rooms_per_client,
+            "body_bytes": limits.body_bytes, "upload_bytes": limits.record_bytes}
+
+
+def long_record(game_name: str, seeds: range = range(20)) -> str:
+    """The longest record of random legal matches of ``game_name`` over ``seeds`` (a real match, replayed in full
+    by ``POST /api/replay``)."""
+    from flametable.core import registry
+    from flametable.core.match import new_record
+    from flametable.service import MatchService
+
+    game = registry.make_game(game_name)
+    best = ""
+    for seed in seeds:
+        service = MatchService.from_record(game, new_record(game, {}, seed, ["bot:random", "bot:random"]))
+        rng = random.Random(seed)
+        while service.outcome is None:
+            seat = service.to_act
+            assert seat is not None
+            service.submit_quiet(seat, rng.choice(list(service.legal(seat))))
+        assert service.record is not None
+        text = service.record.dumps()
+        best = text if len(text) > len(best) else best
+    return best
+
+
+def post_status(port: int, path: str, body: bytes, source: str) -> int:
+    """POST ``body`` as JSON: the status (the answer read and dropped)."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=60, source_address=(source, 0))
+    try:
+        conn.request("POST", path, body=body, headers={"content-type": "application/json"})
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+def large_bodies(limits: dict[str, Any], record: str) -> list[tuple[str, bytes]]:
+    """Bodies just under and just over the limits: a room request padded to one byte under the HTTP body limit and
+    one byte over; a real record padded to one byte under the upload limit (replayed in full) and one byte over."""
+    room = json.dumps({"game": "duel", "seats": [BOT, BOT]}).encode()
+    upload = record.encode()
+    under, over = limits["body_bytes"] - 1, limits["body_bytes"] + 1
+    up_under, up_over = limits["upload_bytes"] - 1, limits["upload_bytes"] + 1
+    return [("/api/rooms", room + b" " * (under - len(room))), ("/api/rooms", room + b" " * (over - len(room))),
+            ("/api/replay", upload + b" " * (up_under - len(upload))),
+            ("/api/replay", upload + b" " * (up_over - len(upload)))]
+
+
+async def neighbour_main(config: dict[str, Any]) -> None:
+    """The neighbour: its bot rooms, its spectator sockets sending ``log`` requests, its large bodies; ``ready``
+    once all are going, ``done`` with what it did after the benchmark says ``quit``."""
+    from websockets.asyncio.client import connect as ws_connect
+
+    raise_open_files()
+    port, limits, source = config["port"], config["limits"], config["source"]
+    errors: Counter[str] = Counter()
+    http_statuses: Counter[str] = Counter()
+    parts = set(config.get("parts", ABUSE_PARTS))
+    bot_rooms: list[str] = []
+    for i in range(limits["rooms"] + 1 if "bots" in parts else 0):  # one more than it may: the refusal says so
+        try:
+            made = await asyncio.to_thread(http_json, port, "POST", "/api/rooms",
+                                           {"game": GAMES[i % 2], "seats": [BOT, BOT]}, source)
+        except RuntimeError as exc:
+            errors[f"bot room: {str(exc).split(':')[1].split()[0]}"] += 1
+            break
+        bot_rooms.append(made["room"])
+    targets = list(config["rooms"]) + bot_rooms
+    count = limits["sockets"] if limits["per_room"] is None else min(limits["sockets"],
+                                                                     limits["per_room"] * len(targets))
+    count = count if "logs" in parts else 0
+    per_socket = limits["rate"] * 0.95  # under the socket's budget, clock jitter and all (not the address's)
+    gate = asyncio.Semaphore(20)
+    counts = {"logs_sent": 0, "answers": 0, "closed": 0}
+
+    async def watch(index: int) -> Any:
+        async with gate:
+            try:
+                ws = await ws_connect(f"ws://{HOST}:{port}/api/rooms/{targets[index % len(targets)]}/ws",
+                                      compression=None, proxy=None, open_timeout=60, ping_interval=None,
+                                      max_size=2**22, local_addr=(source, 0))
+                await ws.send('{"type":"hello"}')
+                return ws
+            except Exception as exc:  # refused (a limit) or failed: counted
+                errors[f"socket: {type(exc).__name__}"] += 1
+                return None
+
+    sockets = [ws for ws in await asyncio.gather(*(watch(i) for i in range(count))) if ws is not None]
+
+    async def read(ws: Any) -> None:
+        try:
+            async for frame in ws:
+                counts["answers"] += 1
+                if '"error"' in frame[:40]:
+                    errors[json.loads(frame).get("code", "?")] += 1
+        except Exception:
+            counts["closed"] += 1
+
+    async def ask(ws: Any, offset: float) -> None:
+        await asyncio.sleep(offset)
+        try:
+            while True:
+                await ws.send('{"type":"log"}')
+                counts["logs_sent"] += 1
+                await asyncio.sleep(1 / per_socket)
+        except Exception:
+            pass
+
+    stop = threading.Event()
+    bodies = large_bodies(limits, config["record"])
+
+    def post_again(start: int) -> None:
+        i = start
+        while not stop.is_set():
+            path, body = bodies[i % len(bodies)]
+            try:
+                status = post_status(port, path, body, source)
+                http_statuses[f"{path} {len(body)} B: {status}"] += 1
+            except (OSError, http.client.HTTPException) as exc:
+                http_statuses[f"{path} {len(body)} B: {type(exc).__name__}"] += 1
+            i += 1
+
+    rng = random.Random(7)
+    tasks = [asyncio.create_task(read(ws)) for ws in sockets]
+    tasks += [asyncio.create_task(ask(ws, rng.random() / per_socket)) for ws in sockets]
+    posters = [threading.Thread(target=post_again, args=(k,), daemon=True)
+               for k in range(2 if "bodies" in parts else 0)]
+    for poster in posters:
+        poster.start()
+    started = time.perf_counter()
+    say("ready", sockets=len(sockets), bot_rooms=len(bot_rooms))
+    await wait_line("quit")
+    took = time.perf_counter() - started
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+    for poster in posters:
+        await asyncio.to_thread(poster.join, 60)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    say("done", seconds=round(took, 1), cpu_seconds=round(usage.ru_utime + usage.ru_stime, 1),
+        sockets=len(sockets), bot_rooms=len(bot_rooms),
+        log_rate_per_socket=round(per_socket, 2), logs_sent=counts["logs_sent"], frames_received=counts["answers"],
+        sockets_closed_by_server=counts["closed"], errors=dict(errors), http=dict(http_statuses),
+        limits=limits)
 
 
 # ------------------------------------------------------------------ the benchmark's process
@@ -453,10 +640,11 @@ class Server:
 
 
 class Clients:
-    """The clients' process: stages read from its output (a thread), orders written to its input."""
+    """The clients' process (or the neighbour's: ``role``): stages read from its output (a thread), orders written
+    to its input."""
 
-    def __init__(self, config: dict[str, Any]) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "benchmarks.server", "--client", json.dumps(config)],
+    def __init__(self, config: dict[str, Any], role: str = "--client") -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "benchmarks.server", role, json.dumps(config)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -509,12 +697,17 @@ def summary(played: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
-              profile: Path | None) -> dict[str, Any]:
+              profile: Path | None, abuse: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One level: its own server, the clients' process (and with ``abuse``, the neighbour's: its config less the
+    port and the ordinary rooms)."""
     rooms = max(1, connections // 2)
     load = float(Path("/proc/loadavg").read_text().split()[0])
     with database(args.db, tmp) as url:
-        server = Server(url, args.bot_workers, profile, tmp / f"server-{connections}-{bots}.log")
+        server = Server(url, args.bot_workers, profile,
+                        tmp / f"server-{connections}-{bots}{'-abuse' if abuse else ''}.log")
         clients: Clients | None = None
+        neighbour: Clients | None = None
+        did: dict[str, Any] | None = None
         try:
             think = args.think_alone if rooms == 1 else args.think
             clients = Clients({"port": server.port, "rooms": rooms, "seconds": args.seconds, "think": think,
@@ -527,6 +720,10 @@ def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
             connected = clients.expect("connected", 300)
             time.sleep(1)
             idle = proc_rss_kib(server.pid)
+            if abuse is not None:
+                neighbour = Clients({**abuse, "port": server.port, "rooms": connected["rooms"]}, "--neighbour")
+                neighbour.expect("ready", 300)
+                time.sleep(2)  # its load under way
             cpu = proc_cpu_seconds(server.pid)
             clients.tell("play")
             peak = idle
@@ -541,24 +738,35 @@ def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
                         raise
                     peak = max(peak, proc_rss_kib(server.pid))
             cpu = proc_cpu_seconds(server.pid) - cpu
+            if neighbour is not None:
+                neighbour.tell("quit")
+                did = neighbour.expect("done", 120)
+                neighbour.stop()
             time.sleep(1)
             after = proc_rss_kib(server.pid)
             clients.tell("quit")
             clients.stop()
+            time.sleep(3)  # every connection closed: what the server gives back
+            closed = proc_rss_kib(server.pid)
         finally:
-            if clients is not None and clients.proc.poll() is None:
-                clients.proc.kill()
+            for process in (clients, neighbour):
+                if process is not None and process.proc.poll() is None:
+                    process.proc.kill()
             server.stop()
     n = 2 * rooms
     out: dict[str, Any] = {"connections": n, "rooms": rooms, "connect_seconds": round(connected["seconds"], 1),
                            "machine_load_before": load,
                            "server_cpu_percent": round(100 * cpu / (phases * args.seconds), 1),
                            "rss_warm_kib": warm, "rss_idle_kib": idle, "rss_playing_kib": peak,
-                           "rss_after_kib": after,
+                           "rss_after_kib": after, "rss_closed_kib": closed,
                            "kib_per_connection_idle": round((idle - warm) / n, 1),
                            "kib_per_connection_playing": round((peak - warm) / n, 1),
                            "kib_per_connection_after": round((after - warm) / n, 1),
+                           "kib_per_connection_closed": round((closed - warm) / n, 1),
                            **summary(played["alone"])}
+    if did is not None:
+        did.pop("stage", None)
+        out["neighbour"] = did
     if bots:
         with_bots = summary(played["bots"])
         with_bots["bot_moves_per_second"] = round(played["bots"]["bot_moves"] / played["bots"]["seconds"], 2)
@@ -566,19 +774,45 @@ def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
     return out
 
 
+def abuse_ratios(without: dict[str, Any], with_: dict[str, Any]) -> dict[str, Any]:
+    """The ordinary players' figures with the neighbour over those without it."""
+    def ratio(key: str) -> float | None:
+        a, b = without.get(key), with_.get(key)
+        return round(b / a, 2) if a and b is not None else None
+
+    return {"median_ratio": ratio("median_ms"), "p99_ratio": ratio("p99_ms")}
+
+
+def abuse_table(abused: list[dict[str, Any]]) -> None:
+    print(f"\nan abusive neighbour ({NEIGHBOUR}: {', '.join(abused[0]['parts']) if abused else ''}): the ordinary "
+          "players without it, then with it (aim: within 1.5x)")
+    print("conns | median ms without | with | ratio | p99 ms without | with | ratio | errors with | srv CPU% with | "
+          "neighbour sockets | logs sent | bot rooms | bodies posted | neighbour CPU s")
+    for a in abused:
+        w, x, did = a["without"], a["with"], a["with"]["neighbour"]
+        print(" | ".join(str(v) for v in (
+            w["connections"], w["median_ms"], x["median_ms"], a["median_ratio"], w["p99_ms"], x["p99_ms"],
+            a["p99_ratio"], sum(x["errors"].values()) + x["unanswered"] + x["closed"], x["server_cpu_percent"],
+            did["sockets"], did["logs_sent"], did["bot_rooms"], sum(did["http"].values()), did["cpu_seconds"])))
+    for a in abused:
+        did = a["with"]["neighbour"]
+        print(f"level {a['without']['connections']}: the neighbour's limits {json.dumps(did['limits'])}; "
+              f"errors it got {json.dumps(did['errors'])}; its bodies {json.dumps(did['http'])}")
+
+
 def table(levels: list[dict[str, Any]], bots: dict[str, Any] | None, args: argparse.Namespace) -> None:
     print(f"person-vs-person rooms, game {args.game}, think {args.think} s (one room: {args.think_alone} s) "
           f"(x 0.5-1.5), {args.seconds:g} s a level, "
           f"clients offer compression {args.compression}, database {'PostgreSQL' if args.db else 'SQLite'}")
     head = ("conns", "actions", "act/s", "median ms", "p99 ms", "max ms", "errors", "srv CPU%", "cli lag p99",
-            "KiB/conn idle", "playing", "after", "load")
+            "KiB/conn idle", "playing", "after", "closed", "load")
     print(" | ".join(head))
     for r in levels:
         print(" | ".join(str(x) for x in (
             r["connections"], r["actions"], r["actions_per_second"], r["median_ms"], r["p99_ms"], r["max_ms"],
             sum(r["errors"].values()) + r["unanswered"] + r["closed"], r["server_cpu_percent"],
             r["client_lag_p99_ms"], r["kib_per_connection_idle"], r["kib_per_connection_playing"],
-            r["kib_per_connection_after"], r["machine_load_before"])))
+            r["kib_per_connection_after"], r["kib_per_connection_closed"], r["machine_load_before"])))
     if len(levels) > 1 and levels[0]["median_ms"]:
         base = levels[0]["median_ms"]
         print("median / baseline: " + ", ".join(f"{r['connections']}: {r['median_ms'] / base:.2f}x"
@@ -614,30 +848,51 @@ def main(argv: list[str] | None = None) -> int:
                         help="what the clients offer (browsers offer permessage-deflate)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", type=Path, default=None, help="cProfile the server of the last level to FILE")
+    parser.add_argument("--abuse", action="store_true",
+                        help="run each level again with an abusive neighbour (one address, the worst it may)")
+    parser.add_argument("--abuse-parts", default=",".join(ABUSE_PARTS),
+                        help="what the neighbour does, of logs,bots,bodies (default all: to tell them apart)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--client", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--neighbour", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.client is not None:
         asyncio.run(client_main(json.loads(args.client)))
         return 0
+    if args.neighbour is not None:
+        asyncio.run(neighbour_main(json.loads(args.neighbour)))
+        return 0
     raise_open_files()
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
     results = []
+    abused = []
     bots = None
+    parts = [part for part in args.abuse_parts.split(",") if part in ABUSE_PARTS]
+    abuse = ({"limits": neighbour_limits(), "source": NEIGHBOUR, "record": long_record("duals"), "parts": parts}
+             if args.abuse else None)
     with tempfile.TemporaryDirectory(prefix="flametable-load-") as tmp:
         for i, n in enumerate(levels):
-            profile = args.profile if i == len(levels) - 1 and not args.bots else None
+            profile = args.profile if i == len(levels) - 1 and not args.bots and not abuse else None
             results.append(run_level(args, Path(tmp), n, 0, profile))
             if not args.json:
                 print(f"level {n}: {json.dumps(results[-1])}", file=sys.stderr, flush=True)
+            if abuse is not None:
+                with_ = run_level(args, Path(tmp), n, 0, None, abuse)
+                abused.append({"parts": parts, "without": results[-1], "with": with_,
+                               **abuse_ratios(results[-1], with_)})
+                if not args.json:
+                    print(f"level {n} with the neighbour: {json.dumps(with_)}", file=sys.stderr, flush=True)
         if args.bots:
             bots = run_level(args, Path(tmp), 1, args.bots, args.profile)
     if args.json:
         print(json.dumps({"game": args.game, "think": args.think, "seconds": args.seconds,
                           "compression": args.compression, "database": "postgresql" if args.db else "sqlite",
-                          "levels": results, "bots": bots}))
+                          "levels": results, "bots": bots,
+                          **({"abuse": abused} if args.abuse else {})}))
     else:
         table(results, bots, args)
+        if args.abuse:
+            abuse_table(abused)
     return 0
 
 

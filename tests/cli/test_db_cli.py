@@ -11,6 +11,7 @@ import pytest
 from flametable.texts.translator import Translator
 from tests.cli.conftest import Cli
 from tests.services import fresh_postgresql_database, postgresql_url
+from tests.web.test_store import HEAD
 
 TABLES = {"alembic_version", "rooms", "seats", "matches", "actions"}
 
@@ -33,7 +34,7 @@ def test_upgrade_makes_the_tables_of_a_new_sqlite_file_and_says_the_revision(cli
     for _ in range(2):  # the second time there is nothing to do
         result = cli("db", "upgrade", "--db", str(path), "--lang", "en")
         assert result.exit_code == 0, result.output
-        assert lines(result.output) == [f"The database sqlite+aiosqlite:///{path} is up to date (revision 0001)."]
+        assert lines(result.output) == [f"The database sqlite+aiosqlite:///{path} is up to date (revision {HEAD})."]
     assert tables(path) == TABLES
 
 
@@ -50,7 +51,7 @@ def test_upgrade_of_postgresql_hides_the_password(cli: Cli) -> None:
                      "--lang", "en")
     assert result.exit_code == 0, result.output
     assert lines(result.output) == [
-        f"The database postgresql+asyncpg://postgres:***@127.0.0.1:5432/{name} is up to date (revision 0001)."]
+        f"The database postgresql+asyncpg://postgres:***@127.0.0.1:5432/{name} is up to date (revision {HEAD})."]
 
 
 @pytest.mark.parametrize("url", ["mysql://root:hunter2@localhost/db", "postgresql://u:hunter2@h:port/db"])
@@ -85,7 +86,7 @@ def test_upgrade_speaks_spanish(cli: Cli, tmp_path: Path) -> None:
     done = cli("db", "upgrade", "--db", str(path), "--lang", "es")
     assert done.exit_code == 0, done.output
     assert lines(done.output) == [in_language("es", "The database {database} is up to date (revision {revision}).")
-                                  .format(database=f"sqlite+aiosqlite:///{path}", revision="0001")]
+                                  .format(database=f"sqlite+aiosqlite:///{path}", revision=HEAD)]
     refused = cli("db", "upgrade", "--db", "mysql://h/d", "--lang", "es")
     assert refused.exit_code == 1
     assert lines(refused.output) == [in_language("es", "Error: {message}").format(message=in_language(

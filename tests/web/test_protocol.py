@@ -351,9 +351,9 @@ def test_a_rematch_swaps_the_seats_and_deals_anew(server: Server, game: str, lan
         welcome_a, welcome_b = a.until("welcome"), b.until("welcome")
         assert (welcome_a["match"], welcome_a["seat"], welcome_b["seat"]) == (1, 1, 0)
         assert a.event()["audience"] == 1
-    first = json.loads(server.record(room, 0).content)
-    assert server.record(room, 1).status_code == 409
-    assert server.app.state.hall.rooms[room].match.seed != first["seed"]
+        first = json.loads(server.record(room, 0).content)
+        assert server.record(room, 1).status_code == 409
+        assert server.app.state.hall.rooms[room].match.seed != first["seed"]  # the room its players are in
 
 
 @pytest.mark.parametrize("game", GAMES)

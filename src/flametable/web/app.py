@@ -1,7 +1,7 @@
 """The game server's application (Starlette): :func:`create_app` assembles the routes of :mod:`flametable.web.routes`
-and :mod:`flametable.web.socket` and puts the shared objects on ``app.state`` (``settings``; at start-up the
-``store`` and the ``hall`` of rooms). No game rule here: rooms drive matches through the common protocol and the
-match service.
+and :mod:`flametable.web.socket` and puts the shared objects on ``app.state`` (``settings``, the WebSockets'
+``connections`` count of :mod:`flametable.web.memory`; at start-up the ``store`` and the ``hall`` of rooms). No
+game rule here: rooms drive matches through the common protocol and the match service.
 
 ==========================================  ===================================================================
 ``GET  /healthz``                           ``{"status": "ok"}`` once the database answers (503 before)
@@ -35,6 +35,7 @@ from starlette.applications import Starlette
 from starlette.routing import BaseRoute
 
 from flametable.web import client, socket
+from flametable.web.memory import Connections
 from flametable.web.rooms import Hall
 from flametable.web.routes import games, matches, pages, rooms
 from flametable.web.settings import Settings, bot_pool
@@ -73,4 +74,5 @@ def create_app(settings: Settings) -> Starlette:
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings = settings
+    app.state.connections = Connections.of_this_system()  # counted by the WebSocket route (web.memory)
     return app

@@ -210,6 +210,7 @@ class Room:
         self.bot_task: asyncio.Task[None] | None = None
         self.history: deque[tuple[int, tuple[str, str, str]]] = deque(maxlen=hall.limits.keep_events)
         self.tasks: set[asyncio.Task[None]] = set()  # presence announcements under way
+        self.arriving = 0  # hellos waiting for the lock: a room about to have a connection is not forgotten
         self._restart(row.match)
 
     # ------------------------------------------------------------------ facts
@@ -338,7 +339,12 @@ class Room:
             player = self.player_of(token)
             if player is None:
                 raise bad_token()
-        async with self.lock:
+        self.arriving += 1
+        try:
+            await self.lock.acquire()
+        finally:
+            self.arriving -= 1
+        try:
             await self._expire_if_due()
             if player is None and self.spectators() >= self.hall.limits.spectators_per_room:
                 raise RoomError("room_crowded", N_("This match has {limit} spectators already, as many as a room "
@@ -354,6 +360,8 @@ class Room:
             if not self.playing:
                 await self._send(conn, self._ended(conn))
             await self._presence()
+        finally:
+            self.lock.release()
 
     def spectators(self) -> int:
         """The connections watching the room without a seat (those :attr:`conns` holds, so a connection is counted
@@ -372,6 +380,7 @@ class Room:
     async def _announce(self) -> None:
         async with self.lock:
             await self._presence()
+        self.hall.maybe_forget(self)  # the last one may have left while the lock was held
 
     # ------------------------------------------------------------------ what a connection asks
 
@@ -552,6 +561,7 @@ class Room:
         if seat is None or not self.kind_at(seat).startswith("bot:"):
             return
         self.bot_task = asyncio.get_running_loop().create_task(self._bot_move(seat, self.wire_version))
+        self.bot_task.add_done_callback(lambda _: self.hall.maybe_forget(self))  # its people may have left
 
     def _cancel_bot(self) -> None:
         task, self.bot_task = self.bot_task, None
@@ -790,9 +800,10 @@ class Hall:
             self.sockets[client] = count
 
     def maybe_forget(self, room: Room) -> None:
-        """Drop a room nobody watches and no bot plays from memory (the store has it all)."""
+        """Drop a room nobody watches and no bot plays from memory (the store has it all). Whatever kept it from
+        being dropped calls this again once it is done: a bot's move, a presence announcement (the lock)."""
         if (not room.conns and (room.bot_task is None or room.bot_task.done()) and not room.lock.locked()
-                and self.rooms.get(room.id) is room):
+                and not room.arriving and self.rooms.get(room.id) is room):
             del self.rooms[room.id]
 
     async def create(self, game_name: str, options: Mapping[str, Any] | None, seats: Iterable[str],

@@ -19,6 +19,7 @@ from flametable.service import Rejected
 from flametable.texts.translator import Translator
 from flametable.web import messages
 from flametable.web.common import client_id, hall_of, language_of, no_room
+from flametable.web.memory import counted
 from flametable.web.messages import MessageError
 from flametable.web.rooms import Conn, Hall, Room, RoomError
 
@@ -218,4 +219,4 @@ def quiet_bad_text(interval: float, logger: str = "uvicorn.error") -> Iterator[N
         found.removeFilter(quiet)
 
 
-routes = [WebSocketRoute("/api/rooms/{room}/ws", room_socket)]
+routes = [WebSocketRoute("/api/rooms/{room}/ws", counted(room_socket))]

@@ -29,6 +29,7 @@ async def ended_match(request: Request, tr: Translator) -> tuple[Room, MatchRow]
     room = await room_or_404(request, tr)
     if isinstance(room, Response):
         return room
+    room.hall.maybe_forget(room)  # read for its id: not kept in memory for this (nobody may be in it)
     given = request.path_params["number"]
     number = int(given) if given.isascii() and given.isdigit() and len(given) <= 7 else -1
     match = await room.hall.store.load_match(room.id, number) if number >= 0 else None

@@ -63,9 +63,13 @@ async def join_room(request: Request) -> Response:
     body = await read_body(request, tr, JOIN_REQUEST)
     if isinstance(body, Response):
         return body
+    hall, room_id = hall_of(request), request.path_params["room"][:64]
     try:
-        room, player, token = await hall_of(request).join(request.path_params["room"][:64], body.get("player"))
+        room, player, token = await hall.join(room_id, body.get("player"))
     except RoomError as exc:
+        refused = hall.rooms.get(room_id)  # loaded to be asked: not kept for a seat it could not give
+        if refused is not None:
+            hall.maybe_forget(refused)
         return fail(tr, exc.code, exc, exc.status)
     return JSONResponse({"room": room.id, "player": player, "token": token})
 
