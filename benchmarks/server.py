@@ -402,7 +402,8 @@ def neighbour_limits() -> dict[str, Any]:
             "per_room": limits.spectators_per_room, "per_room_limit": "spectators_per_room",
             "rate": float(limits.actions_per_second), "log_rate": float(limits.expensive_per_second),
             "log_limit": "expensive_per_second", "rooms": limits.bot_rooms_per_client,
-            "body_bytes": limits.body_bytes, "upload_bytes": limits.record_bytes}
+            "body_bytes": limits.body_bytes, "upload_bytes": limits.record_bytes,
+            "bodies_rate": limits.bodies_per_second}
 
 
 def long_record(game_name: str, seeds: range = range(20)) -> str:
@@ -514,9 +515,16 @@ async def neighbour_main(config: dict[str, Any]) -> None:
     stop = threading.Event()
     bodies = large_bodies(limits, config["record"])
 
+    posters_count = 2 if "bodies" in parts else 0
+    pace = None if config.get("flood") else posters_count / (limits["bodies_rate"] * 0.95)  # s between two posts
+
     def post_again(start: int) -> None:
         i = start
+        due = time.monotonic() + start * (pace or 0) / max(1, posters_count)
         while not stop.is_set():
+            if pace is not None:  # at the address's budget of requests with a body, not past it
+                stop.wait(max(0.0, due - time.monotonic()))
+                due += pace
             path, body = bodies[i % len(bodies)]
             try:
                 status = post_status(port, path, body, source)
@@ -528,8 +536,7 @@ async def neighbour_main(config: dict[str, Any]) -> None:
     rng = random.Random(7)
     tasks = [asyncio.create_task(read(ws)) for ws in sockets]
     tasks += [asyncio.create_task(ask(ws, rng.random() / per_socket)) for ws in sockets]
-    posters = [threading.Thread(target=post_again, args=(k,), daemon=True)
-               for k in range(2 if "bodies" in parts else 0)]
+    posters = [threading.Thread(target=post_again, args=(k,), daemon=True) for k in range(posters_count)]
     for poster in posters:
         poster.start()
     started = time.perf_counter()
@@ -852,6 +859,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="run each level again with an abusive neighbour (one address, the worst it may)")
     parser.add_argument("--abuse-parts", default=",".join(ABUSE_PARTS),
                         help="what the neighbour does, of logs,bots,bodies (default all: to tell them apart)")
+    parser.add_argument("--abuse-flood", action="store_true",
+                        help="the neighbour posts its bodies as fast as it can, past the address's budget of "
+                             "requests with a body (Limits.bodies_per_second), each refused: a flood of requests, "
+                             "which a proxy in front limits (docs/server.md)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--client", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--neighbour", default=None, help=argparse.SUPPRESS)
@@ -868,7 +879,8 @@ def main(argv: list[str] | None = None) -> int:
     abused = []
     bots = None
     parts = [part for part in args.abuse_parts.split(",") if part in ABUSE_PARTS]
-    abuse = ({"limits": neighbour_limits(), "source": NEIGHBOUR, "record": long_record("duals"), "parts": parts}
+    abuse = ({"limits": neighbour_limits(), "source": NEIGHBOUR, "record": long_record("duals"), "parts": parts,
+              "flood": args.abuse_flood}
              if args.abuse else None)
     with tempfile.TemporaryDirectory(prefix="flametable-load-") as tmp:
         for i, n in enumerate(levels):

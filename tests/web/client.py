@@ -19,7 +19,8 @@ from tests.web.memory_store import MemoryStore
 def settings(**changes: Any) -> Settings:
     """A server for tests: rooms in memory, bots on threads, seeds 1, 2, 3..."""
     seeds = itertools.count(1)
-    limits = Limits(actions_per_second=1e6, burst=10**6, expensive_per_second=1e6, expensive_burst=10**6)
+    limits = Limits(actions_per_second=1e6, burst=10**6, expensive_per_second=1e6, expensive_burst=10**6,
+                    bodies_per_second=1e6, bodies_burst=10**6, replays_per_second=1e6, replays_burst=10**6)
     base: dict[str, Any] = {"db_url": "memory", "bots": "thread", "open_store": MemoryStore.open,
                             "seeds": lambda: next(seeds), "limits": limits}
     base.update(changes)

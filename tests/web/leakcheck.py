@@ -58,7 +58,8 @@ SPECTATOR = "spectator"
 HTTP = "http"
 Audience = int | str  # 0, 1, SPECTATOR or HTTP (the lobby and room routes, which anyone may read)
 
-UNLIMITED = Limits(actions_per_second=1e9, burst=10**9, expensive_per_second=1e9, expensive_burst=10**9)
+UNLIMITED = Limits(actions_per_second=1e9, burst=10**9, expensive_per_second=1e9, expensive_burst=10**9,
+                   bodies_per_second=1e9, bodies_burst=10**9, replays_per_second=1e9, replays_burst=10**9)
 """No rate limit: the client bots answer at once, far faster than a person."""
 
 CARD_NAME = re.compile(r"(?<![\w-])[SCK][0-9]{1,3}(?![\w-])")

@@ -50,7 +50,9 @@ BOT_ROOMS = 50  # rooms of a person against a bot, each with a spectator: 100 co
 BOT = "bot:ismcts:300"  # thinks some tens of milliseconds a move: its person is gone before it has decided
 SLACK = 3  # objects of a kind the wave may leave beyond the baseline (none is expected)
 UNLIMITED = Limits(actions_per_second=1e6, burst=10**6, sockets_per_client=10**6, spectators_per_room=10**6,
-                   expensive_per_second=1e6, expensive_burst=10**6)
+                   expensive_per_second=1e6, expensive_burst=10**6,
+                   replays_per_second=1e6, replays_burst=10**6,
+                   bodies_per_second=1e6, bodies_burst=10**6)
 
 _HTTP = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 

@@ -43,7 +43,8 @@ GAMES = ("duel", "duals")
 OPENING = 4
 """Legal moves played in each room before the hostile messages."""
 
-NO_RATE_LIMIT = Limits(actions_per_second=1e9, burst=10**9, expensive_per_second=1e9, expensive_burst=10**9)
+NO_RATE_LIMIT = Limits(actions_per_second=1e9, burst=10**9, expensive_per_second=1e9, expensive_burst=10**9,
+                       bodies_per_second=1e9, bodies_burst=10**9, replays_per_second=1e9, replays_burst=10**9)
 SECONDS = 5.0
 """Every answer comes within this (a missing one fails the test instead of hanging it)."""
 

@@ -38,7 +38,7 @@ from flametable.web import client, socket
 from flametable.web.memory import Connections
 from flametable.web.rooms import Hall
 from flametable.web.routes import games, matches, pages, rooms
-from flametable.web.settings import Settings, bot_pool
+from flametable.web.settings import Settings, bot_pool, replay_worker
 
 __all__ = ["Settings", "create_app"]
 
@@ -52,12 +52,14 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     store = await settings.open_store(settings.db_url, migrate=settings.migrate)
     hall = Hall(store, bots=bot_pool(settings), seeds=settings.seeds, limits=settings.limits, clock=settings.clock)
     app.state.store, app.state.hall = store, hall
+    app.state.replays = replays = replay_worker(settings, hall.limits)
     try:
         await hall.start_sweeping()
         with socket.quiet_bad_text(hall.limits.not_utf8_log_seconds):  # not a traceback per bad text frame
             yield
     finally:
         await hall.close()  # its bots' workers shut down too
+        replays.close()
         await store.close()
 
 

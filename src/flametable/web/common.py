@@ -90,7 +90,13 @@ async def read_limited(request: Request, tr: Translator, limit: int,
     """The request's body, at most ``limit`` bytes; else the answer: 400 ``bad_length`` for a ``Content-Length``
     that is no number of bytes (or two that differ) or a body longer than it, 413 ``too_big`` for a body past the
     limit, said by its ``Content-Length`` (then nothing is read) or found on the way (then reading stops at the
-    chunk that passes it)."""
+    chunk that passes it); 429 ``too_many_requests`` past the address's budget of requests with a body (then
+    nothing is read)."""
+    hall = hall_of(request)
+    if not hall.bodies.allow(client_id(request)):
+        return _refused(tr, "too_many_requests", FlametableError(
+            N_("Too many requests from your address: at most {rate} a second. This one was not read; try again in a "
+               "moment."), rate=hall.limits.bodies_per_second), 429)
     lengths = set(request.headers.getlist("content-length"))
     declared: int | None = None
     if lengths:

@@ -6,6 +6,9 @@ actions, the texts layer words them.
 
 from __future__ import annotations
 
+import asyncio
+import json
+from concurrent.futures import Executor
 from typing import Any
 
 from flametable.core import registry
@@ -16,7 +19,7 @@ from flametable.core.record import MatchRecord, replay, resigner, start
 from flametable.service import is_public, view_json
 from flametable.texts.log import Reader, log_of, resigned_line
 from flametable.texts.translator import Translator
-from flametable.web.rooms import game_of
+from flametable.web.rooms import Budgets, Limits, game_of
 
 AUDIENCES: tuple[tuple[str, int | None], ...] = (("0", 0), ("1", 1), ("spectator", None))
 
@@ -113,3 +116,73 @@ def _why(report: Any) -> FlametableError:
                                     "The record stops after {n} actions, before the match ends: only a finished "
                                     "match can be replayed here.", "n"), n=report.steps)
     return ReplayError(N_("The record's result differs from the result its actions give: the file was changed."))
+
+
+# ------------------------------------------------------------------ replays off the server's process
+
+
+def replay_answer(raw: bytes, lang: str) -> tuple[int, bytes]:
+    """The HTTP status and JSON body of the replay of the record file ``raw`` in language ``lang``: run in the
+    server's replay worker (:class:`ReplayWorker`), so that neither the reading of the file nor the replay nor the
+    writing of the steps' JSON (a long match: megabytes) holds the server's interpreter. Plain values in and out
+    (they cross a process boundary); the errors are already in the client's language."""
+    tr = Translator.for_language(lang)
+    try:
+        steps = replay_steps(read_record(raw), tr)
+    except registry.UnknownGame as exc:
+        return 400, _error_body("unknown_game", tr.error(exc))
+    except (RecordError, ReplayError) as exc:
+        return 400, _error_body("bad_record", tr.error(exc))
+    return 200, json.dumps(steps, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+
+
+def _error_body(code: str, message: str) -> bytes:
+    return json.dumps({"error": code, "message": message}, ensure_ascii=False).encode("utf-8")
+
+
+class ReplayBusy(FlametableError):
+    """The replay worker has as many replays waiting as it takes: try again in a moment."""
+
+
+class TooManyReplays(FlametableError):
+    """An address asked for more replays than its budget."""
+
+
+class ReplayWorker:
+    """Where replays are made: one worker process of the server's (``serve``; a thread in tests, or the loop's
+    default thread pool with ``executor=None``), one replay at a time, at most ``waiting`` of them in it, running
+    or queued (more get :class:`ReplayBusy`): a replay costs the server's own process nothing but the bytes it
+    sends, and an address sending large records cannot make the others wait behind more than a few."""
+
+    def __init__(self, executor: Executor | None, limits: Limits) -> None:
+        self.executor = executor
+        self.waiting = limits.replays_waiting
+        self.budgets = Budgets(limits.replays_per_second, limits.replays_burst)
+        self.rate = limits.replays_per_second
+        self.pending = 0
+
+    def admit(self, client: str) -> None:
+        """Count one replay of ``client`` (an address's hash), before anything is read: :class:`TooManyReplays`
+        past the address's budget."""
+        if not self.budgets.allow(client):
+            raise TooManyReplays(N_("Too many replays asked from your address: at most {rate} a second. This one "
+                                    "was not made; ask again in a moment."), rate=self.rate)
+
+    async def answer(self, raw: bytes, lang: str) -> tuple[int, bytes]:
+        """The status and body of the replay of ``raw`` (a record file): :class:`ReplayBusy` when the worker has
+        as many as it takes."""
+        if self.pending >= self.waiting:
+            raise ReplayBusy(N_plural("The server is making {count} replay already, as many as it takes at once: "
+                                      "try again in a moment.",
+                                      "The server is making {count} replays already, as many as it takes at once: "
+                                      "try again in a moment.", "count"), count=self.waiting)
+        self.pending += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self.executor, replay_answer, raw, lang)
+        finally:
+            self.pending -= 1
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)

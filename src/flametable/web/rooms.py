@@ -106,6 +106,15 @@ class Limits:
     expensive_per_second: float = 20.0
     expensive_burst: int = 60  # ...and at once
     log_builds: int = 1  # match logs built at once in the hall, each in a thread (the first request of a reader)
+    # HTTP requests with a body (making a room, joining, a deck checked, a record uploaded...) per client address,
+    # on average... (a deck builder checks each saved deck as it opens: some dozens at once)
+    bodies_per_second: float = 10.0
+    bodies_burst: int = 60  # ...and at once (more: 429 ``too_many_requests``, the body not read)
+    # Replays (POST /api/replay, GET .../replay): each made in the server's replay worker, off its process; at most
+    # this many waiting there, running or queued (more: 503 ``busy``)...
+    replays_waiting: int = 4
+    replays_per_second: float = 0.5  # ...and per client address, on average (the replay viewer asks one a match)...
+    replays_burst: int = 5  # ...and at once (more: 429 ``too_many_requests``)
     # WebSockets open at once from one address, every room together, a player's as well as a spectator's. A browser
     # opens one per room tab: a household behind one NAT, each with a few tables or matches open, or a club
     # evening of a dozen tables behind one router, stays far below; what one address can hold is bounded
@@ -742,6 +751,7 @@ class Hall:
         self.sweeper: asyncio.Task[None] | None = None
         self.expensive = Budgets(self.limits.expensive_per_second, self.limits.expensive_burst)
         self.log_builds = asyncio.Semaphore(self.limits.log_builds)  # the logs built at once, off the loop
+        self.bodies = Budgets(self.limits.bodies_per_second, self.limits.bodies_burst)  # requests with a body
 
     def cutoff(self) -> float:
         """Rooms made before this time and still waiting for a player are past their time."""

@@ -12,6 +12,7 @@ from multiprocessing import get_context
 from typing import Any
 
 from flametable.web.botpool import INSTANT, QUICK, SEARCH, BotPool, Lane, watch_parent
+from flametable.web.replays import ReplayWorker
 from flametable.web.rooms import Limits, new_seed
 from flametable.web.store import Store
 
@@ -53,3 +54,13 @@ def bot_pool(settings: Settings) -> BotPool:
         return BotPool(search, Lane(QUICK, 1, factory=partial(make, 1)), instant)
     workers = settings.bot_workers or 2
     return BotPool(Lane(SEARCH, workers, reserved=min(1, workers - 1)), Lane(QUICK, 1), instant)
+
+
+def replay_worker(settings: Settings, limits: Limits) -> ReplayWorker:
+    """Where the server makes replays (:class:`~flametable.web.replays.ReplayWorker`): one worker process of its
+    own (spawned on the first replay); ``"thread"``: one thread; ``"inline"``: the loop's default thread pool."""
+    if settings.bots == "process":
+        return ReplayWorker(_processes(1), limits)
+    if settings.bots == "thread":
+        return ReplayWorker(ThreadPoolExecutor(1, thread_name_prefix="flametable-replay"), limits)
+    return ReplayWorker(None, limits)

@@ -3,19 +3,15 @@ same steps from an uploaded record file."""
 
 from __future__ import annotations
 
-import asyncio
-
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from flametable.core import registry
-from flametable.core.errors import FlametableError, RecordError
+from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
-from flametable.core.record import MatchRecord
 from flametable.texts.translator import Translator
-from flametable.web.common import TooBig, fail, hall_of, language_of, read_limited, room_or_404
-from flametable.web.replays import ReplayError, read_record, replay_steps
+from flametable.web.common import TooBig, client_id, fail, hall_of, language_of, read_limited, room_or_404
+from flametable.web.replays import ReplayBusy, ReplayWorker, TooManyReplays
 from flametable.web.rooms import Room
 from flametable.web.store import PLAYING, UNPLAYED, MatchRow, record_of
 
@@ -52,14 +48,24 @@ async def record(request: Request) -> Response:
         "content-disposition": f'attachment; filename="{match.game}-{room.id}-{match.number}.json"'})
 
 
-async def _replay(tr: Translator, rec: MatchRecord) -> Response:
+def _admitted(request: Request, tr: Translator) -> Response | None:
+    """None if the address may have one more replay now (counted), else the answer that it may not."""
+    worker: ReplayWorker = request.app.state.replays
     try:
-        steps = await asyncio.to_thread(replay_steps, rec, tr)
-    except registry.UnknownGame as exc:
-        return fail(tr, "unknown_game", exc, 400)
-    except (RecordError, ReplayError) as exc:
-        return fail(tr, "bad_record", exc, 400)
-    return JSONResponse(steps)
+        worker.admit(client_id(request))
+    except TooManyReplays as exc:
+        return fail(tr, "too_many_requests", exc, 429)
+    return None
+
+
+async def _replay(request: Request, tr: Translator, raw: bytes) -> Response:
+    """The replay of the record file ``raw``, made in the server's replay worker (never in its own process)."""
+    worker: ReplayWorker = request.app.state.replays
+    try:
+        status, body = await worker.answer(raw, tr.lang)
+    except ReplayBusy as exc:
+        return fail(tr, "busy", exc, 503)
+    return Response(body, status_code=status, media_type="application/json")
 
 
 async def room_replay(request: Request) -> Response:
@@ -67,19 +73,22 @@ async def room_replay(request: Request) -> Response:
     found = await ended_match(request, tr)
     if isinstance(found, Response):
         return found
-    return await _replay(tr, record_of(found[1]))
+    refused = _admitted(request, tr)
+    if refused is not None:
+        return refused
+    return await _replay(request, tr, record_of(found[1]).dumps().encode("utf-8"))
 
 
 async def upload_replay(request: Request) -> Response:
     tr = language_of(request)
+    refused = _admitted(request, tr)  # before a byte of the body is read
+    if refused is not None:
+        refused.headers["connection"] = "close"
+        return refused
     raw = await read_limited(request, tr, hall_of(request).limits.record_bytes, RECORD_TOO_BIG)
     if isinstance(raw, Response):
         return raw
-    try:
-        rec = read_record(raw)
-    except RecordError as exc:
-        return fail(tr, "bad_record", exc, 400)
-    return await _replay(tr, rec)
+    return await _replay(request, tr, raw)
 
 
 routes: list[BaseRoute] = [
