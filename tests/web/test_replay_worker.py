@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 
 from flametable.web import replays
+from flametable.web.botpool import WORKER_NICENESS
 from flametable.web.replays import ReplayBusy, ReplayWorker
 from flametable.web.rooms import Limits
 from flametable.web.settings import _processes
@@ -146,3 +148,14 @@ async def _answer_released(worker: ReplayWorker, held: Held) -> tuple[int, bytes
     await asyncio.sleep(0)
     held.release()
     return await task
+
+
+def test_worker_processes_yield_the_cpu_to_the_server() -> None:
+    """Bots and replays think in processes of a lower priority than the server's event loop (issue 21: a
+    neighbour's searches and replays took the cores its players' moves needed)."""
+    pool = _processes(1)
+    try:
+        theirs = pool.submit(os.nice, 0).result(timeout=60)
+    finally:
+        pool.shutdown()
+    assert theirs == min(19, os.nice(0) + WORKER_NICENESS)

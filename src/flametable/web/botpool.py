@@ -34,6 +34,7 @@ took 10 ms to pickle, against 0.6 KB and 0.07 ms.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import os
@@ -85,9 +86,19 @@ def think(spec: str, game_name: str, seed: int, view: Any, legal: tuple[Action, 
     return int(bot.choose(view, legal).id)
 
 
-def watch_parent(parent: int, interval: float = 0.5) -> None:
-    """A bot worker's initializer: the worker ends once the server that started it (``parent``) is gone. A server
-    killed alone (SIGKILL) cannot stop its workers, and an idle worker would wait for work for ever."""
+WORKER_NICENESS = 10
+"""How much lower than the server's a worker process's CPU priority is (``os.nice``): a worker that searches or
+replays for a second yields the core to the server's event loop whenever both want it (Linux's scheduler gives a
+process of niceness 10 about a tenth of a contended core), so people's moves are answered first."""
+
+
+def watch_parent(parent: int, interval: float = 0.5, niceness: int = WORKER_NICENESS) -> None:
+    """A worker's initializer (bots, replays): its CPU priority lowered by ``niceness`` under the server's; the
+    worker ends once the server that started it (``parent``) is gone. A server killed alone (SIGKILL) cannot stop
+    its workers, and an idle worker would wait for work for ever."""
+    if niceness and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):  # a platform or container that refuses it: the default priority
+            os.nice(niceness)
 
     def watch() -> None:
         while os.getppid() == parent:
