@@ -475,7 +475,9 @@ async def neighbour_main(config: dict[str, Any]) -> None:
     count = limits["sockets"] if limits["per_room"] is None else min(limits["sockets"],
                                                                      limits["per_room"] * len(targets))
     count = count if "logs" in parts else 0
-    per_socket = limits["rate"] * 0.95  # under the socket's budget, clock jitter and all (not the address's)
+    per_socket = limits["rate"] * 0.95  # under the socket's budget, clock jitter and all...
+    if not config.get("flood"):  # ...and the address's, all its sockets together (each then answered: a whole log)
+        per_socket = min(per_socket, limits["log_rate"] * 0.95 / max(1, count))
     gate = asyncio.Semaphore(20)
     counts = {"logs_sent": 0, "answers": 0, "closed": 0}
 
@@ -860,9 +862,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--abuse-parts", default=",".join(ABUSE_PARTS),
                         help="what the neighbour does, of logs,bots,bodies (default all: to tell them apart)")
     parser.add_argument("--abuse-flood", action="store_true",
-                        help="the neighbour posts its bodies as fast as it can, past the address's budget of "
-                             "requests with a body (Limits.bodies_per_second), each refused: a flood of requests, "
-                             "which a proxy in front limits (docs/server.md)")
+                        help="the neighbour goes past its address's budgets, each excess refused: it posts its "
+                             "bodies as fast as it can (past Limits.bodies_per_second: a flood of requests, which a "
+                             "proxy in front limits, docs/server.md) and asks for logs at each socket's rate (past "
+                             "Limits.expensive_per_second: its sockets are closed once they have spent their "
+                             "refusals)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--client", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--neighbour", default=None, help=argparse.SUPPRESS)

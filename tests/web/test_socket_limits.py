@@ -249,3 +249,45 @@ async def test_a_spectator_dropped_for_a_send_that_timed_out_frees_its_place_and
         quick.disconnect()
         await quick.task
         assert hall.sockets == {}
+
+
+# ------------------------------------------------------------------ a client that keeps sending past its rates
+
+
+def read_to_the_end(client: Client) -> int:
+    """Every message ``client`` is sent until its socket is closed (kept in ``got``): the close code."""
+    while True:
+        try:
+            client.recv()
+        except WebSocketDisconnect as closed:
+            return closed.code
+
+
+def test_a_socket_that_keeps_sending_past_its_rate_is_closed_after_its_refusals() -> None:
+    """Every message past the socket's rate is refused (``too_fast``), up to the connection's budget of such
+    refusals; the next one closes it (``too_many_refusals``, 4429), so it costs the server no more."""
+    with Server(limits=Limits(actions_per_second=0.001, burst=3, rate_refusals_per_second=0.001,
+                              rate_refusals_burst=5)) as server:
+        made = server.room("duel", ["me", "open"])
+        with server.connect(made["room"], lang="es") as client:
+            client.hello(made["token"])  # one of the socket's 3 messages
+            for _ in range(2 + 6):
+                client.send(type="sync")  # 2 within the rate, then 6 past it
+            code = read_to_the_end(client)
+            errors = [m for m in client.got if m["type"] == "error"]
+            assert [e["code"] for e in errors] == ["too_fast"] * 6 + ["too_many_refusals"]
+            assert "conexión" in errors[-1]["message"]
+            assert code == 4429
+            assert sum(1 for m in client.got if m["type"] == "event") == 1 + 2  # the hello's sync, then 2
+
+
+def test_a_socket_within_its_rates_is_never_closed() -> None:
+    with Server(limits=Limits(actions_per_second=1e6, burst=10**6, rate_refusals_per_second=0.001,
+                              rate_refusals_burst=1)) as server:
+        made = server.room("duel", ["me", "open"])
+        with server.connect(made["room"]) as client:
+            client.hello(made["token"])
+            for _ in range(50):
+                client.send(type="lang", lang="en")
+            client.send(type="sync")
+            assert client.until("event")["event"]["actor"] is None

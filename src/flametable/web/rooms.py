@@ -106,6 +106,10 @@ class Limits:
     expensive_per_second: float = 20.0
     expensive_burst: int = 60  # ...and at once
     log_builds: int = 1  # match logs built at once in the hall, each in a thread (the first request of a reader)
+    # Refusals for a rate (``too_fast``, ``too_many_requests``) a connection may meet, on average... (a browser
+    # paces itself: it meets a few at most)
+    rate_refusals_per_second: float = 1.0
+    rate_refusals_burst: int = 30  # ...and at once; past them it is closed (``too_many_refusals``, 4429)
     # HTTP requests with a body (making a room, joining, a deck checked, a record uploaded...) per client address,
     # on average... (a deck builder checks each saved deck as it opens: some dozens at once)
     bodies_per_second: float = 10.0

@@ -93,7 +93,30 @@ async def refused(conn: Conn, exc: FlametableError) -> None:
         await send_error(conn, "refused", exc)
 
 
-CLOSING: dict[str, int] = {"no_room": 4404, "too_many_sockets": 4429, "room_crowded": 4503}
+CLOSING: dict[str, int] = {"no_room": 4404, "too_many_sockets": 4429, "room_crowded": 4503,
+                           "too_many_refusals": 4429}
+RATE_REFUSALS = frozenset({"too_fast", "too_many_requests"})
+"""The refusals of a message past a rate (the socket's or its address's): a client that goes on sending past them
+is closed (:class:`Refusals`)."""
+
+
+class Refusals:
+    """A connection's budget of rate refusals (``Limits.rate_refusals_per_second`` on average, ``..._burst`` at
+    once): a browser, which paces itself, meets a few at most; a client that keeps sending past its rates spends it
+    and is closed (``too_many_refusals``), so that it costs the server no more refusals."""
+
+    __slots__ = ("allowance", "burst", "rate", "stamp")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.allowance, self.stamp = self.burst, time.monotonic()
+
+    def spend(self) -> bool:
+        """Count one refusal: whether the connection may go on."""
+        now = time.monotonic()
+        self.allowance = min(self.burst, self.allowance + (now - self.stamp) * self.rate) - 1.0
+        self.stamp = now
+        return self.allowance >= 0.0
 """The refusals that end the socket, each with its close code (4000 plus the HTTP status the refusal would have)."""
 
 
@@ -132,6 +155,7 @@ async def _serve(websocket: WebSocket, hall: Hall, conn: Conn) -> None:
         return
     session = Session(hall, room, conn)
     limits = hall.limits
+    refusals = Refusals(limits.rate_refusals_per_second, limits.rate_refusals_burst)
     try:
         while True:
             frame = await websocket.receive()
@@ -140,21 +164,29 @@ async def _serve(websocket: WebSocket, hall: Hall, conn: Conn) -> None:
             raw = frame.get("text")
             if raw is None:
                 raw = frame.get("bytes") or b""
+            code: str | None = None
             if not conn.allow(limits):
+                code = "too_fast"
                 await send_error(conn, "too_fast", FlametableError(
                     N_("Too many messages: at most {rate} a second. This one was not read."),
                     rate=limits.actions_per_second))
-                continue
-            try:
-                msg = messages.read(raw)
-                await HANDLERS[msg["type"]](session, msg)
-            except RoomError as exc:
-                if exc.code in CLOSING:
-                    await refuse(websocket, conn, exc.code, exc)
-                    break
-                await refused(conn, exc)
-            except FlametableError as exc:
-                await refused(conn, exc)
+            else:
+                try:
+                    msg = messages.read(raw)
+                    await HANDLERS[msg["type"]](session, msg)
+                except RoomError as exc:
+                    if exc.code in CLOSING:
+                        await refuse(websocket, conn, exc.code, exc)
+                        break
+                    code = exc.code
+                    await refused(conn, exc)
+                except FlametableError as exc:
+                    await refused(conn, exc)
+            if code in RATE_REFUSALS and not refusals.spend():
+                await refuse(websocket, conn, "too_many_refusals", FlametableError(
+                    N_("This connection went on sending past its limits after being told: it is closed. Reconnect, "
+                       "and wait for the answers before asking again.")))
+                break
     except WebSocketDisconnect:
         pass
     except asyncio.CancelledError:
