@@ -86,10 +86,13 @@ def think(spec: str, game_name: str, seed: int, view: Any, legal: tuple[Action, 
     return int(bot.choose(view, legal).id)
 
 
-WORKER_NICENESS = 10
-"""How much lower than the server's a worker process's CPU priority is (``os.nice``): a worker that searches or
-replays for a second yields the core to the server's event loop whenever both want it (Linux's scheduler gives a
-process of niceness 10 about a tenth of a contended core), so people's moves are answered first."""
+WORKER_NICENESS = 19
+"""How much lower than the server's a worker process's CPU priority is (``os.nice``, the lowest): a worker that
+searches or replays for a second yields the core to the server's event loop whenever both want it (Linux's
+scheduler weighs a process of niceness 19 at 15 against the server's 1024), so people's moves are answered first;
+a search bot's time budget is wall time, so a busy server makes it search less, not answer later. Measured with
+the abusive neighbour at 1,000 connections: niceness 10 left its searches a visible share of the cores (p99 ratio
+1.9× to 4.8×), 19 did not (0.9× and 1.1×; docs/benchmarks.md)."""
 
 
 def watch_parent(parent: int, interval: float = 0.5, niceness: int = WORKER_NICENESS) -> None:
