@@ -13,11 +13,16 @@ def test_the_lobby_makes_a_room_against_a_bot_and_the_table_takes_a_move(page: P
     page.get_by_role("button", name="Create the room").click()
     expect(page).to_have_url(__import__("re").compile(r"/rooms/[A-Za-z0-9_-]+$"))
     expect(page.get_by_role("status")).to_have_text("Connected")
-    first = page.locator(".actions button").first
+    # the player's own decision: the bot's moves before it wait for its worker process to start (seconds on a
+    # loaded machine), and a button read while the bot still plays may be gone by the click
+    mine = page.locator(".duals-table[data-mine='true']")
+    expect(mine).to_be_visible(timeout=30_000)
+    first = mine.locator(".actions button.action").first
     expect(first).to_be_visible()
     before = page.locator(".table").get_attribute("data-version")
     first.click()
-    expect(page.locator(".table")).not_to_have_attribute("data-version", before or "")  # the move was taken
+    expect(page.locator(".table")).not_to_have_attribute("data-version", before or "",
+                                                         timeout=15_000)  # the move was taken
     expect(page.locator(".error")).to_have_text("")
 
 
