@@ -126,8 +126,10 @@ async def read_body(request: Request, tr: Translator, schema: Obj) -> dict[str, 
     raw = await read_limited(request, tr, hall_of(request).limits.body_bytes)
     if isinstance(raw, Response):
         return raw
+    body = raw.strip(b" \t\n\r")  # JSON's whitespace around the value means nothing: not scanned (a body padded
+    # with it to the limit cost 2.7 ms of the loop in the limits' scan)
     try:
-        data = loads_json(raw.decode("utf-8")) if raw.strip() else {}
+        data = loads_json(body.decode("utf-8")) if body else {}
     except LimitError as exc:
         return fail(tr, "bad_json", FlametableError(N_("The request is not valid JSON: {problem}"), problem=exc), 400)
     except (UnicodeDecodeError, ValueError):
