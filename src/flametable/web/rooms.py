@@ -181,33 +181,44 @@ class Budgets:
         return len(self._buckets)
 
 
+class Bucket:
+    """A token bucket: ``rate`` tokens a second earned, up to ``burst``; it starts full."""
+
+    __slots__ = ("allowance", "burst", "rate", "stamp")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.allowance, self.stamp = self.burst, time.monotonic()
+
+    def take(self) -> bool:
+        """Whether one more token is there now (and take it)."""
+        now = time.monotonic()
+        self.allowance = min(self.burst, self.allowance + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.allowance < 1.0:
+            return False
+        self.allowance -= 1.0
+        return True
+
+
 class Conn:
     """One client's WebSocket in a room: who it is (a room player, or None to watch), its language, its budget of
     messages (a token bucket), the address it comes from (``client``: a hash, as ``common.client_id`` makes it)."""
 
-    __slots__ = ("_allowance", "_stamp", "client", "player", "send", "tr")
+    __slots__ = ("_messages", "client", "player", "send", "tr")
 
     def __init__(self, send: Send, tr: Translator, client: str = "") -> None:
         self.send = send
         self.tr = tr
         self.client = client
         self.player: int | None = None
-        self._allowance = -1.0
-        self._stamp = 0.0
+        self._messages: Bucket | None = None  # made full at the first message
 
     def allow(self, limits: Limits) -> bool:
         """Whether one more message fits the connection's budget now (and count it)."""
-        now = time.monotonic()
-        if self._allowance < 0:
-            self._allowance = float(limits.burst)
-        else:
-            earned = (now - self._stamp) * limits.actions_per_second
-            self._allowance = min(float(limits.burst), self._allowance + earned)
-        self._stamp = now
-        if self._allowance < 1.0:
-            return False
-        self._allowance -= 1.0
-        return True
+        if self._messages is None:
+            self._messages = Bucket(limits.actions_per_second, limits.burst)
+        return self._messages.take()
 
 
 class Room:

@@ -21,7 +21,7 @@ from flametable.web import messages
 from flametable.web.common import client_id, hall_of, language_of, no_room
 from flametable.web.memory import counted
 from flametable.web.messages import MessageError
-from flametable.web.rooms import Conn, Hall, Room, RoomError
+from flametable.web.rooms import Bucket, Conn, Hall, Room, RoomError
 
 log = logging.getLogger("flametable.web")
 
@@ -97,27 +97,8 @@ CLOSING: dict[str, int] = {"no_room": 4404, "too_many_sockets": 4429, "room_crow
                            "too_many_refusals": 4429}
 RATE_REFUSALS = frozenset({"too_fast", "too_many_requests"})
 """The refusals of a message past a rate (the socket's or its address's): a client that goes on sending past them
-is closed (:class:`Refusals`)."""
-
-
-class Refusals:
-    """A connection's budget of rate refusals (``Limits.rate_refusals_per_second`` on average, ``..._burst`` at
-    once): a browser, which paces itself, meets a few at most; a client that keeps sending past its rates spends it
-    and is closed (``too_many_refusals``), so that it costs the server no more refusals."""
-
-    __slots__ = ("allowance", "burst", "rate", "stamp")
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.allowance, self.stamp = self.burst, time.monotonic()
-
-    def spend(self) -> bool:
-        """Count one refusal: whether the connection may go on."""
-        now = time.monotonic()
-        self.allowance = min(self.burst, self.allowance + (now - self.stamp) * self.rate) - 1.0
-        self.stamp = now
-        return self.allowance >= 0.0
-"""The refusals that end the socket, each with its close code (4000 plus the HTTP status the refusal would have)."""
+spends its budget of such refusals (``Limits.rate_refusals_per_second``, ``..._burst``; a browser, which paces
+itself, meets a few at most) and is closed (``too_many_refusals``), so that it costs the server no more refusals."""
 
 
 async def refuse(websocket: WebSocket, conn: Conn, code: str, exc: FlametableError) -> None:
@@ -155,7 +136,7 @@ async def _serve(websocket: WebSocket, hall: Hall, conn: Conn) -> None:
         return
     session = Session(hall, room, conn)
     limits = hall.limits
-    refusals = Refusals(limits.rate_refusals_per_second, limits.rate_refusals_burst)
+    refusals = Bucket(limits.rate_refusals_per_second, limits.rate_refusals_burst)
     try:
         while True:
             frame = await websocket.receive()
@@ -182,7 +163,7 @@ async def _serve(websocket: WebSocket, hall: Hall, conn: Conn) -> None:
                     await refused(conn, exc)
                 except FlametableError as exc:
                     await refused(conn, exc)
-            if code in RATE_REFUSALS and not refusals.spend():
+            if code in RATE_REFUSALS and not refusals.take():
                 await refuse(websocket, conn, "too_many_refusals", FlametableError(
                     N_("This connection went on sending past its limits after being told: it is closed. Reconnect, "
                        "and wait for the answers before asking again.")))
