@@ -77,7 +77,7 @@ REQUEST_TOO_BIG = TooBig(N_("A request may hold at most {limit} bytes; this one 
                          N_("A request may hold at most {limit} bytes; this one holds more."))
 
 
-def _refused(tr: Translator, code: str, exc: FlametableError, status: int) -> JSONResponse:
+def refuse_unread(tr: Translator, code: str, exc: FlametableError, status: int) -> JSONResponse:
     """The answer to a body not read to its end: the connection closes after it, so that the server does not go on
     receiving (and dropping) the rest of the body."""
     response = fail(tr, code, exc, status)
@@ -94,7 +94,7 @@ async def read_limited(request: Request, tr: Translator, limit: int,
     nothing is read)."""
     hall = hall_of(request)
     if not hall.bodies.allow(client_id(request)):
-        return _refused(tr, "too_many_requests", FlametableError(
+        return refuse_unread(tr, "too_many_requests", FlametableError(
             N_("Too many requests from your address: at most {rate} a second. This one was not read; try again in a "
                "moment."), rate=hall.limits.bodies_per_second), 429)
     lengths = set(request.headers.getlist("content-length"))
@@ -102,20 +102,20 @@ async def read_limited(request: Request, tr: Translator, limit: int,
     if lengths:
         given = lengths.pop().strip()
         if lengths or not (given.isascii() and given.isdigit()) or len(given) > 20:
-            return _refused(tr, "bad_length", FlametableError(N_("The request's Content-Length is not a number of "
+            return refuse_unread(tr, "bad_length", FlametableError(N_("The request's Content-Length is not a number of "
                                                                  "bytes.")), 400)
         declared = int(given)
         if declared > limit:
-            return _refused(tr, "too_big", FlametableError(too_big.sized, limit=limit, size=declared), 413)
+            return refuse_unread(tr, "too_big", FlametableError(too_big.sized, limit=limit, size=declared), 413)
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
         if declared is not None and size > declared:
-            return _refused(tr, "bad_length", FlametableError(N_("The request's body is longer than its "
+            return refuse_unread(tr, "bad_length", FlametableError(N_("The request's body is longer than its "
                                                                  "Content-Length says.")), 400)
         if size > limit:
-            return _refused(tr, "too_big", FlametableError(too_big.unsized, limit=limit), 413)
+            return refuse_unread(tr, "too_big", FlametableError(too_big.unsized, limit=limit), 413)
         chunks.append(chunk)
     return b"".join(chunks)
 

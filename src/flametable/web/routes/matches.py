@@ -3,6 +3,8 @@ same steps from an uploaded record file."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -10,7 +12,16 @@ from starlette.routing import BaseRoute, Route
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.texts.translator import Translator
-from flametable.web.common import TooBig, client_id, fail, hall_of, language_of, read_limited, room_or_404
+from flametable.web.common import (
+    TooBig,
+    client_id,
+    fail,
+    hall_of,
+    language_of,
+    read_limited,
+    refuse_unread,
+    room_or_404,
+)
 from flametable.web.replays import ReplayBusy, ReplayWorker, TooManyReplays
 from flametable.web.rooms import Room
 from flametable.web.store import PLAYING, UNPLAYED, MatchRow, record_of
@@ -48,13 +59,14 @@ async def record(request: Request) -> Response:
         "content-disposition": f'attachment; filename="{match.game}-{room.id}-{match.number}.json"'})
 
 
-def _admitted(request: Request, tr: Translator) -> Response | None:
-    """None if the address may have one more replay now (counted), else the answer that it may not."""
+def _admitted(request: Request, tr: Translator, answer: Callable[..., Response] = fail) -> Response | None:
+    """None if the address may have one more replay now (counted), else ``answer``'s refusal (an upload's:
+    :func:`refuse_unread`, its body not read)."""
     worker: ReplayWorker = request.app.state.replays
     try:
         worker.admit(client_id(request))
     except TooManyReplays as exc:
-        return fail(tr, "too_many_requests", exc, 429)
+        return answer(tr, "too_many_requests", exc, 429)
     return None
 
 
@@ -81,9 +93,8 @@ async def room_replay(request: Request) -> Response:
 
 async def upload_replay(request: Request) -> Response:
     tr = language_of(request)
-    refused = _admitted(request, tr)  # before a byte of the body is read
+    refused = _admitted(request, tr, refuse_unread)  # before a byte of the body is read
     if refused is not None:
-        refused.headers["connection"] = "close"
         return refused
     raw = await read_limited(request, tr, hall_of(request).limits.record_bytes, RECORD_TOO_BIG)
     if isinstance(raw, Response):
