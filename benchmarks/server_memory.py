@@ -158,12 +158,7 @@ class Probe:
         return data
 
     def stop(self) -> None:
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            self.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        load.stop_process(self.proc)
 
 
 async def wave(port: int, connections: int, seconds: float, index: int) -> tuple[list[Any], list[asyncio.Task[Any]]]:
