@@ -89,6 +89,7 @@ export async function mount(root) {
           h("input", { type: "text", readonly: true, value: url, class: "room-link", "aria-label": _("Room link") }),
           h("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url) }, _("Copy the link")),
           h("button", { type: "button", class: "primary", onclick: () => go(made.link) }, _("Go to the table")));
+        await refresh(); // the new room waits in the list, with its close button
       } else {
         go(made.link);
       }
