@@ -348,6 +348,19 @@ def test_a_player_closes_their_waiting_room_from_the_table_or_the_lobby(page: Pa
     expect(page.locator(f'.waiting a[href="/rooms/{room.id}"]')).to_have_count(0)
 
 
+def test_a_room_made_in_the_lobby_waits_in_its_list_with_its_close_button(page: Page, rooms: Rooms) -> None:
+    """The room a player has just made for a friend is listed at once as theirs to close: not at the list's next
+    poll (every 5 s), nor after a reload."""
+    page.goto(rooms.server.base + "/")
+    page.select_option("#opponent", "open")
+    page.get_by_role("button", name="Create the room").click()
+    link = page.locator("input.room-link")
+    expect(link).to_be_visible()
+    room_id = (link.input_value() or "").rsplit("/", 1)[-1]
+    mine = page.locator(".waiting li", has=page.locator(f'a[href="/rooms/{room_id}"]'))
+    expect(mine.locator("button.close-room")).to_be_visible(timeout=2_000)  # within the poll's 5 s
+
+
 def test_a_full_room_offers_no_close_button(browser: Browser, page: Page, rooms: Rooms, base_url: str) -> None:
     room = rooms.make("duals", ["me", "open"])
     rooms.sit(page, room)
