@@ -1,8 +1,8 @@
 """The game server's load benchmark (issue 11). Long: run by hand, not in the test suite.
 
     python -m benchmarks.server [--levels 1,100,1000] [--seconds 20] [--think 1.0] [--game duel|duals|both]
-                                [--bots 50] [--db URL] [--bot-workers N] [--compression deflate|none] [--abuse]
-                                [--json]
+                                [--bots 50] [--db URL] [--bot-workers N] [--compression deflate|none]
+                                [--abuse [--pairs K]] [--json]
 
 Each level starts its own ``flametable serve`` (a subprocess on a free port of 127.0.0.1, SQLite in a temporary
 directory unless ``--db`` names a PostgreSQL server: a fresh database is made there and dropped afterwards) and
@@ -48,6 +48,10 @@ bodies just under and just over the limits, again and again (``POST /api/rooms``
 connections are open and stops when they stop playing. Prints, per level, the ordinary players' median and p99
 action-to-view time in both runs and their ratios (the aim: within 1.5×), and what the neighbour did.
 ``--abuse-parts logs`` (or ``bots``, ``bodies``, a comma-separated choice) has it do only that part.
+``--pairs K`` runs each level's pair K times, alternated (alone, with, alone, with...), each run on a server of its
+own, and prints the K pairs' action-to-view times taken together (every time of the runs alone against every time
+of the runs with the neighbour) and the median of the pairs' own ratios: on a machine whose speed wanders, the runs
+alone of one level differ by up to 2× in median and p99, so one pair does not tell a 1.5× ratio from noise.
 
 Memory given back: ``closed`` is the server's VmRSS 3 s after the clients closed every connection (the server asks
 glibc for its free pages once a wave has closed: ``flametable.web.memory``), per connection as the others.
@@ -777,7 +781,7 @@ def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
                            "kib_per_connection_playing": round((peak - warm) / n, 1),
                            "kib_per_connection_after": round((after - warm) / n, 1),
                            "kib_per_connection_closed": round((closed - warm) / n, 1),
-                           **summary(played["alone"])}
+                           **summary(played["alone"]), "latencies_ms": [x * 1000 for x in played["alone"]["latencies"]]}
     if did is not None:
         did.pop("stage", None)
         out["neighbour"] = did
@@ -797,7 +801,34 @@ def abuse_ratios(without: dict[str, Any], with_: dict[str, Any]) -> dict[str, An
     return {"median_ratio": ratio("median_ms"), "p99_ratio": ratio("p99_ms")}
 
 
-def abuse_table(abused: list[dict[str, Any]]) -> None:
+def pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median and p99 of the action-to-view times of several runs of one level taken together."""
+    ms = [x for run in runs for x in run["latencies_ms"]]
+    return {"connections": runs[0]["connections"], "runs": len(runs), "actions": len(ms),
+            "median_ms": round(statistics.median(ms), 2) if ms else None,
+            "p99_ms": round(percentile(ms, 0.99), 2) if ms else None}
+
+
+def taken_together(abused: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per level run in more than one pair: the pooled figures of its runs alone and with the neighbour, their
+    ratios, and the median of the pairs' own ratios."""
+    out = []
+    for n in sorted({a["without"]["connections"] for a in abused}):
+        pairs = [a for a in abused if a["without"]["connections"] == n]
+        if len(pairs) > 1:
+            w, x = pooled([a["without"] for a in pairs]), pooled([a["with"] for a in pairs])
+            out.append({"without": w, "with": x, **abuse_ratios(w, x),
+                        "pairs_median_ratio": statistics.median(a["median_ratio"] for a in pairs),
+                        "pairs_p99_ratio": statistics.median(a["p99_ratio"] for a in pairs)})
+    return out
+
+
+def brief(run: dict[str, Any]) -> dict[str, Any]:
+    """A run's figures without its every action-to-view time."""
+    return {k: v for k, v in run.items() if k != "latencies_ms"}
+
+
+def abuse_table(abused: list[dict[str, Any]], together: list[dict[str, Any]]) -> None:
     print(f"\nan abusive neighbour ({NEIGHBOUR}: {', '.join(abused[0]['parts']) if abused else ''}): the ordinary "
           "players without it, then with it (aim: within 1.5x)")
     print("conns | median ms without | with | ratio | p99 ms without | with | ratio | errors with | srv CPU% with | "
@@ -808,6 +839,16 @@ def abuse_table(abused: list[dict[str, Any]]) -> None:
             w["connections"], w["median_ms"], x["median_ms"], a["median_ratio"], w["p99_ms"], x["p99_ms"],
             a["p99_ratio"], sum(x["errors"].values()) + x["unanswered"] + x["closed"], x["server_cpu_percent"],
             did["sockets"], did["logs_sent"], did["bot_rooms"], sum(did["http"].values()), did["cpu_seconds"])))
+    if together:
+        print("\nthe pairs of runs of a level taken together (every action-to-view time of its runs alone, then of "
+              "its runs with the neighbour), and the median of the pairs' ratios:")
+        print("conns | pairs | median ms without | with | ratio | p99 ms without | with | ratio | "
+              "median of the pairs' median ratios | of their p99 ratios")
+        for t in together:
+            w, x = t["without"], t["with"]
+            print(" | ".join(str(v) for v in (
+                w["connections"], w["runs"], w["median_ms"], x["median_ms"], t["median_ratio"], w["p99_ms"],
+                x["p99_ms"], t["p99_ratio"], t["pairs_median_ratio"], t["pairs_p99_ratio"])))
     for a in abused:
         did = a["with"]["neighbour"]
         print(f"level {a['without']['connections']}: the neighbour's limits {json.dumps(did['limits'])}; "
@@ -864,6 +905,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path, default=None, help="cProfile the server of the last level to FILE")
     parser.add_argument("--abuse", action="store_true",
                         help="run each level again with an abusive neighbour (one address, the worst it may)")
+    parser.add_argument("--pairs", type=int, default=1,
+                        help="with --abuse: run each level's pair (alone, with the neighbour) this many times, "
+                             "alternated, and give their figures taken together too (the runs alone vary)")
     parser.add_argument("--abuse-parts", default=",".join(ABUSE_PARTS),
                         help="what the neighbour does, of logs,bots,bodies (default all: to tell them apart)")
     parser.add_argument("--abuse-flood", action="store_true",
@@ -894,26 +938,32 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="flametable-load-") as tmp:
         for i, n in enumerate(levels):
             profile = args.profile if i == len(levels) - 1 and not args.bots and not abuse else None
-            results.append(run_level(args, Path(tmp), n, 0, profile))
-            if not args.json:
-                print(f"level {n}: {json.dumps(results[-1])}", file=sys.stderr, flush=True)
-            if abuse is not None:
-                with_ = run_level(args, Path(tmp), n, 0, None, abuse)
-                abused.append({"parts": parts, "without": results[-1], "with": with_,
-                               **abuse_ratios(results[-1], with_)})
+            for pair in range(max(1, args.pairs) if abuse is not None else 1):
+                alone = run_level(args, Path(tmp), n, 0, profile)
+                if pair == 0:
+                    results.append(alone)
                 if not args.json:
-                    print(f"level {n} with the neighbour: {json.dumps(with_)}", file=sys.stderr, flush=True)
+                    print(f"level {n}: {json.dumps(brief(alone))}", file=sys.stderr, flush=True)
+                if abuse is not None:
+                    with_ = run_level(args, Path(tmp), n, 0, None, abuse)
+                    abused.append({"parts": parts, "without": alone, "with": with_, **abuse_ratios(alone, with_)})
+                    if not args.json:
+                        print(f"level {n} with the neighbour: {json.dumps(brief(with_))}", file=sys.stderr,
+                              flush=True)
         if args.bots:
             bots = run_level(args, Path(tmp), 1, args.bots, args.profile)
+    together = taken_together(abused)
+    for run in [*results, *(a[k] for a in abused for k in ("without", "with")), *([bots] if bots else [])]:
+        run.pop("latencies_ms", None)
     if args.json:
         print(json.dumps({"game": args.game, "think": args.think, "seconds": args.seconds,
                           "compression": args.compression, "database": "postgresql" if args.db else "sqlite",
                           "levels": results, "bots": bots,
-                          **({"abuse": abused} if args.abuse else {})}))
+                          **({"abuse": abused, "abuse_together": together} if args.abuse else {})}))
     else:
         table(results, bots, args)
         if args.abuse:
-            abuse_table(abused)
+            abuse_table(abused, together)
     return 0
 
 
