@@ -1,4 +1,4 @@
-"""The message layer between server processes (``web/bus.py``):
+"""The message layer between server processes (``web/bus.py``) and the limits they share (``web/shared.py``):
 messages reach their process in the order sent, a lost one is always told (to its sender as False, to its receiver
 as a break or a gap) so that it costs a resync and never a wrong state, what arrives is checked as input, and a
 Redis gone and back costs one log line each way and no hang."""
@@ -8,7 +8,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import secrets
+import signal
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
@@ -17,13 +20,16 @@ from typing import Any
 import pytest
 import redis
 
-from flametable.web.bus import MAX_MESSAGE_BYTES, Bus, LocalBus, LocalHub, RedisBus
+from flametable.web.bus import MAX_MESSAGE_BYTES, Bus, LocalBus, LocalHub, RedisBus, connect
+from flametable.web.rooms import Budgets
+from flametable.web.shared import LocalBudgets, LocalCounter, SharedBudgets, SharedCounter
 from tests.services import RedisServer, machine_redis_url
 
 pytestmark = pytest.mark.anyio
 
 ROOT = Path(__file__).resolve().parents[2]
 BUS_LOG = "flametable.web.bus"
+SHARED_LOG = "flametable.web.shared"
 
 
 class Inbox:
@@ -452,3 +458,198 @@ async def test_a_bus_started_while_redis_is_down_subscribes_once_it_is_there(
     finally:
         await a.stop()
         await b.stop()
+
+
+# ---------------------------------------------------------------------------------------------------- the counter
+
+
+async def test_a_shared_counter_sums_every_process_s_sockets_of_an_address(redis_url: str, prefix: str,
+                                                                          anyio_backend: str) -> None:
+    client = connect(redis_url)
+    one, two = SharedCounter(client, "one", prefix=prefix), SharedCounter(client, "two", prefix=prefix)
+    await one.start()
+    await two.start()
+    try:
+        assert await one.add("addr") == 1
+        assert await two.add("addr") == 2
+        assert await one.add("addr") == 3
+        assert await two.count("addr") == 3
+        assert await one.count("other") == 0
+        await two.remove("addr")
+        assert await one.count("addr") == 2
+        assert await two.admit("addr", 3)  # the third place, taken in the other process
+        assert not await one.admit("addr", 3)  # every process together holds 3: refused, nothing counted
+        assert one.local("addr") == 2
+        assert two.local("addr") == 1
+        assert await two.admit("other", 3)
+        await two.stop()  # a process that stops takes its counts away at once
+        assert await one.count("addr") == 2
+        assert await one.count("other") == 0
+    finally:
+        await one.stop()
+        await two.stop()
+        await client.aclose()
+
+
+DYING = """
+import asyncio, sys
+from flametable.web.bus import connect
+from flametable.web.shared import SharedCounter
+
+async def main():
+    counter = SharedCounter(connect(sys.argv[1]), "dying", prefix=sys.argv[2], ttl=1.0)
+    await counter.start()
+    for _ in range(3):
+        await counter.add("addr")
+    print("counted", flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+async def test_a_process_killed_stops_counting_once_its_ttl_has_passed(redis_url: str, prefix: str,
+                                                                       anyio_backend: str) -> None:
+    client = connect(redis_url)
+    alive = SharedCounter(client, "alive", prefix=prefix, ttl=1.0)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
+    dying = await asyncio.create_subprocess_exec(sys.executable, "-c", DYING, redis_url, prefix, env=env,
+                                                 stdout=asyncio.subprocess.PIPE)
+    try:
+        assert dying.stdout is not None
+        assert await asyncio.wait_for(dying.stdout.readline(), 20) == b"counted\n"
+        assert await alive.add("addr") == 4
+        dying.send_signal(signal.SIGKILL)  # no word to Redis
+        await dying.wait()
+        assert await alive.count("addr") == 4  # until its time runs out
+        start = time.monotonic()
+        while await alive.count("addr") != 1:
+            assert time.monotonic() - start < 2.0, "the dead process still counts"
+            await asyncio.sleep(0.05)
+    finally:
+        if dying.returncode is None:
+            dying.kill()
+            await dying.wait()
+        await alive.stop()
+        await client.aclose()
+
+
+async def test_a_counter_counts_its_own_sockets_while_redis_is_down_and_shares_them_again_once_it_is_back(
+        own_redis: RedisServer, caplog: pytest.LogCaptureFixture, anyio_backend: str) -> None:
+    caplog.set_level(logging.INFO, logger=SHARED_LOG)
+    client_one, client_two = connect(own_redis.url), connect(own_redis.url)
+    one = SharedCounter(client_one, "one", ttl=0.6)
+    two = SharedCounter(client_two, "two", ttl=0.6)
+    await one.start()
+    await two.start()
+    try:
+        assert await one.admit("addr", 3)
+        assert await one.admit("addr", 3)
+        assert await two.admit("addr", 3)
+        assert not await two.admit("addr", 3)
+        own_redis.stop()
+        admitted, seconds = await timed(two.admit("addr", 3))  # this process holds 1 of its own 3
+        assert admitted
+        assert seconds < 1.5
+        assert await two.admit("addr", 3)
+        answer, seconds = await timed(two.admit("addr", 3))  # 3 in this process: the per-process limit
+        assert not answer
+        assert seconds < 0.1
+        await two.remove("addr")
+        assert two.local("addr") == 2
+        own_redis.start()  # an empty Redis: the heartbeats write each process's counts anew
+        await until(lambda: not one._reach.down and not two._reach.down, timeout=3.0, what="Redis answering")
+        await asyncio.sleep(0.3)
+        assert await one.count("addr") == 4  # 2 + 2
+        assert not await one.admit("addr", 4)
+    finally:
+        await one.stop()
+        await two.stop()
+        await client_one.aclose()
+        await client_two.aclose()
+    down, back = told(caplog, SHARED_LOG)
+    assert down >= 1
+    assert back >= 1
+    assert down == back
+
+
+async def test_a_local_counter_counts_one_process_s_sockets() -> None:
+    counter = LocalCounter()
+    assert await counter.admit("addr", 2)
+    assert await counter.admit("addr", 2)
+    assert not await counter.admit("addr", 2)
+    assert await counter.add("addr") == 3
+    assert await counter.count("addr") == 3
+    for _ in range(3):
+        await counter.remove("addr")
+    assert counter.counts == {}
+
+
+# ---------------------------------------------------------------------------------------------------- budgets
+
+
+async def test_shared_budgets_are_one_budget_for_every_process_and_refill_with_time(
+        redis_url: str, prefix: str, anyio_backend: str) -> None:
+    client = connect(redis_url)
+    one = SharedBudgets(client, Budgets(2.0, 5), prefix=prefix, name="logs")
+    two = SharedBudgets(client, Budgets(2.0, 5), prefix=prefix, name="logs")
+    try:
+        assert [await one.allow("addr") for _ in range(3)] == [True] * 3
+        assert [await two.allow("addr") for _ in range(2)] == [True] * 2
+        assert not await one.allow("addr")
+        assert not await two.allow("addr")
+        assert await one.allow("another address")
+        ttl = await client.pttl(f"{prefix}:logs:addr")
+        assert 0 < ttl <= 3600  # forgotten once full again: 5 tokens at 2 a second, and a second more
+        await asyncio.sleep(0.6)  # 1.2 tokens earned
+        assert await two.allow("addr")
+        assert not await one.allow("addr")
+        assert one.shared
+        assert two.shared
+    finally:
+        await client.aclose()
+
+
+async def test_shared_budgets_run_their_script_again_after_redis_forgot_it(redis_url: str, prefix: str,
+                                                                          anyio_backend: str) -> None:
+    client = connect(redis_url)
+    one = SharedBudgets(client, Budgets(0.01, 3), prefix=prefix)
+    two = SharedBudgets(client, Budgets(0.01, 3), prefix=prefix)
+    try:
+        assert await one.allow("addr")
+        assert await one.allow("addr")
+        await client.script_flush()  # EVALSHA: NOSCRIPT; EVAL then
+        assert await two.allow("addr")
+        assert not await two.allow("addr")  # the shared bucket: the local one would still be full
+        assert two.shared
+    finally:
+        await client.aclose()
+
+
+async def test_shared_budgets_fall_back_to_this_process_s_own_while_redis_is_down(
+        own_redis: RedisServer, caplog: pytest.LogCaptureFixture, anyio_backend: str) -> None:
+    caplog.set_level(logging.INFO, logger=SHARED_LOG)
+    client = connect(own_redis.url)
+    budgets = SharedBudgets(client, Budgets(0.01, 3), retry_after=0.3)
+    try:
+        assert await budgets.allow("addr")
+        assert budgets.shared
+        own_redis.stop()
+        start = time.monotonic()
+        answers = [await budgets.allow("addr") for _ in range(4)]
+        assert answers == [True, True, True, False]  # the local bucket: full at first, 3 at once
+        assert time.monotonic() - start < 1.5
+        assert not budgets.shared
+        own_redis.start()
+        await asyncio.sleep(0.35)
+        assert await budgets.allow("addr")
+        assert budgets.shared
+    finally:
+        await client.aclose()
+    assert told(caplog, SHARED_LOG) == (1, 1)
+
+
+async def test_local_budgets_are_the_process_s_budgets() -> None:
+    budgets = LocalBudgets(Budgets(0.01, 2))
+    assert [await budgets.allow("addr") for _ in range(3)] == [True, True, False]
+    assert await budgets.allow("other")
