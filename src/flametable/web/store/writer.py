@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from flametable.web.store import leases
+import flametable.web.store.leases as leases
 from flametable.web.store.errors import Conflict, LeaseLost, MatchOver, StoreError, caused, first_line
 from flametable.web.store.rows import PLAYING
 from flametable.web.store.tables import actions, matches, room_owners
