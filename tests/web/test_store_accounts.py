@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 
 from flametable.bots.registry import HUMAN
+from flametable.web.accounts import AccountError, Accounts, HashCost, Hasher
 from flametable.web.rooms import token_hash
 from flametable.web.store import AccountStore, SeatRow, Store, seat_accounts
 from tests.web.live import SRC
@@ -192,3 +193,17 @@ async def test_a_room_s_seats_and_their_accounts_go_together(store: Store) -> No
         await connection.execute(sa.text("DELETE FROM rooms WHERE id = 'r1'"))
         left = (await connection.execute(sa.select(sa.func.count()).select_from(seat_accounts))).scalar_one()
     assert left == 0
+
+
+async def test_signing_in_makes_a_hash_of_older_parameters_again_with_the_current_ones(store: Store) -> None:
+    before = Accounts(AccountStore(store), Hasher(HashCost(1, 1024, 1)))
+    ana = await before.sign_up("Ana", "correct horse", "address")
+    assert ana.password_hash.startswith("$argon2id$v=19$m=1024,t=1,p=1$")
+    now = Accounts(AccountStore(store), Hasher(HashCost(2, 2048, 1)))  # the server's parameters raised
+    await now.sign_in("ana", "correct horse", "address")
+    again = await AccountStore(store).by_key("ana")
+    assert again is not None
+    assert again.password_hash.startswith("$argon2id$v=19$m=2048,t=2,p=1$")
+    assert (await now.sign_in("ANA", "correct horse", "address")).id == ana.id  # the same password still
+    with pytest.raises(AccountError, match="wrong"):
+        await now.sign_in("ana", "correct horsE", "address")
