@@ -19,7 +19,17 @@ from flametable.core.record import SCHEMA as RECORD
 from flametable.core.schema import Schema, json_schema
 from flametable.service.events import SCHEMA as EVENT
 from flametable.sim.results import CSV_ROW, line_schema
-from flametable.web.messages import CLIENT, CLOSE_REQUEST, JOIN_REQUEST, ROOM_REQUEST
+from flametable.web.messages import (
+    CLIENT,
+    CLOSE_REQUEST,
+    DELETE_REQUEST,
+    JOIN_REQUEST,
+    PASSWORD_REQUEST,
+    ROOM_REQUEST,
+    SEAT_REQUEST,
+    SIGN_IN_REQUEST,
+    SIGN_UP_REQUEST,
+)
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "schemas"
 BASE = "https://flametable.invalid/schemas/"
@@ -50,6 +60,21 @@ def documents() -> dict[str, dict[str, Any]]:
     made["close-request"] = (CLOSE_REQUEST, "flametable server: close request",
                              "The body of POST /api/rooms/ID/close on the game server (docs/server.md): the seat "
                              "token of a player seated in the room.")
+    made["sign-up-request"] = (SIGN_UP_REQUEST, "flametable server: sign-up request",
+                               "The body of POST /api/account on the game server (docs/server.md, Accounts): a new "
+                               "account's user name and password, and the seat tokens of the tab.")
+    made["sign-in-request"] = (SIGN_IN_REQUEST, "flametable server: sign-in request",
+                               "The body of POST /api/session on the game server (docs/server.md, Accounts): the "
+                               "user name and password, and the seat tokens of the tab.")
+    made["password-request"] = (PASSWORD_REQUEST, "flametable server: password change",
+                                "The body of POST /api/account/password on the game server (docs/server.md, "
+                                "Accounts): the current password and the new one.")
+    made["delete-request"] = (DELETE_REQUEST, "flametable server: account deletion",
+                              "The body of DELETE /api/account on the game server (docs/server.md, Accounts): the "
+                              "account's password.")
+    made["seat-request"] = (SEAT_REQUEST, "flametable server: seat request",
+                            "The body of POST /api/rooms/ID/seat on the game server (docs/server.md, Accounts): "
+                            "which of the account's seats in the room gets a fresh token.")
     for kind, schema in CLIENT.items():
         made[f"client-{kind}"] = (schema, f"flametable server: client message '{kind}'",
                                   f"A client's '{kind}' message on a room's WebSocket (docs/server.md): "

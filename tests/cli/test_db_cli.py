@@ -13,7 +13,8 @@ from tests.cli.conftest import Cli
 from tests.services import fresh_postgresql_database, postgresql_url
 from tests.web.test_store import HEAD
 
-TABLES = {"alembic_version", "rooms", "seats", "matches", "actions", "room_owners"}
+TABLES = {"alembic_version", "rooms", "seats", "matches", "actions", "room_owners", "accounts", "sessions",
+          "seat_accounts"}
 
 
 def tables(path: Path) -> set[str]:

@@ -1,6 +1,6 @@
 """``flametable serve`` refuses what it cannot do in one clear line, in the user's language, before it starts: a
 database URL it cannot use, a database that does not answer, a port out of range or in use, a proxy address that is
-none."""
+none, a password hashing cost (``FLAMETABLE_ARGON2``, for tests) that is none."""
 
 from __future__ import annotations
 
@@ -55,3 +55,12 @@ def test_a_proxy_address_that_is_none_is_one_line(cli: Cli, tmp_path: Path) -> N
     assert lines(result.output) == [
         "Error: --forwarded-allow-ips toma las direcciones o redes del proxy separadas por comas (10.0.0.5,10.0.0.6 o "
         "10.0.0.0/24), o *; 'proxy.local' no es ninguna de ellas."]
+
+
+@pytest.mark.parametrize("value", ["fast", "1,16384", "0,16384,1", "1,4,1"])
+def test_a_hashing_cost_that_is_none_is_one_line(cli: Cli, tmp_path: Path, value: str) -> None:
+    result = cli("serve", "--db", str(tmp_path / "x.db"), "--lang", "es", env={"FLAMETABLE_ARGON2": value})
+    assert result.exit_code == 1
+    assert lines(result.output) == [
+        f"Error: FLAMETABLE_ARGON2 toma las pasadas de Argon2, la memoria en KiB y los carriles separados por comas "
+        f"(1,16384,1); {value!r} no es eso."]

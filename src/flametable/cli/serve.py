@@ -10,11 +10,13 @@ from __future__ import annotations
 import errno
 import gc
 import ipaddress
+import os
 import socket
 
 from flametable.cli.console import fail, out
 from flametable.cli.db import resolve_url, upgrade_or_fail
 from flametable.cli.i18n import _, language
+from flametable.web.accounts import HashCost
 from flametable.web.store import ServerLock, StoreError, first_line, shown_url
 
 WS_MAX_BYTES = 1024 * 1024
@@ -23,6 +25,23 @@ WS_DEFLATE = False
 """No permessage-deflate, though browsers offer it: its zlib contexts cost about 46 KiB of server memory per
 connection (``benchmarks/server.py``: 98 KiB per connection at 1,000 connections with it, 49 without), to save
 under 1 KB a move (an event is about 1 KB of JSON)."""
+
+
+ARGON2_VARIABLE = "FLAMETABLE_ARGON2"
+"""An environment variable for tests only: Argon2id's parameters as ``TIME,MEMORY_KIB,LANES`` (``1,16384,1``)
+instead of argon2-cffi's defaults (3 passes over 64 MiB, 4 lanes). Never lower them in production."""
+
+
+def password_cost() -> HashCost:
+    """The hashing parameters: :data:`ARGON2_VARIABLE`'s if set (checked), else the defaults."""
+    given = os.environ.get(ARGON2_VARIABLE, "").strip()
+    if not given:
+        return HashCost()
+    try:
+        return HashCost.parse(given)
+    except ValueError:
+        fail(_("{variable} takes Argon2's passes, memory in KiB and lanes separated by commas (1,16384,1); "
+               "{value!r} is not that.").format(variable=ARGON2_VARIABLE, value=given[:40]))
 
 
 def _check_port(host: str, port: int) -> None:
@@ -84,13 +103,15 @@ def run_serve(host: str, port: int, db: str | None, lang: str | None, bot_worker
     if not 0 < port < 65536:
         fail(_("A port is a number from 1 to 65535, got {port}.").format(port=port))
     proxies = trusted_proxies(forwarded_allow_ips)
+    cost = password_cost()
     _check_port(host, port)
     upgrade_or_fail(url)
     lock = hold_database(url) if redis is None else None  # ends with the process, if not at the end of run()
     out().print(_("flametable server: http://{host}:{port}/ (database: {db}). Stop it with Ctrl+C.").format(
         host=host if ":" not in host else f"[{host}]", port=port, db=shown_url(url)), soft_wrap=True, markup=False,
         highlight=False)
-    app = create_app(Settings(url, lang=lang or language(), bot_workers=bot_workers, migrate=False))
+    app = create_app(Settings(url, lang=lang or language(), bot_workers=bot_workers, migrate=False,
+                              password_cost=cost))
     # What is loaded now (modules, card sets, translations) lives as long as the server: the garbage collector
     # need not walk it again in every full collection (fewer long pauses with many rooms).
     gc.collect()

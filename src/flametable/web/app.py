@@ -1,6 +1,7 @@
 """The game server's application (Starlette): :func:`create_app` assembles the routes of :mod:`flametable.web.routes`
 and :mod:`flametable.web.socket` and puts the shared objects on ``app.state`` (``settings``, the WebSockets'
-``connections`` count of :mod:`flametable.web.memory`; at start-up the ``store`` and the ``hall`` of rooms). No
+``connections`` count of :mod:`flametable.web.memory`; at start-up the ``store``, the ``hall`` of rooms and the
+``accounts``). No
 game rule here: rooms drive matches through the common protocol and the match service.
 
 ==========================================  ===================================================================
@@ -20,7 +21,18 @@ game rule here: rooms drive matches through the common protocol and the match se
 ``POST /api/replay``                        the same steps from an uploaded record file
 ``POST /api/games/NAME/options/check``      ``{"options": ...}`` checked by the game (own decks): ok or the problem
 ``WS   /api/rooms/ID/ws``                   the room's events and the players' messages (``messages``)
+``POST /api/account``                       sign up (``{"name", "password", "seats"?}``): the session's cookie
+``DELETE /api/account``                     delete the account (``{"password"}``)
+``POST /api/account/password``              change the password (``{"password", "new_password"}``)
+``POST /api/session``                       sign in (``{"name", "password", "seats"?}``): a new session's cookie
+``DELETE /api/session``                     sign out
+``GET  /api/me``                            who is signed in, and the session's CSRF token
+``GET  /api/me/matches``                    the account's matches going on
+``POST /api/rooms/ID/seat``                 a fresh token for the account's seat in the room (another device)
 ==========================================  ===================================================================
+
+A request with a signed-in session's cookie that may change something carries the session's CSRF token
+(``X-CSRF-Token``): :class:`~flametable.web.sessions.SessionGuard`, the app's middleware, refuses it otherwise.
 
 Every error is JSON ``{"error": code, "message": text}`` (HTTP) or an ``error`` event (WebSocket), its text in the
 client's language: ``?lang=es``, else the ``Accept-Language`` header, else the server's ``--lang``.
@@ -32,13 +44,17 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
 from flametable.web import client, socket
+from flametable.web.accounts import Accounts, Hasher
 from flametable.web.memory import Connections
 from flametable.web.rooms import Hall
-from flametable.web.routes import games, matches, pages, rooms
+from flametable.web.routes import accounts, games, matches, pages, rooms
+from flametable.web.sessions import SessionGuard
 from flametable.web.settings import Settings, bot_pool, replay_worker
+from flametable.web.store import AccountStore
 
 __all__ = ["Settings", "create_app"]
 
@@ -52,6 +68,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     store = await settings.open_store(settings.db_url, migrate=settings.migrate)
     hall = Hall(store, bots=bot_pool(settings), seeds=settings.seeds, limits=settings.limits, clock=settings.clock)
     app.state.store, app.state.hall = store, hall
+    app.state.accounts = Accounts(AccountStore(store), Hasher(settings.password_cost), settings.account_limits,
+                                  settings.clock)
     app.state.replays = replays = replay_worker(settings, hall.limits)
     try:
         await hall.start_sweeping()
@@ -70,11 +88,12 @@ def create_app(settings: Settings) -> Starlette:
         *games.routes,
         *rooms.routes,
         *matches.routes,
+        *accounts.routes,
         *socket.routes,
         *client.routes(pages.page),
         # routes of other modules go here, each module's ``routes`` list
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SessionGuard)])
     app.state.settings = settings
     app.state.connections = Connections.of_this_system()  # counted by the WebSocket route (web.memory)
     return app

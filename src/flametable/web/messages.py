@@ -15,7 +15,9 @@ A client speaks JSON objects over one WebSocket per room, each with a ``type``:
 =========== ==================================================================================================
 
 The bodies of the HTTP requests that take one are declared here too (:data:`ROOM_REQUEST`, :data:`JOIN_REQUEST`,
-:data:`CLOSE_REQUEST`, :data:`OPTIONS_CHECK`), and the translation of versions between the match service and the wire.
+:data:`CLOSE_REQUEST`, :data:`OPTIONS_CHECK`; the accounts' :data:`SIGN_UP_REQUEST`, :data:`SIGN_IN_REQUEST`,
+:data:`PASSWORD_REQUEST`, :data:`DELETE_REQUEST`, :data:`SEAT_REQUEST`), and the translation of versions between
+the match service and the wire.
 
 The server answers with ``welcome``, ``event``, ``presence``, ``rematch``, ``ended``, ``log`` and ``error``
 messages (``docs/server.md``). Everything a player reads in them is already in the connection's language.
@@ -83,6 +85,29 @@ CLOSE_REQUEST = Obj(required={"token": _TOKEN}, title="close request")
 OPTIONS_CHECK = Obj(required={"options": Anything("object", "the game's options (checked by the game)")},
                     title="options check")
 """``POST /api/games/NAME/options/check``."""
+
+# accounts (issue 23: ``docs/server.md``, Accounts); a user name's and a password's own rules are
+# ``flametable.web.accounts``'s, told in its words (these bound what is read)
+_NAME = Str(max_len=64, description="the user name: 3 to 20 letters, digits, '_' or '-' (compared after NFKC, "
+                                    "case-insensitively)")
+_PASSWORD = Str(blank=True, max_len=256, description="a password: 8 to 256 characters, not one of the most common")
+_SEATS = List(Obj(required={"room": Str(max_len=64, description="a room's id"), "token": _TOKEN},
+                  title="seat", description="a seat token this tab holds, and its room"),
+              max=50, description="the seat tokens the tab holds (at most 50): their seats then belong to the account")
+SIGN_UP_REQUEST = Obj(required={"name": _NAME, "password": _PASSWORD}, optional={"seats": _SEATS},
+                      title="sign-up request")
+"""``POST /api/account``: a new account (and the tab's seats given to it)."""
+SIGN_IN_REQUEST = Obj(required={"name": _NAME, "password": _PASSWORD}, optional={"seats": _SEATS},
+                      title="sign-in request")
+"""``POST /api/session``: sign in (and the tab's seats given to the account)."""
+PASSWORD_REQUEST = Obj(required={"password": _PASSWORD, "new_password": _PASSWORD}, title="password change")
+"""``POST /api/account/password``: the current password and the new one."""
+DELETE_REQUEST = Obj(required={"password": _PASSWORD}, title="account deletion")
+"""``DELETE /api/account``: the account's password, to confirm."""
+SEAT_REQUEST = Obj(optional={"player": Int(0, 1, "the room's player whose seat is wanted (default: the account's "
+                                                 "first seat in the room)")},
+                   title="seat request")
+"""``POST /api/rooms/ID/seat``: a fresh token for the account's seat in the room."""
 
 _ACTION_ID = Int(0, MAX_VERSION)
 _NOTATION = Str(max_len=200)

@@ -6,11 +6,12 @@ import os
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing import get_context
 from typing import Any
 
+from flametable.web.accounts import AccountLimits, HashCost
 from flametable.web.botpool import INSTANT, QUICK, SEARCH, BotPool, Lane, watch_parent
 from flametable.web.replays import ReplayWorker
 from flametable.web.rooms import Limits, new_seed
@@ -19,7 +20,7 @@ from flametable.web.store import Store
 
 @dataclass
 class Settings:
-    """How one server runs: its database, its language, where bots think, its limits."""
+    """How one server runs: its database, its language, where bots think, its limits, how passwords are hashed."""
 
     db_url: str
     lang: str = "en"
@@ -30,6 +31,8 @@ class Settings:
     clock: Callable[[], float] = time.time  # the rooms' time (when made, when past their time); tests give theirs
     migrate: bool = True
     open_store: Callable[..., Awaitable[Any]] = Store.open  # (url, migrate=...) -> a Store (tests: one in memory)
+    password_cost: HashCost = field(default_factory=HashCost)  # Argon2id's (tests lower it: never in production)
+    account_limits: AccountLimits = field(default_factory=AccountLimits)
 
 
 def _processes(workers: int) -> Executor:

@@ -13,6 +13,7 @@ from flametable.core.errors import FlametableError
 from flametable.web.common import client_id, fail, hall_of, language_of, read_body, room_or_404
 from flametable.web.messages import CLOSE_REQUEST, JOIN_REQUEST, ROOM_REQUEST
 from flametable.web.rooms import RoomError
+from flametable.web.sessions import give_seats
 
 
 async def create_room(request: Request) -> Response:
@@ -31,6 +32,7 @@ async def create_room(request: Request) -> Response:
         return fail(tr, "bad_seats", exc, 400)
     except FlametableError as exc:
         return fail(tr, "bad_options", exc, 400)
+    await give_seats(request, room.id, tokens)  # a signed-in creator's seats belong to the account
     player = min(tokens) if tokens else None
     return JSONResponse({"room": room.id, "link": f"/rooms/{room.id}", "player": player,
                          "token": tokens.get(player) if player is not None else None,
@@ -71,6 +73,7 @@ async def join_room(request: Request) -> Response:
         if refused is not None:
             hall.maybe_forget(refused)
         return fail(tr, exc.code, exc, exc.status)
+    await give_seats(request, room.id, [player])  # a signed-in player's seat belongs to the account
     return JSONResponse({"room": room.id, "player": player, "token": token})
 
 

@@ -71,3 +71,10 @@ __all__ = [
     "UnsupportedDatabase", "actions", "alembic_config", "database_url", "default_url", "first_line", "make_engine",
     "matches", "metadata", "record_of", "room_owners", "rooms", "seats", "shown_url", "upgrade",
 ]
+
+# accounts (issue 23): the tables of migration 0004 and what reads and writes them
+from flametable.web.store.accounts import AccountRow, AccountSeat, AccountStore, Reissued, SessionRow
+from flametable.web.store.tables import accounts, seat_accounts, sessions
+
+__all__ += ["AccountRow", "AccountSeat", "AccountStore", "Reissued", "SessionRow", "accounts", "seat_accounts",
+            "sessions"]

@@ -103,3 +103,35 @@ def current_match() -> sa.ColumnElement[bool]:
 def open_seat() -> sa.Exists:
     """The room (of the enclosing query) has a person's seat nobody took."""
     return sa.exists().where(seats.c.room_id == rooms.c.id, seats.c.kind == HUMAN, seats.c.token_hash.is_(None))
+
+
+# --- accounts (issue 23): :mod:`.accounts` reads and writes them --------------------------------------------------
+
+accounts = sa.Table(
+    "accounts", metadata,
+    sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+    # the name as shown (its NFKC form, case kept) and its key (NFKC, casefolded: one name whatever its case or
+    # width), unique; both NULL once the account is deleted, the row kept as a tombstone its seats still name
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("name_key", sa.String(128), nullable=True),
+    sa.Column("password_hash", sa.String(255), nullable=True),  # Argon2id, PHC string; NULL once deleted
+    sa.Column("created_at", sa.Double(), nullable=False),
+    sa.Column("deleted_at", sa.Double(), nullable=True),
+    sa.UniqueConstraint("name_key"),  # NULLs (deleted accounts) do not collide, in SQLite and PostgreSQL alike
+)
+sessions = sa.Table(
+    "sessions", metadata,
+    sa.Column("id_hash", sa.String(64), primary_key=True),  # the SHA-256 of the cookie's random id, never the id
+    sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("created_at", sa.Double(), nullable=False),
+    sa.Column("last_seen", sa.Double(), nullable=False),
+    sa.Index(None, "account_id"),  # every session of an account: revoked together
+)
+seat_accounts = sa.Table(  # a person's seat that belongs to an account (a seat of a guest has no row)
+    "seat_accounts", metadata,
+    sa.Column("room_id", sa.String(64), primary_key=True),
+    sa.Column("player", sa.Integer(), primary_key=True),
+    sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id"), nullable=False),
+    sa.ForeignKeyConstraint(["room_id", "player"], ["seats.room_id", "seats.player"], ondelete="CASCADE"),
+    sa.Index(None, "account_id"),  # an account's matches
+)
