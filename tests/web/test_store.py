@@ -39,8 +39,8 @@ from flametable.web.store import (
 
 pytestmark = pytest.mark.anyio
 
-TABLES = {"rooms", "seats", "matches", "actions"}
-HEAD = "0002"  # the latest migration
+TABLES = {"rooms", "seats", "matches", "actions", "room_owners"}
+HEAD = "0003"  # the latest migration
 MAX_SEED = 2**64 - 1
 
 

@@ -17,6 +17,30 @@ class Conflict(StoreError):
     """A row that should be new exists already (an action index taken twice): another writer got there first."""
 
 
+class LeaseLost(StoreError):
+    """A fenced write (``fence`` given) refused: this process no longer holds the room's lease with that fence (it
+    expired, was released, or another process took the room). Nothing was written; the room is no longer this
+    process's to drive (``room_id``: the room, when known)."""
+
+    def __init__(self, what: str, fence: int, room_id: str | None = None) -> None:
+        self.fence = fence
+        self.room_id = room_id
+        room = f"the room {room_id}" if room_id is not None else "its room"
+        super().__init__(f"{what}: this server no longer holds {room} (its lease with fence {fence} is lost: "
+                         "expired, released or taken by another server); nothing was written")
+
+
+class MatchOver(StoreError):
+    """A write to a match that is no longer being played (its stored ``status``: ``"over"``, ``"resigned"``,
+    ``"closed"``, ``"expired"``) refused: a stored result is never overwritten, and nothing was written."""
+
+    def __init__(self, what: str, match_id: int, status: str) -> None:
+        self.match_id = match_id
+        self.status = status
+        super().__init__(f"{what}: the match is no longer being played (its status is {status!r}); "
+                         "nothing was written")
+
+
 class UnsupportedDatabase(StoreError):
     """A database URL the server cannot use (``url``: as it was given)."""
 

@@ -3,7 +3,7 @@ pooled connections that see what is committed."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -11,7 +11,8 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from flametable.bots.registry import HUMAN
-from flametable.web.store.errors import StoreError, database_errors
+from flametable.web.store import leases
+from flametable.web.store.errors import MatchOver, StoreError, caused, database_errors
 from flametable.web.store.migrate import upgrade_engine
 from flametable.web.store.rows import EXPIRED, PLAYING, UNPLAYED, MatchRow, RoomRow, SeatRow
 from flametable.web.store.setup import make_engine
@@ -123,46 +124,63 @@ class Store:
         return await self._write(f"cannot claim seat {player} of the room {room_id}", work)
 
     async def append_action(self, match_id: int, index: int, notation: str, seat: int, *,
-                            status: str = "playing", result: dict[str, Any] | None = None) -> None:
+                            status: str = "playing", result: dict[str, Any] | None = None,
+                            fence: int | None = None) -> None:
         """Append action ``index`` (0-based) of the match and, in the same transaction, its status and result
-        (the last action of a match ends it). Returns once committed; :class:`Conflict` if ``index`` exists."""
+        (the last action of a match ends it). Returns once committed; :class:`Conflict` if ``index`` exists,
+        :class:`MatchOver` if the stored match is no longer being played, and with ``fence``, :class:`LeaseLost`
+        unless the room's lease is still held with it (these three write nothing)."""
         self._check_open()
-        await self._writer.append(match_id, index, notation, seat, status, result)
+        await self._writer.append(match_id, index, notation, seat, status, result, fence)
 
-    async def end_match(self, match_id: int, status: str, result: dict[str, Any]) -> None:
-        """Mark a match ended outside the rules (``"resigned"``) with its result."""
+    async def end_match(self, match_id: int, status: str, result: dict[str, Any], *,
+                        fence: int | None = None) -> None:
+        """Mark a match ended outside the rules (``"resigned"``) with its result. :class:`MatchOver` if it is no
+        longer being played (its stored result is kept); with ``fence``, :class:`LeaseLost` unless the room's lease
+        is still held with it."""
+        what = f"cannot end the match {match_id}"
 
         async def work(connection: AsyncConnection) -> None:
+            await leases.check_match(connection, match_id, fence, what)
             done = await connection.execute(
-                sa.update(matches).where(matches.c.id == match_id).values(status=status, result=result))
+                sa.update(matches).where(matches.c.id == match_id, matches.c.status == PLAYING)
+                .values(status=status, result=result))
             if done.rowcount != 1:
-                raise StoreError(f"there is no match {match_id}")
+                await _refuse(connection, match_id, what)
 
-        await self._write(f"cannot end the match {match_id}", work)
+        await self._write(what, work)
 
-    async def undo(self, match_id: int, keep: int, base: int) -> None:
-        """Delete the actions from index ``keep`` on and set the match's ``base``, in one transaction."""
+    async def undo(self, match_id: int, keep: int, base: int, *, fence: int | None = None) -> None:
+        """Delete the actions from index ``keep`` on and set the match's ``base``, in one transaction.
+        :class:`MatchOver` if it is no longer being played; with ``fence``, :class:`LeaseLost` unless the room's
+        lease is still held with it."""
+        what = f"cannot undo in the match {match_id}"
 
         async def work(connection: AsyncConnection) -> None:
-            await connection.execute(sa.delete(actions).where(actions.c.match_id == match_id, actions.c.idx >= keep))
-            done = await connection.execute(sa.update(matches).where(matches.c.id == match_id).values(base=base))
+            await leases.check_match(connection, match_id, fence, what)
+            done = await connection.execute(
+                sa.update(matches).where(matches.c.id == match_id, matches.c.status == PLAYING).values(base=base))
             if done.rowcount != 1:
-                raise StoreError(f"there is no match {match_id}")
+                await _refuse(connection, match_id, what)
+            await connection.execute(sa.delete(actions).where(actions.c.match_id == match_id, actions.c.idx >= keep))
 
-        await self._write(f"cannot undo in the match {match_id}", work)
+        await self._write(what, work)
 
-    async def close_waiting(self, match_id: int, status: str) -> bool:
+    async def close_waiting(self, match_id: int, status: str, *, fence: int | None = None) -> bool:
         """End the match ``match_id`` unplayed (``status``: ``"expired"`` or ``"closed"``, no result) if it is its
-        room's current match, still playing, and a person's seat of the room is still open; whether it was."""
+        room's current match, still playing, and a person's seat of the room is still open; whether it was. With
+        ``fence``, :class:`LeaseLost` unless the room's lease is still held with it."""
+        what = f"cannot close the match {match_id}"
 
         async def work(connection: AsyncConnection) -> bool:
+            await leases.check_match(connection, match_id, fence, what)
             done = await connection.execute(
                 sa.update(matches)
                 .where(matches.c.id == match_id, matches.c.status == PLAYING, _waiting_room())
                 .values(status=status, result=None))
             return done.rowcount == 1
 
-        return await self._write(f"cannot close the match {match_id}", work)
+        return await self._write(what, work)
 
     async def expire_waiting(self, before: float) -> list[str]:
         """End as ``"expired"``, in one statement, the current match of every room made before ``before`` that is
@@ -178,11 +196,13 @@ class Store:
 
         return await self._write("cannot expire the waiting rooms", work)
 
-    async def start_match(self, match: MatchRow) -> None:
+    async def start_match(self, match: MatchRow, *, fence: int | None = None) -> None:
         """Insert a new match of ``match.room_id`` (a rematch) and make it the room's current one (sets
-        ``match.id``)."""
+        ``match.id``). With ``fence``, :class:`LeaseLost` unless the room's lease is still held with it."""
+        what = f"cannot start match {match.number} of the room {match.room_id}"
 
         async def work(connection: AsyncConnection) -> int:
+            await leases.check_room(connection, match.room_id, fence, what)
             match_id = await self._insert_match(connection, match, match.room_id)
             done = await connection.execute(
                 sa.update(rooms).where(rooms.c.id == match.room_id).values(current=match.number))
@@ -190,9 +210,57 @@ class Store:
                 raise StoreError(f"there is no room {match.room_id}")
             return match_id
 
-        match.id = await self._write(f"cannot start match {match.number} of the room {match.room_id}", work)
+        match.id = await self._write(what, work)
 
-    # --- the writer ------------------------------------------------------------------------------------------
+    # --- rooms' owners (:mod:`.leases`): through the writer too, in their turn among the writes ------------------
+
+    async def take_room(self, room_id: str, owner: str, seconds: float) -> int | None:
+        """Own the room for ``seconds`` (by the database's clock) if it has no owner, its lease has ended, or it is
+        ``owner``'s and live (then renewed); the fence to give with the room's writes (raised when the room
+        changes hands, the same on a renewal), or ``None`` when another process holds a live lease."""
+        what = f"cannot take the room {room_id}"
+
+        async def work(connection: AsyncConnection) -> int | None:
+            try:
+                fence = (await connection.execute(
+                    leases.take(connection.dialect.name, room_id, owner, seconds))).scalar()
+            except sa_exc.IntegrityError as exc:
+                raise caused(StoreError(f"{what}: there is no such room"), exc) from None
+            return None if fence is None else int(fence)
+
+        return await self._write(what, work)
+
+    async def renew_rooms(self, owner: str, fences: Mapping[str, int], seconds: float) -> set[str]:
+        """Extend by ``seconds`` (from now, by the database's clock) ``owner``'s live leases on the rooms of
+        ``fences`` (room id: fence) that still have those fences, in one statement; the rooms **lost** (not
+        renewed: their lease ended, was released or changed hands)."""
+        if not fences:
+            return set()
+
+        async def work(connection: AsyncConnection) -> set[str]:
+            kept: set[str] = set()
+            for chunk in leases.chunks(fences):
+                kept.update((await connection.execute(leases.renew(owner, chunk, seconds))).scalars())
+            return set(fences) - kept
+
+        return await self._write(f"cannot renew the rooms of {owner}", work)
+
+    async def release_room(self, room_id: str, owner: str, fence: int) -> bool:
+        """Give the room up (its lease ends now) if it is still ``owner``'s with ``fence``; whether it was."""
+
+        async def work(connection: AsyncConnection) -> bool:
+            return (await connection.execute(leases.release(room_id, owner, fence))).rowcount == 1
+
+        return await self._write(f"cannot release the room {room_id}", work)
+
+    async def room_owner(self, room_id: str) -> tuple[str, int, float] | None:
+        """The room's owner, fence and seconds left of its lease (<= 0: ended), by the database's clock; ``None``
+        if it never had one."""
+        with database_errors(f"cannot read the owner of the room {room_id}"):
+            async with self.engine.connect() as connection:
+                row = (await connection.execute(leases.owner_of(room_id))).first()
+        return None if row is None else (str(row[0]), int(row[1]), float(row[2]))
+
     # --- reads ---------------------------------------------------------------------------------------------
 
     async def load_room(self, room_id: str) -> RoomRow | None:
@@ -264,6 +332,15 @@ class Store:
         with database_errors(f"cannot count the rooms of {creator}"):
             async with self.engine.connect() as connection:
                 return int((await connection.execute(query)).scalar_one())
+
+
+async def _refuse(connection: AsyncConnection, match_id: int, what: str) -> None:
+    """The write of ``what`` changed no row of the match: :class:`MatchOver` if it exists (no longer playing),
+    else :class:`StoreError`."""
+    status = (await connection.execute(sa.select(matches.c.status).where(matches.c.id == match_id))).scalar()
+    if status is None:
+        raise StoreError(f"{what}: there is no match {match_id}")
+    raise MatchOver(what, match_id, str(status))
 
 
 def _waiting_room(before: float | None = None) -> sa.Exists:

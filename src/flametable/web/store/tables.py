@@ -63,6 +63,14 @@ actions = sa.Table(
     sa.Column("notation", sa.Text(), nullable=False),
     sa.Column("seat", sa.Integer(), nullable=False),
 )
+room_owners = sa.Table(  # the lease of the process that drives a room (see :mod:`.leases`)
+    "room_owners", metadata,
+    sa.Column("room_id", sa.String(64), sa.ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("owner", sa.String(128), nullable=False),  # the owning process's id
+    sa.Column("fence", sa.BigInteger(), nullable=False),  # raised each time the room changes hands
+    sa.Column("expires", sa.Double(), nullable=False),  # the lease's end, seconds since 1970 by the database's clock
+)
+
 
 def match_values(match: MatchRow, room_id: str) -> dict[str, Any]:
     return {"room_id": room_id, "number": match.number, "game": match.game, "rules_version": match.rules_version,

@@ -13,7 +13,9 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from flametable.web.store.errors import Conflict, StoreError, caused, first_line
+from flametable.web.store import leases
+from flametable.web.store.errors import Conflict, LeaseLost, MatchOver, StoreError, caused, first_line
+from flametable.web.store.rows import PLAYING
 from flametable.web.store.tables import actions, matches
 
 T = TypeVar("T")
@@ -30,10 +32,11 @@ class _Append:
     seat: int
     status: str
     result: dict[str, Any] | None
+    fence: int | None
     future: asyncio.Future[None]
 
     def ends(self) -> bool:
-        return self.status != "playing" or self.result is not None
+        return self.status != PLAYING or self.result is not None
 
 
 @dataclass
@@ -84,10 +87,11 @@ class Writer:
         return await future
 
     async def append(self, match_id: int, index: int, notation: str, seat: int, status: str,
-                     result: dict[str, Any] | None) -> None:
-        """Append action ``index`` of the match with its status and result; returns once committed."""
+                     result: dict[str, Any] | None, fence: int | None = None) -> None:
+        """Append action ``index`` of the match with its status and result (with ``fence``: if the room's lease
+        is still held with it); returns once committed."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Append(match_id, index, notation, seat, status, result, future))
+        self._queue.put_nowait(_Append(match_id, index, notation, seat, status, result, fence, future))
         await future
 
     async def _loop(self) -> None:
@@ -133,10 +137,15 @@ class Writer:
             _settle(job.future, value)
 
     async def _commit_appends(self, run: list[_Append]) -> None:
-        """The appends of ``run`` in one transaction; on a constraint failure, one transaction each."""
+        """The appends of ``run`` in one transaction, less those :meth:`_refusals` refuses (their callers get the
+        refusal, the others' appends commit); on a constraint failure, one transaction each."""
+        refused: list[StoreError | None] = []
         try:
             async with self.engine.begin() as connection:
-                await self._insert_actions(connection, run)
+                refused = await self._refusals(connection, run)
+                kept = [item for item, refusal in zip(run, refused, strict=True) if refusal is None]
+                if kept:
+                    await self._insert_actions(connection, kept)
         except sa_exc.IntegrityError as exc:
             if len(run) == 1:
                 await self._settle_conflict(run[0], exc)
@@ -150,8 +159,36 @@ class Writer:
             for item in run:
                 _settle(item.future, error=exc)
         else:
-            for item in run:
-                _settle(item.future)
+            for item, refusal in zip(run, refused, strict=True):
+                _settle(item.future, error=refusal)
+
+    @staticmethod
+    async def _refusals(connection: AsyncConnection, run: list[_Append]) -> list[StoreError | None]:
+        """Why each append of ``run`` may not be written (``None``: it may), in order: its match is unknown; it is
+        fenced and the room's lease is no longer held with its fence (:class:`LeaseLost`); its match is no longer
+        being played (:class:`MatchOver`), as stored or as an earlier append of the run leaves it. The rows read
+        are locked until the commit (PostgreSQL): the owners' ``FOR SHARE``, then the matches' ``FOR NO KEY
+        UPDATE`` (what an ``UPDATE`` of their status takes), so that no other process ends a match or takes a room
+        over between the check and the commit. One statement (two when some appends are fenced)."""
+        fenced = {a.match_id for a in run if a.fence is not None}
+        owned = await leases.match_leases(connection, fenced) if fenced else {}
+        status: dict[int, str] = {int(row[0]): str(row[1]) for row in await connection.execute(
+            sa.select(matches.c.id, matches.c.status).where(matches.c.id.in_(sorted({a.match_id for a in run})))
+            .order_by(matches.c.id).with_for_update(key_share=True))}
+        refusals: list[StoreError | None] = []
+        for item in run:
+            now = status.get(item.match_id)
+            refusal: StoreError | None = None
+            if now is None:
+                refusal = StoreError(f"{_append_what(item)}: there is no match {item.match_id}")
+            elif item.fence is not None and not leases.held(lease := owned.get(item.match_id), item.fence):
+                refusal = LeaseLost(_append_what(item), item.fence, lease[0] if lease is not None else None)
+            elif now != PLAYING:
+                refusal = MatchOver(_append_what(item), item.match_id, now)
+            elif item.ends():
+                status[item.match_id] = item.status
+            refusals.append(refusal)
+        return refusals
 
     @staticmethod
     async def _insert_actions(connection: AsyncConnection, run: list[_Append]) -> None:
