@@ -59,12 +59,12 @@ async def record(request: Request) -> Response:
         "content-disposition": f'attachment; filename="{match.game}-{room_id}-{match.number}.json"'})
 
 
-def _admitted(request: Request, tr: Translator, answer: Callable[..., Response] = fail) -> Response | None:
+async def _admitted(request: Request, tr: Translator, answer: Callable[..., Response] = fail) -> Response | None:
     """None if the address may have one more replay now (counted), else ``answer``'s refusal (an upload's:
     :func:`refuse_unread`, its body not read)."""
     worker: ReplayWorker = request.app.state.replays
     try:
-        worker.admit(client_id(request))
+        await worker.admit(client_id(request))
     except TooManyReplays as exc:
         return answer(tr, "too_many_requests", exc, 429)
     return None
@@ -85,7 +85,7 @@ async def room_replay(request: Request) -> Response:
     found = await ended_match(request, tr)
     if isinstance(found, Response):
         return found
-    refused = _admitted(request, tr)
+    refused = await _admitted(request, tr)
     if refused is not None:
         return refused
     return await _replay(request, tr, record_of(found[1]).dumps().encode("utf-8"))
@@ -93,7 +93,7 @@ async def room_replay(request: Request) -> Response:
 
 async def upload_replay(request: Request) -> Response:
     tr = language_of(request)
-    refused = _admitted(request, tr, refuse_unread)  # before a byte of the body is read
+    refused = await _admitted(request, tr, refuse_unread)  # before a byte of the body is read
     if refused is not None:
         return refused
     raw = await read_limited(request, tr, hall_of(request).limits.record_bytes, RECORD_TOO_BIG)
