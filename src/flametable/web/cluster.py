@@ -14,7 +14,7 @@ So a process that was stopped (``SIGSTOP``, a long pause) past its lease can wri
 socket's are (size, rate, JSON, schema: :func:`flametable.web.socket._relay`), then sent to the owner over the
 bus as ``{"k": "in", "room", "conn", "from", "client", "lang", "msg"}``. The owner holds the connection in the room
 as a :class:`RemoteConn`, a :class:`Conn` whose ``send`` publishes ``{"k": "out", "conn", "text"}`` to the relaying
-process, and runs each of its messages through the very handlers of its own sockets (:class:`RemoteSession`): the
+process (the text in pieces of 900 characters: :func:`pieces`), and runs each of its messages through the very handlers of its own sockets (:class:`RemoteSession`): the
 presence, each audience's view, the history of events and every check are the owner's, and a relay only ever
 receives the texts of its client's own audience. ``{"k": "bye"}`` when the client leaves, ``{"k": "close",
 "code"}`` when the owner ends the connection. A message the bus could not deliver earns the client an ``error``
@@ -62,8 +62,27 @@ log = logging.getLogger("flametable.web")
 
 TAKEOVERS = 3
 """The most rooms with a bot to move a process takes over each round (from owners gone)."""
+GIVEN_BACK = -1e8
+"""Seconds left of a lease given back, at most: its end is 1970 (``leases.RELEASED``), one that ran out ended lately."""
 OUT_QUEUE = 1024
 """The most texts a relayed socket may have waiting to be sent to its client: past them it is closed (1013)."""
+
+
+PIECE = 900
+"""The longest piece of a text carried over the bus: the bus carries JSON within :mod:`flametable.core.limits`'
+limits (no string of more than 1,000 characters), so an event's text travels as a list of pieces."""
+
+
+def pieces(text: str) -> list[str]:
+    """``text`` cut into pieces of at most :data:`PIECE` characters (which :func:`joined` puts back together)."""
+    return [text[start:start + PIECE] for start in range(0, len(text), PIECE)] or [""]
+
+
+def joined(value: Any) -> str:
+    """The text :func:`pieces` cut up."""
+    if not isinstance(value, list) or not all(isinstance(piece, str) for piece in value):
+        raise TypeError("a text is a list of strings")
+    return "".join(value)
 
 
 @dataclass(frozen=True)
@@ -117,7 +136,7 @@ class RemoteSession:
         self.task = cluster.spawn(self.run())
 
     async def _send(self, text: str) -> None:
-        if not await self.cluster.bus.send(self.relay, {"k": "out", "conn": self.conn_id, "text": text}):
+        if not await self.cluster.bus.send(self.relay, {"k": "out", "conn": self.conn_id, "text": pieces(text)}):
             self.stop()  # its relay cannot be reached: the connection is gone from the room
             raise ConnectionError(f"the relay {self.relay} of connection {self.conn_id} cannot be reached")
 
@@ -259,7 +278,9 @@ class Cluster:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
         self._renewed = 0.0  # when the leases were last renewed (the loop's clock)
-        self.takeovers = 0  # rooms taken over from an owner gone (for tests and /healthz)
+        self.takeovers = 0  # rooms taken over from an owner gone (counted for tests)
+        self.relayed = 0  # sockets relayed to other processes (counted for tests)
+        self.held = 0  # others' sockets held in this process's rooms (counted for tests)
         from flametable.web.bus import RedisBus
         from flametable.web.shared import LocalCounter, SharedCounter
 
@@ -457,6 +478,9 @@ class Cluster:
                       if room_id not in hall.rooms]
         random.shuffle(candidates)  # the processes that look at once take different ones first
         for room_id in candidates[:TAKEOVERS]:
+            owner = await hall.store.room_owner(room_id)  # another process may have taken it since, or given it back
+            if owner is None or not GIVEN_BACK < owner[2] <= 0 or room_id in hall.rooms:
+                continue
             found = await hall.find(room_id)
             if isinstance(found, Room):
                 self.takeovers += 1
@@ -486,6 +510,7 @@ class Cluster:
         """A socket of this process relayed to the owner of its room."""
         link = Link(self, remote, conn)
         self.links[link.id] = link
+        self.relayed += 1
         return link
 
     # ------------------------------------------------------------------ the bus
@@ -503,7 +528,7 @@ class Cluster:
             elif kind in ("out", "close"):
                 link = self.links.get(str(message["conn"]))
                 if link is not None:
-                    link.push(str(message["text"]) if kind == "out" else int(message["code"]))
+                    link.push(joined(message["text"]) if kind == "out" else int(message["code"]))
             elif kind == "req":
                 self.spawn(self._answer(message))
             elif kind == "rep":
@@ -530,6 +555,7 @@ class Cluster:
                 return
             session = RemoteSession(self, message)
             self.sessions[conn_id] = session
+            self.held += 1
         if not session.conn.closed:
             session.queue.put_nowait(dict(message["msg"]))
 
