@@ -1,8 +1,8 @@
 """The game server's load benchmark (issue 11). Long: run by hand, not in the test suite.
 
     python -m benchmarks.server [--levels 1,100,1000] [--seconds 20] [--think 1.0] [--game duel|duals|both]
-                                [--bots 50] [--db URL] [--bot-workers N] [--compression deflate|none] [--abuse]
-                                [--json]
+                                [--bots 50] [--db URL] [--bot-workers N] [--compression deflate|none]
+                                [--abuse [--pairs K]] [--workers 1,2 --redis URL] [--json]
 
 Each level starts its own ``flametable serve`` (a subprocess on a free port of 127.0.0.1, SQLite in a temporary
 directory unless ``--db`` names a PostgreSQL server: a fresh database is made there and dropped afterwards) and
@@ -48,6 +48,16 @@ bodies just under and just over the limits, again and again (``POST /api/rooms``
 connections are open and stops when they stop playing. Prints, per level, the ordinary players' median and p99
 action-to-view time in both runs and their ratios (the aim: within 1.5×), and what the neighbour did.
 ``--abuse-parts logs`` (or ``bots``, ``bodies``, a comma-separated choice) has it do only that part.
+``--pairs K`` runs each level's pair K times, alternated (alone, with, alone, with...), each run on a server of its
+own, and prints the K pairs' action-to-view times taken together (every time of the runs alone against every time
+of the runs with the neighbour) and the median of the pairs' own ratios: on a machine whose speed wanders, the runs
+alone of one level differ by up to 2× in median and p99, so one pair does not tell a 1.5× ratio from noise.
+
+``--workers 1,2 --redis redis://127.0.0.1:6379/0 --db postgresql+asyncpg://...`` (issue 22): each level once per
+number of the server's processes (``serve --workers N``: one port, the kernel spreads the connections over them);
+the server's CPU and memory are then those of all its processes, and the table ends with each level's actions a
+second over those with the first number of workers. To measure what the processes can serve rather than what the
+players ask, give a short ``--think`` (the players then act as soon as they see their turn).
 
 Memory given back: ``closed`` is the server's VmRSS 3 s after the clients closed every connection (the server asks
 glibc for its free pages once a wave has closed: ``flametable.web.memory``), per connection as the others.
@@ -569,16 +579,45 @@ def free_port() -> int:
         return port
 
 
-def proc_rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every process under it (a ``serve --workers N``'s workers, their bots' and replays' workers)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    tree, todo = [], [pid]
+    while todo:
+        found = todo.pop()
+        tree.append(found)
+        todo += children.get(found, [])
+    return tree
 
 
-def proc_cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def proc_rss_kib(pid: int, tree: bool = False) -> int:
+    """The VmRSS of ``pid`` (``tree``: of it and every process under it), in KiB."""
+    total = 0
+    for each in process_tree(pid) if tree else [pid]:
+        try:
+            lines = Path(f"/proc/{each}/status").read_text().splitlines()
+        except OSError:
+            continue
+        total += next((int(line.split()[1]) for line in lines if line.startswith("VmRSS:")), 0)
+    return total
+
+
+def proc_cpu_seconds(pid: int, tree: bool = False) -> float:
+    """The CPU time ``pid`` has used (``tree``: it and every process under it, while they live), in seconds."""
+    total = 0
+    for each in process_tree(pid) if tree else [pid]:
+        try:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 @contextmanager
@@ -612,7 +651,8 @@ def database(db: str | None, tmp: Path) -> Iterator[str]:
 class Server:
     """``flametable serve`` in a subprocess on a free port of 127.0.0.1."""
 
-    def __init__(self, url: str, bot_workers: int | None, profile: Path | None, log: Path) -> None:
+    def __init__(self, url: str, bot_workers: int | None, profile: Path | None, log: Path,
+                 workers: int | None = None, redis: str | None = None) -> None:
         self.port = free_port()
         command = [sys.executable]
         if profile is not None:
@@ -620,6 +660,11 @@ class Server:
         command += ["-m", "flametable.cli", "serve", "--host", HOST, "--port", str(self.port), "--db", url]
         if bot_workers is not None:
             command += ["--bot-workers", str(bot_workers)]
+        if workers is not None:
+            command += ["--workers", str(workers)]
+        if redis is not None:
+            command += ["--redis", redis]
+        self.tree = workers is not None  # its processes: the figures sum them
         self.log = log
         with log.open("wb") as out:
             self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
@@ -711,14 +756,15 @@ def summary(played: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
-              profile: Path | None, abuse: dict[str, Any] | None = None) -> dict[str, Any]:
+              profile: Path | None, abuse: dict[str, Any] | None = None, workers: int | None = None) -> dict[str, Any]:
     """One level: its own server, the clients' process (and with ``abuse``, the neighbour's: its config less the
     port and the ordinary rooms)."""
     rooms = max(1, connections // 2)
     load = float(Path("/proc/loadavg").read_text().split()[0])
     with database(args.db, tmp) as url:
         server = Server(url, args.bot_workers, profile,
-                        tmp / f"server-{connections}-{bots}{'-abuse' if abuse else ''}.log")
+                        tmp / f"server-{connections}-{bots}{'-abuse' if abuse else ''}-{workers}.log", workers,
+                        args.redis)
         clients: Clients | None = None
         neighbour: Clients | None = None
         did: dict[str, Any] | None = None
@@ -729,16 +775,16 @@ def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
                                "bots": bots})
             clients.expect("warm", 120)
             time.sleep(1)
-            warm = proc_rss_kib(server.pid)
+            warm = proc_rss_kib(server.pid, server.tree)
             clients.tell("go")
             connected = clients.expect("connected", 300)
             time.sleep(1)
-            idle = proc_rss_kib(server.pid)
+            idle = proc_rss_kib(server.pid, server.tree)
             if abuse is not None:
                 neighbour = Clients({**abuse, "port": server.port, "rooms": connected["rooms"]}, "--neighbour")
                 neighbour.expect("ready", 300)
                 time.sleep(2)  # its load under way
-            cpu = proc_cpu_seconds(server.pid)
+            cpu = proc_cpu_seconds(server.pid, server.tree)
             clients.tell("play")
             peak = idle
             phases = 2 if bots else 1
@@ -750,25 +796,26 @@ def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
                 except RuntimeError as exc:
                     if "did not reach" not in str(exc) or time.monotonic() > limit:
                         raise
-                    peak = max(peak, proc_rss_kib(server.pid))
-            cpu = proc_cpu_seconds(server.pid) - cpu
+                    peak = max(peak, proc_rss_kib(server.pid, server.tree))
+            cpu = proc_cpu_seconds(server.pid, server.tree) - cpu
             if neighbour is not None:
                 neighbour.tell("quit")
                 did = neighbour.expect("done", 120)
                 neighbour.stop()
             time.sleep(1)
-            after = proc_rss_kib(server.pid)
+            after = proc_rss_kib(server.pid, server.tree)
             clients.tell("quit")
             clients.stop()
             time.sleep(3)  # every connection closed: what the server gives back
-            closed = proc_rss_kib(server.pid)
+            closed = proc_rss_kib(server.pid, server.tree)
         finally:
             for process in (clients, neighbour):
                 if process is not None and process.proc.poll() is None:
                     process.proc.kill()
             server.stop()
     n = 2 * rooms
-    out: dict[str, Any] = {"connections": n, "rooms": rooms, "connect_seconds": round(connected["seconds"], 1),
+    out: dict[str, Any] = {"connections": n, "rooms": rooms, "workers": workers,
+                           "connect_seconds": round(connected["seconds"], 1),
                            "machine_load_before": load,
                            "server_cpu_percent": round(100 * cpu / (phases * args.seconds), 1),
                            "rss_warm_kib": warm, "rss_idle_kib": idle, "rss_playing_kib": peak,
@@ -777,7 +824,7 @@ def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
                            "kib_per_connection_playing": round((peak - warm) / n, 1),
                            "kib_per_connection_after": round((after - warm) / n, 1),
                            "kib_per_connection_closed": round((closed - warm) / n, 1),
-                           **summary(played["alone"])}
+                           **summary(played["alone"]), "latencies_ms": [x * 1000 for x in played["alone"]["latencies"]]}
     if did is not None:
         did.pop("stage", None)
         out["neighbour"] = did
@@ -797,7 +844,34 @@ def abuse_ratios(without: dict[str, Any], with_: dict[str, Any]) -> dict[str, An
     return {"median_ratio": ratio("median_ms"), "p99_ratio": ratio("p99_ms")}
 
 
-def abuse_table(abused: list[dict[str, Any]]) -> None:
+def pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median and p99 of the action-to-view times of several runs of one level taken together."""
+    ms = [x for run in runs for x in run["latencies_ms"]]
+    return {"connections": runs[0]["connections"], "runs": len(runs), "actions": len(ms),
+            "median_ms": round(statistics.median(ms), 2) if ms else None,
+            "p99_ms": round(percentile(ms, 0.99), 2) if ms else None}
+
+
+def taken_together(abused: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per level run in more than one pair: the pooled figures of its runs alone and with the neighbour, their
+    ratios, and the median of the pairs' own ratios."""
+    out = []
+    for n in sorted({a["without"]["connections"] for a in abused}):
+        pairs = [a for a in abused if a["without"]["connections"] == n]
+        if len(pairs) > 1:
+            w, x = pooled([a["without"] for a in pairs]), pooled([a["with"] for a in pairs])
+            out.append({"without": w, "with": x, **abuse_ratios(w, x),
+                        "pairs_median_ratio": statistics.median(a["median_ratio"] for a in pairs),
+                        "pairs_p99_ratio": statistics.median(a["p99_ratio"] for a in pairs)})
+    return out
+
+
+def brief(run: dict[str, Any]) -> dict[str, Any]:
+    """A run's figures without its every action-to-view time."""
+    return {k: v for k, v in run.items() if k != "latencies_ms"}
+
+
+def abuse_table(abused: list[dict[str, Any]], together: list[dict[str, Any]]) -> None:
     print(f"\nan abusive neighbour ({NEIGHBOUR}: {', '.join(abused[0]['parts']) if abused else ''}): the ordinary "
           "players without it, then with it (aim: within 1.5x)")
     print("conns | median ms without | with | ratio | p99 ms without | with | ratio | errors with | srv CPU% with | "
@@ -808,6 +882,16 @@ def abuse_table(abused: list[dict[str, Any]]) -> None:
             w["connections"], w["median_ms"], x["median_ms"], a["median_ratio"], w["p99_ms"], x["p99_ms"],
             a["p99_ratio"], sum(x["errors"].values()) + x["unanswered"] + x["closed"], x["server_cpu_percent"],
             did["sockets"], did["logs_sent"], did["bot_rooms"], sum(did["http"].values()), did["cpu_seconds"])))
+    if together:
+        print("\nthe pairs of runs of a level taken together (every action-to-view time of its runs alone, then of "
+              "its runs with the neighbour), and the median of the pairs' ratios:")
+        print("conns | pairs | median ms without | with | ratio | p99 ms without | with | ratio | "
+              "median of the pairs' median ratios | of their p99 ratios")
+        for t in together:
+            w, x = t["without"], t["with"]
+            print(" | ".join(str(v) for v in (
+                w["connections"], w["runs"], w["median_ms"], x["median_ms"], t["median_ratio"], w["p99_ms"],
+                x["p99_ms"], t["p99_ratio"], t["pairs_median_ratio"], t["pairs_p99_ratio"])))
     for a in abused:
         did = a["with"]["neighbour"]
         print(f"level {a['without']['connections']}: the neighbour's limits {json.dumps(did['limits'])}; "
@@ -818,19 +902,30 @@ def table(levels: list[dict[str, Any]], bots: dict[str, Any] | None, args: argpa
     print(f"person-vs-person rooms, game {args.game}, think {args.think} s (one room: {args.think_alone} s) "
           f"(x 0.5-1.5), {args.seconds:g} s a level, "
           f"clients offer compression {args.compression}, database {'PostgreSQL' if args.db else 'SQLite'}")
-    head = ("conns", "actions", "act/s", "median ms", "p99 ms", "max ms", "errors", "srv CPU%", "cli lag p99",
-            "KiB/conn idle", "playing", "after", "closed", "load")
+    head = ("workers", "conns", "actions", "act/s", "median ms", "p99 ms", "max ms", "errors", "srv CPU%",
+            "cli lag p99", "KiB/conn idle", "playing", "after", "closed", "load")
     print(" | ".join(head))
     for r in levels:
         print(" | ".join(str(x) for x in (
-            r["connections"], r["actions"], r["actions_per_second"], r["median_ms"], r["p99_ms"], r["max_ms"],
+            r["workers"] or 1, r["connections"], r["actions"], r["actions_per_second"], r["median_ms"], r["p99_ms"],
+            r["max_ms"],
             sum(r["errors"].values()) + r["unanswered"] + r["closed"], r["server_cpu_percent"],
             r["client_lag_p99_ms"], r["kib_per_connection_idle"], r["kib_per_connection_playing"],
             r["kib_per_connection_after"], r["kib_per_connection_closed"], r["machine_load_before"])))
-    if len(levels) > 1 and levels[0]["median_ms"]:
-        base = levels[0]["median_ms"]
-        print("median / baseline: " + ", ".join(f"{r['connections']}: {r['median_ms'] / base:.2f}x"
-                                                for r in levels if r["median_ms"]))
+    for workers in dict.fromkeys(r["workers"] for r in levels):
+        same = [r for r in levels if r["workers"] == workers]
+        if len(same) > 1 and same[0]["median_ms"]:
+            base = same[0]["median_ms"]
+            print(f"median / baseline{f' ({workers} workers)' if workers else ''}: " + ", ".join(
+                f"{r['connections']}: {r['median_ms'] / base:.2f}x" for r in same if r["median_ms"]))
+    counts = list(dict.fromkeys(r["workers"] for r in levels))
+    if len(counts) > 1:
+        for n in dict.fromkeys(r["connections"] for r in levels):
+            by = {r["workers"]: r for r in levels if r["connections"] == n}
+            first = by[counts[0]]
+            print(f"actions a second at {n} connections, over {counts[0]} worker(s): " + ", ".join(
+                f"{w} workers {by[w]['actions_per_second'] / first['actions_per_second']:.2f}x"
+                for w in counts[1:] if w in by and first["actions_per_second"]))
     if bots is not None:
         w = bots["with_bots"]
         print(f"\none person-vs-person room alone, then with {args.bots} rooms of {BOT} vs {BOT} "
@@ -861,9 +956,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compression", choices=("deflate", "none"), default="deflate",
                         help="what the clients offer (browsers offer permessage-deflate)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", default=None,
+                        help="the server's processes (serve --workers N), one run of each level per number given "
+                             "(comma-separated: 1,2); needs --db postgresql... and --redis (issue 22)")
+    parser.add_argument("--redis", default=None, help="the Redis URL the server's processes share (serve --redis)")
     parser.add_argument("--profile", type=Path, default=None, help="cProfile the server of the last level to FILE")
     parser.add_argument("--abuse", action="store_true",
                         help="run each level again with an abusive neighbour (one address, the worst it may)")
+    parser.add_argument("--pairs", type=int, default=1,
+                        help="with --abuse: run each level's pair (alone, with the neighbour) this many times, "
+                             "alternated, and give their figures taken together too (the runs alone vary)")
     parser.add_argument("--abuse-parts", default=",".join(ABUSE_PARTS),
                         help="what the neighbour does, of logs,bots,bodies (default all: to tell them apart)")
     parser.add_argument("--abuse-flood", action="store_true",
@@ -884,6 +986,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     raise_open_files()
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
+    worker_counts: list[int | None] = ([int(x) for x in args.workers.split(",") if x.strip()] if args.workers
+                                       else [None])
     results = []
     abused = []
     bots = None
@@ -892,28 +996,35 @@ def main(argv: list[str] | None = None) -> int:
               "flood": args.abuse_flood}
              if args.abuse else None)
     with tempfile.TemporaryDirectory(prefix="flametable-load-") as tmp:
-        for i, n in enumerate(levels):
-            profile = args.profile if i == len(levels) - 1 and not args.bots and not abuse else None
-            results.append(run_level(args, Path(tmp), n, 0, profile))
-            if not args.json:
-                print(f"level {n}: {json.dumps(results[-1])}", file=sys.stderr, flush=True)
-            if abuse is not None:
-                with_ = run_level(args, Path(tmp), n, 0, None, abuse)
-                abused.append({"parts": parts, "without": results[-1], "with": with_,
-                               **abuse_ratios(results[-1], with_)})
+        for i, (n, workers) in enumerate((n, w) for w in worker_counts for n in levels):
+            profile = args.profile if i == len(levels) * len(worker_counts) - 1 and not args.bots and not abuse \
+                else None
+            for pair in range(max(1, args.pairs) if abuse is not None else 1):
+                alone = run_level(args, Path(tmp), n, 0, profile, None, workers)
+                if pair == 0:
+                    results.append(alone)
                 if not args.json:
-                    print(f"level {n} with the neighbour: {json.dumps(with_)}", file=sys.stderr, flush=True)
+                    print(f"level {n}: {json.dumps(brief(alone))}", file=sys.stderr, flush=True)
+                if abuse is not None:
+                    with_ = run_level(args, Path(tmp), n, 0, None, abuse, workers)
+                    abused.append({"parts": parts, "without": alone, "with": with_, **abuse_ratios(alone, with_)})
+                    if not args.json:
+                        print(f"level {n} with the neighbour: {json.dumps(brief(with_))}", file=sys.stderr,
+                              flush=True)
         if args.bots:
             bots = run_level(args, Path(tmp), 1, args.bots, args.profile)
+    together = taken_together(abused)
+    for run in [*results, *(a[k] for a in abused for k in ("without", "with")), *([bots] if bots else [])]:
+        run.pop("latencies_ms", None)
     if args.json:
         print(json.dumps({"game": args.game, "think": args.think, "seconds": args.seconds,
                           "compression": args.compression, "database": "postgresql" if args.db else "sqlite",
                           "levels": results, "bots": bots,
-                          **({"abuse": abused} if args.abuse else {})}))
+                          **({"abuse": abused, "abuse_together": together} if args.abuse else {})}))
     else:
         table(results, bots, args)
         if args.abuse:
-            abuse_table(abused)
+            abuse_table(abused, together)
     return 0
 
 

@@ -13,7 +13,7 @@ from tests.cli.conftest import Cli
 from tests.services import fresh_postgresql_database, postgresql_url
 from tests.web.test_store import HEAD
 
-TABLES = {"alembic_version", "rooms", "seats", "matches", "actions"}
+TABLES = {"alembic_version", "rooms", "seats", "matches", "actions", "room_owners"}
 
 
 def tables(path: Path) -> set[str]:

@@ -1,5 +1,6 @@
 """Fixtures of the server's tests: an empty database of each kind (an SQLite file, a fresh PostgreSQL database,
-skipped when PostgreSQL does not answer: see :mod:`tests.services`), and a store open on it."""
+skipped when PostgreSQL does not answer: see :mod:`tests.services`), and a store open on it; a Redis server of the
+test's own, which it may stop and start again."""
 
 from __future__ import annotations
 
@@ -9,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from flametable.web.store import Store, database_url
-from tests.services import empty_postgresql_database, fresh_postgresql_database, postgresql_url
+from tests.services import (
+    RedisServer,
+    empty_postgresql_database,
+    fresh_postgresql_database,
+    own_redis_server,
+    postgresql_url,
+)
 
 
 @pytest.fixture(scope="session")
@@ -52,3 +59,11 @@ async def store(db_url: str, anyio_backend: str) -> AsyncIterator[Store]:
         yield opened
     finally:
         await opened.close()
+
+
+@pytest.fixture
+def own_redis() -> Iterator[RedisServer]:
+    """A ``redis-server`` of the test's own on a free port (skipped where there is none): ``stop()`` it and
+    ``start()`` it again to take Redis away and bring it back."""
+    with own_redis_server() as server:
+        yield server

@@ -1,5 +1,9 @@
 """``flametable serve``: the online table on uvicorn (:mod:`flametable.web`), its database made ready first so
-that a bad URL, an unreachable database or a port in use is one clear line, never a traceback."""
+that a bad URL, an unreachable database or a port in use is one clear line, never a traceback.
+
+A plain server (no ``--redis``) on PostgreSQL holds the database's server lock
+(:class:`~flametable.web.store.ServerLock`) while it runs: a second plain server on the same database is refused at
+start (two of them would drive the same rooms each from its own memory)."""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ from typing import Any
 from flametable.cli.console import fail, out
 from flametable.cli.db import resolve_url, upgrade_or_fail
 from flametable.cli.i18n import _, language
-from flametable.web.store import shown_url
+from flametable.web.store import ServerLock, StoreError, first_line, shown_url
 
 WS_MAX_BYTES = 1024 * 1024
 """Frames longer than this are refused by uvicorn itself (the app refuses messages over 4 KiB with an error event)."""
@@ -103,8 +107,27 @@ def redis_problem(url: str) -> str | None:
     return _("Redis at {url} does not answer: {error}").format(url=shown_redis(url), error=error)
 
 
+def hold_database(url: str) -> ServerLock:
+    """The database's server lock, held (released when the process ends, if not before); one clear line and exit 1
+    if another plain server holds it or the database fails."""
+    lock = ServerLock(url)
+    try:
+        taken = lock.take()
+    except StoreError as exc:
+        fail(_("The database {database} cannot be locked for this server: {error}").format(
+            database=shown_url(url), error=first_line(exc.__cause__ or exc)))
+    if not taken:
+        fail(_("The database {database} is already served by another flametable server. To run several server "
+               "processes on one database, give every one --redis (see docs/deploy.md).").format(
+            database=shown_url(url)))
+    return lock
+
+
 def run_serve(host: str, port: int, db: str | None, lang: str | None, bot_workers: int | None,
               forwarded_allow_ips: str | None = None, *, workers: int = 1, redis: str | None = None) -> None:
+    """Serve until stopped. ``redis``: the bus of several server processes on one database (then no server lock is
+    taken); without it the server must be the database's only one. ``workers``: uvicorn worker processes on the one
+    port (above 1: with ``redis``)."""
     import uvicorn
 
     from flametable.web.app import ENV_PREFIX, Settings, create_app
@@ -116,6 +139,7 @@ def run_serve(host: str, port: int, db: str | None, lang: str | None, bot_worker
     check_cluster(url, workers, redis)
     _check_port(host, port)
     upgrade_or_fail(url)
+    lock = hold_database(url) if redis is None else None  # ends with the process, if not at the end of run()
     out().print(_("flametable server: http://{host}:{port}/ (database: {db}). Stop it with Ctrl+C.").format(
         host=host if ":" not in host else f"[{host}]", port=port, db=shown_url(url)), soft_wrap=True, markup=False,
         highlight=False)
@@ -140,4 +164,8 @@ def run_serve(host: str, port: int, db: str | None, lang: str | None, bot_worker
     # A client's address is its socket's (what the per-address limits count) unless a proxy was named. uvicorn's
     # own default trusts X-Forwarded-For from 127.0.0.1: through a local proxy that passes the header on, or from
     # any program of the machine, each new value of the header would be a new client with a new allowance.
-    uvicorn.run(app, **options)
+    try:
+        uvicorn.run(app, **options)
+    finally:
+        if lock is not None:
+            lock.release()

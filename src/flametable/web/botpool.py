@@ -94,14 +94,29 @@ a search bot's time budget is wall time, so a busy server makes it search less, 
 the abusive neighbour at 1,000 connections: niceness 10 left its searches a visible share of the cores (p99 ratio
 1.9× to 4.8×), 19 did not (0.9× and 1.1×; docs/benchmarks.md)."""
 
+WORKER_IDLE_POLICY = True
+"""Where Linux has it, a worker also runs under ``SCHED_IDLE``: its weight is lower still (3), and above all the
+server's process, woken by a message, takes the core from a worker at once instead of waiting for the worker's
+time slice to end (with niceness alone a busy worker could hold the core for a few milliseconds of a person's
+move: the tail of the action-to-view times). A worker still gets every core the server leaves idle."""
+
+
+def lower_priority(niceness: int = WORKER_NICENESS, idle: bool = WORKER_IDLE_POLICY) -> None:
+    """Lower this process's CPU priority under the server's: ``niceness`` more, and ``SCHED_IDLE`` where the
+    platform has it and ``idle``; what the platform (or a container) refuses is left as it was."""
+    if niceness and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(niceness)
+    if idle and hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
 
 def watch_parent(parent: int, interval: float = 0.5, niceness: int = WORKER_NICENESS) -> None:
-    """A worker's initializer (bots, replays): its CPU priority lowered by ``niceness`` under the server's; the
-    worker ends once the server that started it (``parent``) is gone. A server killed alone (SIGKILL) cannot stop
-    its workers, and an idle worker would wait for work for ever."""
-    if niceness and hasattr(os, "nice"):
-        with contextlib.suppress(OSError):  # a platform or container that refuses it: the default priority
-            os.nice(niceness)
+    """A worker's initializer (bots, replays): its CPU priority lowered under the server's
+    (:func:`lower_priority`); the worker ends once the server that started it (``parent``) is gone. A server
+    killed alone (SIGKILL) cannot stop its workers, and an idle worker would wait for work for ever."""
+    lower_priority(niceness)
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -52,11 +52,12 @@ foreign keys.
 
 The package, one module per concern: :mod:`.rows` (the values kept), :mod:`.tables` (the SQL tables),
 :mod:`.setup` (database URLs and engines), :mod:`.migrate` (Alembic), :mod:`.writer` (the one writer),
-:mod:`.queries` (the :class:`Store`: its writes and reads), :mod:`.leases` (rooms' owners), :mod:`.errors`. What
-other modules use is here.
+:mod:`.queries` (the :class:`Store`: its writes and reads), :mod:`.leases` (rooms' owners), :mod:`.guard` (one
+plain server per PostgreSQL database: :class:`ServerLock`), :mod:`.errors`. What other modules use is here.
 """
 
 from flametable.web.store.errors import Conflict, LeaseLost, MatchOver, StoreError, UnsupportedDatabase, first_line
+from flametable.web.store.guard import SERVER_LOCK_KEY, ServerLock
 from flametable.web.store.migrate import MIGRATIONS, alembic_config, upgrade
 from flametable.web.store.queries import Store
 from flametable.web.store.rows import CLOSED, EXPIRED, PLAYING, UNPLAYED, MatchRow, RoomRow, SeatRow, record_of
@@ -65,8 +66,8 @@ from flametable.web.store.tables import actions, matches, metadata, room_owners,
 from flametable.web.store.writer import MAX_BATCH
 
 __all__ = [
-    "CLOSED", "DATA_DIR_VARIABLE", "EXPIRED", "MAX_BATCH", "MIGRATIONS", "PLAYING", "UNPLAYED", "Conflict", "LeaseLost",
-    "MatchOver", "MatchRow", "RoomRow", "SeatRow", "Store", "StoreError", "UnsupportedDatabase", "actions",
-    "alembic_config", "database_url", "default_url", "first_line", "make_engine", "matches", "metadata", "record_of",
-    "room_owners", "rooms", "seats", "shown_url", "upgrade",
+    "CLOSED", "DATA_DIR_VARIABLE", "EXPIRED", "MAX_BATCH", "MIGRATIONS", "PLAYING", "SERVER_LOCK_KEY", "UNPLAYED",
+    "Conflict", "LeaseLost", "MatchOver", "MatchRow", "RoomRow", "SeatRow", "ServerLock", "Store", "StoreError",
+    "UnsupportedDatabase", "actions", "alembic_config", "database_url", "default_url", "first_line", "make_engine",
+    "matches", "metadata", "record_of", "room_owners", "rooms", "seats", "shown_url", "upgrade",
 ]

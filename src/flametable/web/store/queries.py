@@ -10,8 +10,8 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+import flametable.web.store.leases as leases
 from flametable.bots.registry import HUMAN
-from flametable.web.store import leases
 from flametable.web.store.errors import MatchOver, StoreError, caused, database_errors
 from flametable.web.store.migrate import upgrade_engine
 from flametable.web.store.rows import EXPIRED, PLAYING, UNPLAYED, MatchRow, RoomRow, SeatRow

@@ -13,10 +13,10 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from flametable.web.store import leases
+import flametable.web.store.leases as leases
 from flametable.web.store.errors import Conflict, LeaseLost, MatchOver, StoreError, caused, first_line
 from flametable.web.store.rows import PLAYING
-from flametable.web.store.tables import actions, matches
+from flametable.web.store.tables import actions, matches, room_owners
 
 T = TypeVar("T")
 
@@ -63,6 +63,7 @@ class Writer:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        self._guarded = engine.dialect.name == "sqlite"  # appends checked by the insert itself (see _write_run)
         self._queue: asyncio.Queue[_Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 
@@ -137,15 +138,16 @@ class Writer:
             _settle(job.future, value)
 
     async def _commit_appends(self, run: list[_Append]) -> None:
-        """The appends of ``run`` in one transaction, less those :meth:`_refusals` refuses (their callers get the
+        """The appends of ``run`` in one transaction, less those refused (:meth:`_judge`: their callers get the
         refusal, the others' appends commit); on a constraint failure, one transaction each."""
         refused: list[StoreError | None] = []
         try:
-            async with self.engine.begin() as connection:
-                refused = await self._refusals(connection, run)
-                kept = [item for item, refusal in zip(run, refused, strict=True) if refusal is None]
-                if kept:
-                    await self._insert_actions(connection, kept)
+            try:
+                async with self.engine.begin() as connection:
+                    refused = await self._write_run(connection, run, checked_first=not self._guarded)
+            except _Refused:  # the guarded insert left some out: again, the checks read first, to say why
+                async with self.engine.begin() as connection:
+                    refused = await self._write_run(connection, run, checked_first=True)
         except sa_exc.IntegrityError as exc:
             if len(run) == 1:
                 await self._settle_conflict(run[0], exc)
@@ -162,43 +164,72 @@ class Writer:
             for item, refusal in zip(run, refused, strict=True):
                 _settle(item.future, error=refusal)
 
+    async def _write_run(self, connection: AsyncConnection, run: list[_Append], *,
+                         checked_first: bool) -> list[StoreError | None]:
+        """Insert the appends of ``run`` that may be written, end the matches they end; why each of the others
+        may not (in order, ``None`` for those written).
+
+        ``checked_first`` (PostgreSQL): the matches' statuses and the fenced rooms' leases are read first, their
+        rows locked until the commit: the owners' ``FOR SHARE``, then the matches' ``FOR NO KEY UPDATE`` (what an
+        ``UPDATE`` of their status takes), so that no other process ends a match or takes a room over between the
+        check and the commit; one statement more per run (two when some appends are fenced). Else (SQLite, one
+        process, whose write lock is taken at the insert's start): each row is inserted only where its match is
+        playing and its fence held, one ``executemany`` as before; if the count falls short, :class:`_Refused`
+        (the transaction is rolled back, to be done again checked first)."""
+        if checked_first:
+            status, owned = await self._state(connection, run)
+            refusals = self._judge(run, status, owned)
+        else:
+            refusals = self._judge(run, None, {})
+        kept = [item for item, refusal in zip(run, refusals, strict=True) if refusal is None]
+        if kept:
+            done = await connection.execute(actions.insert() if checked_first else _GUARDED_INSERT, [
+                {"match_id": a.match_id, "idx": a.index, "notation": a.notation, "seat": a.seat, "fence": a.fence}
+                for a in kept])
+            if not checked_first and done.rowcount != len(kept):
+                raise _Refused
+            ending = {a.match_id for a in kept if a.ends()}
+            last = {a.match_id: a for a in kept if a.match_id in ending}  # the last append of each match wins
+            for match_id, item in last.items():
+                await connection.execute(sa.update(matches).where(matches.c.id == match_id)
+                                         .values(status=item.status, result=item.result))
+        return refusals
+
     @staticmethod
-    async def _refusals(connection: AsyncConnection, run: list[_Append]) -> list[StoreError | None]:
-        """Why each append of ``run`` may not be written (``None``: it may), in order: its match is unknown; it is
-        fenced and the room's lease is no longer held with its fence (:class:`LeaseLost`); its match is no longer
-        being played (:class:`MatchOver`), as stored or as an earlier append of the run leaves it. The rows read
-        are locked until the commit (PostgreSQL): the owners' ``FOR SHARE``, then the matches' ``FOR NO KEY
-        UPDATE`` (what an ``UPDATE`` of their status takes), so that no other process ends a match or takes a room
-        over between the check and the commit. One statement (two when some appends are fenced)."""
+    async def _state(connection: AsyncConnection,
+                     run: list[_Append]) -> tuple[dict[int, str], dict[int, tuple[str, int, bool]]]:
+        """The status of each match of ``run`` and the lease of each fenced one's room, their rows locked (see
+        :meth:`_write_run`)."""
         fenced = {a.match_id for a in run if a.fence is not None}
         owned = await leases.match_leases(connection, fenced) if fenced else {}
         status: dict[int, str] = {int(row[0]): str(row[1]) for row in await connection.execute(
             sa.select(matches.c.id, matches.c.status).where(matches.c.id.in_(sorted({a.match_id for a in run})))
             .order_by(matches.c.id).with_for_update(key_share=True))}
+        return status, owned
+
+    @staticmethod
+    def _judge(run: list[_Append], status: dict[int, str] | None,
+               owned: dict[int, tuple[str, int, bool]]) -> list[StoreError | None]:
+        """Why each append of ``run`` may not be written (``None``: it may), in order: its match is unknown; it is
+        fenced and the room's lease is no longer held with its fence (:class:`LeaseLost`); its match is no longer
+        being played (:class:`MatchOver`), as stored or as an earlier append of the run leaves it. ``status``
+        ``None``: not read (every match playing, every lease held: only the run's own ends are judged)."""
+        now_of: dict[int, str] = dict(status) if status is not None else {}
         refusals: list[StoreError | None] = []
         for item in run:
-            now = status.get(item.match_id)
+            now = now_of.get(item.match_id, PLAYING if status is None else None)
             refusal: StoreError | None = None
             if now is None:
                 refusal = StoreError(f"{_append_what(item)}: there is no match {item.match_id}")
-            elif item.fence is not None and not leases.held(lease := owned.get(item.match_id), item.fence):
+            elif (status is not None and item.fence is not None
+                  and not leases.held(lease := owned.get(item.match_id), item.fence)):
                 refusal = LeaseLost(_append_what(item), item.fence, lease[0] if lease is not None else None)
             elif now != PLAYING:
                 refusal = MatchOver(_append_what(item), item.match_id, now)
             elif item.ends():
-                status[item.match_id] = item.status
+                now_of[item.match_id] = item.status
             refusals.append(refusal)
         return refusals
-
-    @staticmethod
-    async def _insert_actions(connection: AsyncConnection, run: list[_Append]) -> None:
-        await connection.execute(sa.insert(actions), [
-            {"match_id": a.match_id, "idx": a.index, "notation": a.notation, "seat": a.seat} for a in run])
-        ending = {a.match_id for a in run if a.ends()}
-        last = {a.match_id: a for a in run if a.match_id in ending}  # the last append of each match wins
-        for match_id, item in last.items():
-            await connection.execute(
-                sa.update(matches).where(matches.c.id == match_id).values(status=item.status, result=item.result))
 
     async def _settle_conflict(self, item: _Append, exc: sa_exc.IntegrityError) -> None:
         """An append refused by a constraint: :class:`Conflict` if its index is taken, else :class:`StoreError`
@@ -212,6 +243,23 @@ class Writer:
         what = _append_what(item)
         error = (Conflict(f"{what}: it exists already") if taken else StoreError(f"{what}: {first_line(exc)}"))
         _settle(item.future, error=caused(error, exc))
+
+
+class _Refused(Exception):
+    """A guarded insert of a run inserted fewer rows than asked: some of its appends are refused."""
+
+
+_GUARDED_INSERT = actions.insert().from_select(
+    ["match_id", "idx", "notation", "seat"],
+    sa.select(sa.bindparam("match_id", type_=sa.Integer()), sa.bindparam("idx", type_=sa.Integer()),
+              sa.bindparam("notation", type_=sa.Text()), sa.bindparam("seat", type_=sa.Integer()))
+    .where(sa.exists().where(
+        matches.c.id == sa.bindparam("match_id", type_=sa.Integer()), matches.c.status == PLAYING,
+        sa.or_(sa.bindparam("fence", type_=sa.BigInteger()).is_(None), sa.exists().where(
+            room_owners.c.room_id == matches.c.room_id, room_owners.c.fence == sa.bindparam("fence"),
+            leases.live())))))
+"""An append's row, inserted only if its match is playing and, with a fence, the room's lease is held with it
+(SQLite: its count tells whether any was refused)."""
 
 
 def _append_what(item: _Append) -> str:
