@@ -102,4 +102,5 @@ def test_a_redis_that_cannot_be_used_is_one_line_without_its_password(cli: Cli, 
     assert result.exit_code == 1
     assert len(lines(result.output)) == 1, result.output
     assert words in result.output
-    assert "secret" not in result.output and "Traceback" not in result.output
+    assert "secret" not in result.output
+    assert "Traceback" not in result.output

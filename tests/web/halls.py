@@ -175,7 +175,7 @@ class Spread:
         self.sockets = 0
         self.requests = 0
 
-    def request(self, method: str, path: str, json: Any = None) -> Response:  # noqa: A002 - TestClient's name
+    def request(self, method: str, path: str, json: Any = None) -> Response:  # TestClient's name
         import json as json_module
 
         base = self.bases[self.requests % len(self.bases)]
@@ -277,14 +277,21 @@ class Seat:
 
     def close_code(self, timeout: float = 10.0) -> int:
         """Read until the server closes the socket: its close code."""
-        from websockets.exceptions import ConnectionClosed
+        return close_code(lambda left: self.recv(left), timeout)
 
-        deadline = time.monotonic() + timeout
-        try:
-            while True:
-                left = deadline - time.monotonic()
-                assert left > 0, "the socket was not closed"
-                self.recv(left)
-        except ConnectionClosed as closed:
-            assert closed.rcvd is not None, "closed without a close frame"
-            return int(closed.rcvd.code)
+
+def close_code(recv: Callable[[float], Any], timeout: float = 10.0) -> int:
+    """Receive (``recv(seconds)``) until the server closes the socket: its close code (-1: closed without a close
+    frame)."""
+    from websockets.exceptions import ConnectionClosed
+
+    deadline = time.monotonic() + timeout
+    code = -1
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            assert left > 0, "the socket was not closed"
+            recv(left)
+    except ConnectionClosed as closed:
+        code = closed.rcvd.code if closed.rcvd is not None else -1
+    return int(code)

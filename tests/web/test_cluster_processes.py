@@ -37,7 +37,7 @@ from flametable.core.registry import make_game
 from flametable.web.store import Store, upgrade
 from tests.services import RedisServer
 from tests.web import leakcheck
-from tests.web.halls import Spread
+from tests.web.halls import Spread, close_code
 from tests.web.live import LiveServer, Socket
 from tests.web.test_crash import replayed
 
@@ -352,7 +352,8 @@ def check_record(cluster: Cluster, table: Table) -> None:
     assert status == 200, body
     record = MatchRecord.from_json(json.loads(body))
     report = replay(make_game(table.game), record)
-    assert report.ok and report.outcome is not None, report.reason
+    assert report.ok, report.reason
+    assert report.outcome is not None
     states = replayed(cast(Any, table), record)
     for client in table.everyone:
         for event in client.events:
@@ -464,7 +465,8 @@ def test_owners_killed_mid_match_hand_their_rooms_over_within_5_seconds_and_noth
             if match.done and match is not bots:
                 continue
             delay = watch.taken_over(room, dead, when)
-            assert delay is not None and delay <= FAILOVER_SECONDS, (room, dead, delay)
+            assert delay is not None, (room, dead)
+            assert delay <= FAILOVER_SECONDS, (room, dead, delay)
     for table in [*tables, bots]:
         check_record(cluster, table)
     assert sum(c.reconnects for t in tables for c in t.everyone) >= 2
@@ -487,7 +489,8 @@ def test_a_stopped_owner_past_its_lease_cannot_store_a_move_once_another_took_th
         other.connect(1)
     owner = cluster.servers[0]
     stopped = cluster.process(0)
-    assert owner.proc is not None and cluster.db.owners([table.room])[table.room][0] == stopped
+    assert owner.proc is not None
+    assert cluster.db.owners([table.room])[table.room][0] == stopped
     os.killpg(owner.proc.pid, signal.SIGSTOP)
     cluster.down.add(0)
     try:
@@ -507,13 +510,9 @@ def test_a_stopped_owner_past_its_lease_cannot_store_a_move_once_another_took_th
         cluster.down.discard(0)
     # the stopped process wakes up: the move it was sent is not stored (its lease is lost), its socket is closed
     assert mover.sock is not None
-    codes = []
-    try:
-        while True:
-            message = mover.sock.recv(10)
-            codes.append(message.get("code"))
-    except ConnectionClosed as closed:
-        assert closed.rcvd is not None and closed.rcvd.code == 1012, closed
+    codes: list[Any] = []
+    sock = mover.sock
+    assert close_code(lambda left: codes.append(sock.recv(left).get("code"))) == 1012
     assert len(cluster.db.match(table.room).actions) == version
     mover.connect(0)  # back through process 0, relayed to the new owner
     assert mover.version == version
@@ -544,7 +543,8 @@ def test_redis_stopped_and_started_during_play_loses_nothing_and_relayed_clients
         assert time.monotonic() < deadline, "healthz did not say that Redis is down"
         time.sleep(0.1)
     health = cluster.servers[0].get("/healthz")
-    assert health["status"] == "ok" and health["rooms"] >= 1  # it still serves the rooms it holds
+    assert health["status"] == "ok"
+    assert health["rooms"] >= 1  # it still serves the rooms it holds
     back = threading.Timer(2.0, own_redis.start)
     back.start()
     try:
@@ -571,7 +571,7 @@ def test_serve_with_two_workers_serves_a_match_from_two_processes_on_one_port(
     one = Cluster(postgresql_database, [server])
     try:
         server.start()
-        processes = set()
+        processes: set[str] = set()
         deadline = time.monotonic() + 20
         while len(processes) < 2:
             assert time.monotonic() < deadline, f"one process answered every request: {processes}"

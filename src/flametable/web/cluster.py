@@ -14,11 +14,11 @@ So a process that was stopped (``SIGSTOP``, a long pause) past its lease can wri
 socket's are (size, rate, JSON, schema: :func:`flametable.web.socket._relay`), then sent to the owner over the
 bus as ``{"k": "in", "room", "conn", "from", "client", "lang", "msg"}``. The owner holds the connection in the room
 as a :class:`RemoteConn`, a :class:`Conn` whose ``send`` publishes ``{"k": "out", "conn", "text"}`` to the relaying
-process (the text in pieces of 900 characters: :func:`pieces`), and runs each of its messages through the very handlers of its own sockets (:class:`RemoteSession`): the
-presence, each audience's view, the history of events and every check are the owner's, and a relay only ever
-receives the texts of its client's own audience. ``{"k": "bye"}`` when the client leaves, ``{"k": "close",
-"code"}`` when the owner ends the connection. A message the bus could not deliver earns the client an ``error``
-(``unreachable``) and makes the relay look again who owns the room.
+process (the text in pieces of 900 characters: :func:`pieces`), and runs each of its messages through the very
+handlers of its own sockets (:class:`RemoteSession`): the presence, each audience's view, the history of events and
+every check are the owner's, and a relay only ever receives the texts of its client's own audience. ``{"k":
+"bye"}`` when the client leaves, ``{"k": "close", "code"}`` when the owner ends the connection. A message the bus
+could not deliver earns the client an ``error`` (``unreachable``) and makes the relay look again who owns the room.
 
 **Failover.** Every ``every`` seconds a relaying process reads, in one query, who owns its relayed rooms; a
 room whose owner changed or whose lease ran out has its relayed sockets closed with 1012: the client's new
