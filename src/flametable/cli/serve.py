@@ -17,7 +17,7 @@ from typing import Any
 
 from flametable.cli.console import fail, out
 from flametable.cli.db import resolve_url, upgrade_or_fail
-from flametable.cli.i18n import _, language
+from flametable.cli.i18n import _, language, ngettext
 from flametable.web.store import ServerLock, StoreError, first_line, shown_url
 
 WS_MAX_BYTES = 1024 * 1024
@@ -144,9 +144,11 @@ def run_serve(host: str, port: int, db: str | None, lang: str | None, bot_worker
         host=host if ":" not in host else f"[{host}]", port=port, db=shown_url(url)), soft_wrap=True, markup=False,
         highlight=False)
     if redis is not None:
-        out().print(_("Cluster mode: {workers} server processes here, the rooms' messages through Redis at "
-                      "{redis}.").format(workers=workers, redis=shown_redis(redis)), soft_wrap=True, markup=False,
-                    highlight=False)
+        out().print(ngettext("Cluster mode: {workers} server process here, the rooms' messages through Redis at "
+                             "{redis}.",
+                             "Cluster mode: {workers} server processes here, the rooms' messages through Redis at "
+                             "{redis}.", workers).format(workers=workers, redis=shown_redis(redis)),
+                    soft_wrap=True, markup=False, highlight=False)
     options: dict[str, Any] = {"host": host, "port": port, "ws_max_size": WS_MAX_BYTES,
                                "ws_per_message_deflate": WS_DEFLATE, "log_level": "warning", "lifespan": "on",
                                "proxy_headers": proxies is not None, "forwarded_allow_ips": proxies}
