@@ -4,7 +4,8 @@ and :mod:`flametable.web.socket` and puts the shared objects on ``app.state`` (`
 game rule here: rooms drive matches through the common protocol and the match service.
 
 ==========================================  ===================================================================
-``GET  /healthz``                           ``{"status": "ok"}`` once the database answers (503 before)
+``GET  /healthz``                           ``{"status": "ok", "redis", "process", "rooms"}`` once the database
+                                            answers (503 before)
 ``GET  /api/games``                         the registry's games: name, title, bot levels, client piece, options
 ``GET  /games/NAME/static/FILE``            a file of the game's client piece (``client``)
 ``POST /api/rooms``                         make a room: ``{"game", "options", "seats": [s0, s1]}``, each seat
