@@ -356,18 +356,19 @@ class Cluster:
         if releasing is not None:  # our own release of it first, so that it cannot undo this take
             with contextlib.suppress(Exception):
                 await asyncio.shield(releasing)
-        remote = await self.owner_of(room_id)
-        if remote is not None:
-            return remote
-        try:
-            fence = await self.hall.store.take_room(room_id, self.process, self.lease_seconds)
-        except StoreError:
-            if await self.hall.store.load_room(room_id) is None:
-                return None  # no such room (its lease cannot be taken)
-            raise
-        if fence is not None:
-            return fence
-        return await self.owner_of(room_id) or Remote(room_id, "")
+        for _attempt in range(3):  # (a live lease seen, then gone before the take: look again)
+            remote = await self.owner_of(room_id)
+            if remote is not None:
+                return remote
+            try:
+                fence = await self.hall.store.take_room(room_id, self.process, self.lease_seconds)
+            except StoreError:
+                if await self.hall.store.load_room(room_id) is None:
+                    return None  # no such room (its lease cannot be taken)
+                raise
+            if fence is not None:
+                return fence
+        return Remote(room_id, "")  # (leases changing hands all along: the client tries again)
 
     async def take_new(self, room_id: str) -> int:
         """The lease of a room this process has just made."""
