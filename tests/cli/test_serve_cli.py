@@ -64,3 +64,52 @@ def test_a_hashing_cost_that_is_none_is_one_line(cli: Cli, tmp_path: Path, value
     assert lines(result.output) == [
         f"Error: FLAMETABLE_ARGON2 toma las pasadas de Argon2, la memoria en KiB y los carriles separados por comas "
         f"(1,16384,1); {value!r} no es eso."]
+
+
+# ------------------------------------------------------------------ several processes (issue 22)
+
+PG = "postgresql://postgres@127.0.0.1:5432/none"  # never reached: the refusals come first
+
+
+@pytest.mark.parametrize("args", [["--workers", "2", "--redis", "redis://127.0.0.1:6379/0"],
+                                  ["--redis", "redis://127.0.0.1:6379/0"]])
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "Several server processes (--workers above 1, or --redis) share one database, which SQLite cannot be"),
+    ("es", "Varios procesos de servidor (--workers mayor que 1, o --redis) comparten una base de datos")])
+def test_several_processes_on_sqlite_are_refused_saying_to_use_postgresql(cli: Cli, tmp_path: Path, args: list[str],
+                                                                         lang: str, words: str) -> None:
+    result = cli("serve", "--db", str(tmp_path / "x.db"), *args, "--lang", lang)
+    assert result.exit_code == 1
+    assert len(lines(result.output)) == 1
+    assert words in result.output
+    assert "postgresql://" in result.output
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "--workers 3 needs --redis redis://HOST:6379/0"),
+                                             ("es", "--workers 3 necesita --redis redis://SERVIDOR:6379/0")])
+def test_workers_without_redis_are_refused(cli: Cli, lang: str, words: str) -> None:
+    result = cli("serve", "--db", PG, "--workers", "3", "--lang", lang)
+    assert result.exit_code == 1
+    assert lines(result.output) == [lines(result.output)[0]]
+    assert words in result.output
+
+
+def test_no_workers_is_refused(cli: Cli) -> None:
+    result = cli("serve", "--db", PG, "--workers", "0", "--lang", "en")
+    assert result.exit_code == 1
+    assert lines(result.output) == ["Error: --workers takes a number of processes, 1 or more, got 0."]
+
+
+@pytest.mark.parametrize(("url", "lang", "words"), [
+    ("http://127.0.0.1:6379/0", "en", "--redis takes a Redis URL (redis://HOST:6379/0), got http://127.0.0.1:6379/0."),
+    ("redis://:secret@127.0.0.1:1/0", "en", "Redis at redis://:***@127.0.0.1:1/0 does not answer: "),
+    ("redis://127.0.0.1:1/0", "es", "Redis en redis://127.0.0.1:1/0 no responde: "),
+])
+def test_a_redis_that_cannot_be_used_is_one_line_without_its_password(cli: Cli, url: str, lang: str,
+                                                                      words: str) -> None:
+    result = cli("serve", "--db", PG, "--workers", "2", "--redis", url, "--lang", lang)
+    assert result.exit_code == 1
+    assert len(lines(result.output)) == 1, result.output
+    assert words in result.output
+    assert "secret" not in result.output
+    assert "Traceback" not in result.output

@@ -244,13 +244,15 @@ class _Client:
 
 
 def play(client: TestClient, seeds: Seeds, game: str, seed: int, options: Mapping[str, Any] | None = None,
-         bots: Sequence[str] = ("bot:random", "bot:random"), wrong: float = 0.1) -> Capture:
+         bots: Sequence[str] = ("bot:random", "bot:random"), wrong: float = 0.1,
+         seed_of: Callable[[str], int] | None = None) -> Capture:
     """One match through the server, captured: client-side bots at both seats, a spectator watching, wrong
-    messages sent with probability ``wrong`` at each decision (and each kind at least once, early on)."""
+    messages sent with probability ``wrong`` at each decision (and each kind at least once, early on). A server
+    that does not take its seeds from ``seeds`` (a real ``flametable serve``): ``seed_of(room)`` reads the seed it
+    chose (from its database), once the room is made."""
     kit = KITS[game]
     engine = registry.make_game(game)
     capture = Capture(game, dict(options or {}), seed)
-    state = engine.new_match(capture.options, seed)  # the harness's own copy, to find hidden cards for probes
     rng = Rng(seed ^ 0x5EED)
     version = 0
 
@@ -268,6 +270,9 @@ def play(client: TestClient, seeds: Seeds, game: str, seed: int, options: Mappin
         raise ProtocolError(f"the room was not made: {made.text}")
     room = capture.room = made.json()["room"]
     capture.tokens[0] = made.json()["token"]
+    if seed_of is not None:
+        seed = capture.seed = seed_of(room)
+    state = engine.new_match(capture.options, seed)  # the harness's own copy, to find hidden cards for probes
     http("GET", "/api/rooms")
     joined = http("POST", f"/api/rooms/{room}/join", {}, 1)
     capture.tokens[1] = joined.json()["token"]

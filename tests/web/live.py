@@ -78,7 +78,7 @@ class LiveServer:
                 code, self.proc = self.proc.returncode, None
                 raise AssertionError(f"the server exited with {code} before it was ready:\n{self.output()}")
             try:
-                if self.get("/healthz") == {"status": "ok"}:
+                if self.get("/healthz").get("status") == "ok":
                     return
             except (OSError, urllib.error.URLError):
                 pass

@@ -807,7 +807,7 @@ def test_the_server_still_serves_after_the_fuzz(server: Server) -> None:
         version = table.version
         table.play(1)
         assert table.version == version + 1
-    assert server.client.get("/healthz").json() == {"status": "ok"}
+    assert server.client.get("/healthz").json()["status"] == "ok"
 
 
 def test_enough_hostile_messages_were_sent() -> None:

@@ -55,7 +55,12 @@ def play_to_end(seats: dict[int, Client], firsts: dict[int, dict[str, Any]], see
 
 
 def test_healthz_answers_ok_once_the_database_is_ready(server: Server) -> None:
-    assert server.http.get("/healthz").json() == {"status": "ok"}
+    """A single server: no Redis ("off"), its process's name, the rooms it holds in memory."""
+    health = server.http.get("/healthz").json()
+    assert (health["status"], health["redis"], health["rooms"]) == ("ok", "off", 0)
+    assert health["process"] == server.app.state.hall.process
+    server.room("duel", ["me", "open"])
+    assert server.http.get("/healthz").json()["rooms"] == 1
 
 
 @pytest.mark.parametrize(("lang", "title"), [("en", "Flame Duel"), ("es", "Duelo de llamas")])

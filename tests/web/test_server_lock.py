@@ -68,7 +68,7 @@ def test_a_second_plain_server_of_the_database_is_refused_in_the_users_language_
             assert refused.returncode == 1, refused
             assert "Traceback" not in refused.stdout + refused.stderr
             assert refused.stderr.splitlines() == [REFUSED[lang].format(database=shown_url(database))]
-        assert first.get("/healthz") == {"status": "ok"}  # the first serves on
+        assert first.get("/healthz")["status"] == "ok"  # the first serves on
         first.kill()  # it dies: its connection closes, and the lock with it
         second.start()
         refused = serve_once(database, tmp_path / "refused", ["--lang", "en"])
@@ -76,7 +76,7 @@ def test_a_second_plain_server_of_the_database_is_refused_in_the_users_language_
         assert "already served by another flametable server" in refused.stderr
         stop(second)  # stopped as Ctrl+C stops it: the lock is let go
         first.start()
-        assert first.get("/healthz") == {"status": "ok"}
+        assert first.get("/healthz")["status"] == "ok"
     finally:
         first.kill()
         second.kill()
@@ -88,7 +88,7 @@ def test_plain_servers_of_two_databases_of_one_postgresql_both_run(database: str
         try:
             for server in servers:
                 server.start()
-            assert [s.get("/healthz") for s in servers] == [{"status": "ok"}] * 2
+            assert [s.get("/healthz")["status"] for s in servers] == ["ok"] * 2
         finally:
             for server in servers:
                 server.kill()

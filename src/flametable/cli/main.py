@@ -343,12 +343,19 @@ def serve_cmd(
         "X-Forwarded-For and X-Forwarded-Proto headers are trusted; * trusts any peer, only for a proxy that is "
         "the only way in. Without it no such header is trusted, not even from 127.0.0.1."),
         show_default=False)] = None,
+    workers: Annotated[int, typer.Option("--workers", metavar="N", help=H_(
+        "Server processes on the one port, each serving any client of any room (above 1: needs --redis and a "
+        "PostgreSQL database)."))] = 1,
+    redis: Annotated[str | None, typer.Option("--redis", metavar="URL", help=H_(
+        "The Redis (redis://HOST:6379/0) through which several server processes on one PostgreSQL database pass "
+        "the rooms' messages: with --workers, or several serve commands on other ports or machines."),
+        show_default=False)] = None,
     lang: LangOption = None,
 ) -> None:
     from flametable.cli.serve import run_serve
 
     use_language(lang)
-    run_serve(host, port, db, lang, bot_workers, forwarded_allow_ips)
+    run_serve(host, port, db, lang, bot_workers, forwarded_allow_ips, workers=workers, redis=redis)
 
 
 @db_app.command("upgrade", cls=Command, help=H_("Bring the database to the latest version of its tables."))

@@ -11,11 +11,13 @@ import errno
 import gc
 import ipaddress
 import os
+import re
 import socket
+from typing import Any
 
 from flametable.cli.console import fail, out
 from flametable.cli.db import resolve_url, upgrade_or_fail
-from flametable.cli.i18n import _, language
+from flametable.cli.i18n import _, language, ngettext
 from flametable.web.accounts import HashCost
 from flametable.web.store import ServerLock, StoreError, first_line, shown_url
 
@@ -75,6 +77,54 @@ def trusted_proxies(value: str | None) -> str | None:
     return ",".join(shown)
 
 
+def shown_redis(url: str) -> str:
+    """A Redis URL as it may be shown: its password hidden."""
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
+def check_cluster(url: str, workers: int, redis: str | None) -> None:
+    """Several processes (``--workers`` above 1, ``--redis``) share a PostgreSQL database and a Redis: refuse, in
+    one line saying why and what to use, what cannot work; and a Redis that does not answer."""
+    if workers < 1:
+        fail(_("--workers takes a number of processes, 1 or more, got {workers}.").format(workers=workers))
+    if (workers > 1 or redis is not None) and not url.startswith("postgresql"):
+        fail(_("Several server processes (--workers above 1, or --redis) share one database, which SQLite cannot be "
+               "(it is one process's file): give --db postgresql://USER@HOST/DATABASE."))
+    if workers > 1 and redis is None:
+        fail(_("--workers {workers} needs --redis redis://HOST:6379/0: the worker processes pass the rooms' messages "
+               "to one another through Redis.").format(workers=workers))
+    if redis is not None:
+        problem = redis_problem(redis)
+        if problem is not None:
+            fail(problem)
+
+
+def redis_problem(url: str) -> str | None:
+    """Why the Redis of ``url`` cannot be used (translated), or None: it answers."""
+    import asyncio
+
+    from flametable.web.bus import connect, describe
+
+    try:
+        client = connect(url, timeout=2.0, name="flametable:serve-check")
+    except ValueError:
+        return _("--redis takes a Redis URL (redis://HOST:6379/0), got {url}.").format(url=shown_redis(url))
+
+    async def ping() -> str | None:
+        try:
+            await client.ping()
+        except Exception as exc:  # whatever the client raises is told in one line
+            return describe(exc)
+        finally:
+            await client.aclose()
+        return None
+
+    error = asyncio.run(ping())
+    if error is None:
+        return None
+    return _("Redis at {url} does not answer: {error}").format(url=shown_redis(url), error=error)
+
+
 def hold_database(url: str) -> ServerLock:
     """The database's server lock, held (released when the process ends, if not before); one clear line and exit 1
     if another plain server holds it or the database fails."""
@@ -92,25 +142,43 @@ def hold_database(url: str) -> ServerLock:
 
 
 def run_serve(host: str, port: int, db: str | None, lang: str | None, bot_workers: int | None,
-              forwarded_allow_ips: str | None = None, redis: str | None = None) -> None:
+              forwarded_allow_ips: str | None = None, *, workers: int = 1, redis: str | None = None) -> None:
     """Serve until stopped. ``redis``: the bus of several server processes on one database (then no server lock is
-    taken); without it the server must be the database's only one."""
+    taken); without it the server must be the database's only one. ``workers``: uvicorn worker processes on the one
+    port (above 1: with ``redis``)."""
     import uvicorn
 
-    from flametable.web.app import Settings, create_app
+    from flametable.web.app import ENV_PREFIX, Settings, create_app
 
     url = resolve_url(db)
     if not 0 < port < 65536:
         fail(_("A port is a number from 1 to 65535, got {port}.").format(port=port))
     proxies = trusted_proxies(forwarded_allow_ips)
     cost = password_cost()
+    check_cluster(url, workers, redis)
     _check_port(host, port)
     upgrade_or_fail(url)
     lock = hold_database(url) if redis is None else None  # ends with the process, if not at the end of run()
     out().print(_("flametable server: http://{host}:{port}/ (database: {db}). Stop it with Ctrl+C.").format(
         host=host if ":" not in host else f"[{host}]", port=port, db=shown_url(url)), soft_wrap=True, markup=False,
         highlight=False)
-    app = create_app(Settings(url, lang=lang or language(), bot_workers=bot_workers, migrate=False,
+    if redis is not None:
+        out().print(ngettext("Cluster mode: {workers} server process here, the rooms' messages through Redis at "
+                             "{redis}.",
+                             "Cluster mode: {workers} server processes here, the rooms' messages through Redis at "
+                             "{redis}.", workers).format(workers=workers, redis=shown_redis(redis)),
+                    soft_wrap=True, markup=False, highlight=False)
+    options: dict[str, Any] = {"host": host, "port": port, "ws_max_size": WS_MAX_BYTES,
+                               "ws_per_message_deflate": WS_DEFLATE, "log_level": "warning", "lifespan": "on",
+                               "proxy_headers": proxies is not None, "forwarded_allow_ips": proxies}
+    chosen = lang or language()
+    if workers > 1:  # each worker makes its app from the environment (uvicorn needs an import string)
+        os.environ.update({ENV_PREFIX + "DB": url, ENV_PREFIX + "LANG": chosen, ENV_PREFIX + "REDIS": redis or "",
+                           ENV_PREFIX + "BOT_WORKERS": str(bot_workers or ""),
+                           ENV_PREFIX + "ARGON2": cost.text()})
+        uvicorn.run("flametable.web.app:app_from_env", factory=True, workers=workers, **options)
+        return
+    app = create_app(Settings(url, lang=chosen, bot_workers=bot_workers, migrate=False, redis_url=redis,
                               password_cost=cost))
     # What is loaded now (modules, card sets, translations) lives as long as the server: the garbage collector
     # need not walk it again in every full collection (fewer long pauses with many rooms).
@@ -120,8 +188,7 @@ def run_serve(host: str, port: int, db: str | None, lang: str | None, bot_worker
     # own default trusts X-Forwarded-For from 127.0.0.1: through a local proxy that passes the header on, or from
     # any program of the machine, each new value of the header would be a new client with a new allowance.
     try:
-        uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=WS_DEFLATE,
-                    log_level="warning", lifespan="on", proxy_headers=proxies is not None, forwarded_allow_ips=proxies)
+        uvicorn.run(app, **options)
     finally:
         if lock is not None:
             lock.release()

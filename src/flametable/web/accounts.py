@@ -155,6 +155,10 @@ class HashCost:
             raise ValueError(text)
         return cost
 
+    def text(self) -> str:
+        """The ``TIME,MEMORY,LANES`` that :meth:`parse` reads back."""
+        return f"{self.time_cost},{self.memory_cost},{self.parallelism}"
+
 
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).rstrip(b"=").decode("ascii")

@@ -5,7 +5,8 @@ and :mod:`flametable.web.socket` and puts the shared objects on ``app.state`` (`
 game rule here: rooms drive matches through the common protocol and the match service.
 
 ==========================================  ===================================================================
-``GET  /healthz``                           ``{"status": "ok"}`` once the database answers (503 before)
+``GET  /healthz``                           ``{"status": "ok", "redis", "process", "rooms"}`` once the database
+                                            answers (503 before)
 ``GET  /api/games``                         the registry's games: name, title, bot levels, client piece, options
 ``GET  /games/NAME/static/FILE``            a file of the game's client piece (``client``)
 ``POST /api/rooms``                         make a room: ``{"game", "options", "seats": [s0, s1]}``, each seat
@@ -40,23 +41,27 @@ client's language: ``?lang=es``, else the ``Accept-Language`` header, else the s
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import gc
+import os
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from functools import partial
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
 from flametable.web import client, socket
-from flametable.web.accounts import Accounts, Hasher
+from flametable.web.accounts import Accounts, HashCost, Hasher
+from flametable.web.cluster import Cluster
 from flametable.web.memory import Connections
-from flametable.web.rooms import Hall
+from flametable.web.rooms import Hall, process_id
 from flametable.web.routes import accounts, games, matches, pages, rooms
 from flametable.web.sessions import SessionGuard
 from flametable.web.settings import Settings, bot_pool, replay_worker
 from flametable.web.store import AccountStore
 
-__all__ = ["Settings", "create_app"]
+__all__ = ["Settings", "app_from_env", "create_app"]
 
 
 @asynccontextmanager
@@ -65,19 +70,38 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     their time started; all closed at shutdown (the sweep cancelled). uvicorn's log of WebSocket text frames that
     are not UTF-8 is quieted meanwhile (:class:`~flametable.web.socket.NotUtf8`)."""
     settings: Settings = app.state.settings
+    process = settings.process or process_id()
     store = await settings.open_store(settings.db_url, migrate=settings.migrate)
-    hall = Hall(store, bots=bot_pool(settings), seeds=settings.seeds, limits=settings.limits, clock=settings.clock)
-    app.state.store, app.state.hall = store, hall
+    bus = settings.make_bus(process)
+    try:
+        if bus is not None:
+            await bus.start()
+        clustered = None if bus is None else partial(Cluster, bus=bus, lease_seconds=settings.lease_seconds,
+                                                     every=settings.cluster_every)
+        hall = Hall(store, bots=bot_pool(settings), seeds=settings.seeds, limits=settings.limits,
+                    clock=settings.clock, cluster=clustered, process=process)
+    except BaseException:
+        if bus is not None:
+            await bus.stop()
+        await store.close()
+        raise
+    app.state.store, app.state.hall, app.state.bus = store, hall, bus
     app.state.accounts = Accounts(AccountStore(store), Hasher(settings.password_cost), settings.account_limits,
                                   settings.clock)
     app.state.replays = replays = replay_worker(settings, hall.limits)
+    if hall.cluster is not None:
+        replays.shared = hall.cluster.budget("replays", replays.budgets)
     try:
+        if hall.cluster is not None:
+            await hall.cluster.start()
         await hall.start_sweeping()
         with socket.quiet_bad_text(hall.limits.not_utf8_log_seconds):  # not a traceback per bad text frame
             yield
     finally:
-        await hall.close()  # its bots' workers shut down too
+        await hall.close()  # its bots' workers shut down too, its leases given back
         replays.close()
+        if bus is not None:
+            await bus.stop()
         await store.close()
 
 
@@ -96,4 +120,32 @@ def create_app(settings: Settings) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SessionGuard)])
     app.state.settings = settings
     app.state.connections = Connections.of_this_system()  # counted by the WebSocket route (web.memory)
+    return app
+
+
+ENV_PREFIX = "FLAMETABLE_SERVE_"
+"""The environment variables ``flametable serve`` sets for :func:`app_from_env` (its worker processes read them)."""
+
+
+def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
+    """The settings ``flametable serve`` put in the environment: ``FLAMETABLE_SERVE_DB`` (the database URL),
+    ``..._LANG``, ``..._BOT_WORKERS``, ``..._REDIS`` (a cluster's Redis), ``..._ARGON2`` (the password hashing's
+    cost, as ``serve`` read it)."""
+    env = os.environ if env is None else env
+    workers = env.get(ENV_PREFIX + "BOT_WORKERS")
+    cost = env.get(ENV_PREFIX + "ARGON2")
+    return Settings(env[ENV_PREFIX + "DB"], lang=env.get(ENV_PREFIX + "LANG", "en"),
+                    bot_workers=int(workers) if workers else None, migrate=False,
+                    redis_url=env.get(ENV_PREFIX + "REDIS") or None,
+                    password_cost=HashCost.parse(cost) if cost else HashCost())
+
+
+def app_from_env() -> Starlette:
+    """The application of one worker process of ``flametable serve --workers N`` (uvicorn's import-string factory,
+    ``flametable.web.app:app_from_env``): its settings from the environment (:func:`settings_from_env`), its own
+    process id in the cluster."""
+    app = create_app(settings_from_env())
+    # What is loaded now lives as long as the worker: the garbage collector need not walk it again
+    gc.collect()
+    gc.freeze()
     return app

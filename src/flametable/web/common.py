@@ -93,7 +93,7 @@ async def read_limited(request: Request, tr: Translator, limit: int,
     chunk that passes it); 429 ``too_many_requests`` past the address's budget of requests with a body (then
     nothing is read)."""
     hall = hall_of(request)
-    if not hall.bodies.allow(client_id(request)):
+    if not await hall.allow_body(client_id(request)):
         return refuse_unread(tr, "too_many_requests", FlametableError(
             N_("Too many requests from your address: at most {rate} a second. This one was not read; try again in a "
                "moment."), rate=hall.limits.bodies_per_second), 429)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from concurrent.futures import Executor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flametable.core import registry
 from flametable.core.errors import DataError, FlametableError, RecordError
@@ -20,6 +20,9 @@ from flametable.service import is_public, view_json
 from flametable.texts.log import Reader, log_of, resigned_line
 from flametable.texts.translator import Translator
 from flametable.web.rooms import Budgets, Limits, game_of
+
+if TYPE_CHECKING:
+    from flametable.web.shared import Budget
 
 AUDIENCES: tuple[tuple[str, int | None], ...] = (("0", 0), ("1", 1), ("spectator", None))
 
@@ -158,13 +161,15 @@ class ReplayWorker:
         self.executor = executor
         self.waiting = limits.replays_waiting
         self.budgets = Budgets(limits.replays_per_second, limits.replays_burst)
+        self.shared: Budget | None = None  # in a cluster: the budgets of every process together (on Redis)
         self.rate = limits.replays_per_second
         self.pending = 0
 
-    def admit(self, client: str) -> None:
+    async def admit(self, client: str) -> None:
         """Count one replay of ``client`` (an address's hash), before anything is read: :class:`TooManyReplays`
         past the address's budget."""
-        if not self.budgets.allow(client):
+        allowed = await self.shared.allow(client) if self.shared is not None else self.budgets.allow(client)
+        if not allowed:
             raise TooManyReplays(N_("Too many replays asked from your address: at most {rate} a second. This one "
                                     "was not made; ask again in a moment."), rate=self.rate)
 

@@ -33,13 +33,15 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import os
 import secrets
+import socket
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flametable.bots.registry import HUMAN, make_bot
 from flametable.core import registry
@@ -61,6 +63,7 @@ from flametable.web.store import (
     EXPIRED,
     PLAYING,
     UNPLAYED,
+    LeaseLost,
     MatchRow,
     RoomRow,
     SeatRow,
@@ -68,6 +71,9 @@ from flametable.web.store import (
     StoreError,
     record_of,
 )
+
+if TYPE_CHECKING:
+    from flametable.web.cluster import Cluster, Remote
 
 log = logging.getLogger("flametable.web")
 
@@ -201,16 +207,24 @@ class Bucket:
         return True
 
 
+async def _no_close(code: int) -> None:
+    return None
+
+
 class Conn:
     """One client's WebSocket in a room: who it is (a room player, or None to watch), its language, its budget of
-    messages (a token bucket), the address it comes from (``client``: a hash, as ``common.client_id`` makes it)."""
+    messages (a token bucket), the address it comes from (``client``: a hash, as ``common.client_id`` makes it);
+    ``close(code)`` ends its socket with that close code (``closed`` once asked)."""
 
-    __slots__ = ("_messages", "client", "player", "send", "tr")
+    __slots__ = ("_messages", "client", "close", "closed", "player", "send", "tr")
 
-    def __init__(self, send: Send, tr: Translator, client: str = "") -> None:
+    def __init__(self, send: Send, tr: Translator, client: str = "",
+                 close: Callable[[int], Awaitable[None]] = _no_close) -> None:
         self.send = send
         self.tr = tr
         self.client = client
+        self.close = close
+        self.closed = False
         self.player: int | None = None
         self._messages: Bucket | None = None  # made full at the first message
 
@@ -224,10 +238,12 @@ class Conn:
 class Room:
     """One room: its stored row, its match service, its connections."""
 
-    def __init__(self, hall: Hall, row: RoomRow, game: Game[Any, Any]) -> None:
+    def __init__(self, hall: Hall, row: RoomRow, game: Game[Any, Any], fence: int | None = None) -> None:
         self.hall = hall
         self.row = row
         self.game = game
+        self.fence = fence  # the room's lease in a cluster (its fencing number: every write shows it); else None
+        self.dropped = False  # its lease was lost: the room is no longer this process's, memory is stale
         self.lock = asyncio.Lock()
         self.conns: set[Conn] = set()
         self.offers: set[int] = set()  # players who offered a rematch
@@ -353,6 +369,25 @@ class Room:
             self.row = row
             self._restart(row.match)
 
+    def fenced(self) -> dict[str, int]:
+        """The keyword of a store write in a cluster (``fence=``: the store refuses it, :class:`LeaseLost`, once
+        the room's lease is no longer this process's); none on a single server."""
+        return {} if self.fence is None else {"fence": self.fence}
+
+    @contextlib.contextmanager
+    def lease(self) -> Iterator[None]:
+        """Around a store write: a lost lease (:class:`LeaseLost`) drops the room from this process at once
+        (:meth:`Hall.lost`) and refuses the request with :func:`moved` (its socket is closed with 1012: the
+        client reconnects, to the room's new owner)."""
+        if self.dropped:
+            raise moved()
+        try:
+            yield
+        except LeaseLost:
+            log.info("room %s: its lease was lost (fence %s): dropped from this process", self.id, self.fence)
+            self.hall.lost(self)
+            raise moved() from None
+
     # ------------------------------------------------------------------ connections
 
     async def hello(self, conn: Conn, msg: Mapping[str, Any]) -> None:
@@ -444,8 +479,10 @@ class Room:
         outcome = service.outcome
         result = outcome.to_json() if outcome is not None else None
         try:
-            await self.hall.store.append_action(self.match.id or 0, index, notation, seat,
-                                                status="over" if outcome is not None else "playing", result=result)
+            with self.lease():
+                await self.hall.store.append_action(self.match.id or 0, index, notation, seat,
+                                                    status="over" if outcome is not None else "playing",
+                                                    result=result, **self.fenced())
         except StoreError:
             log.exception("room %s: storing action %d failed; the room is reloaded", self.id, index)
             await self.reload()
@@ -483,7 +520,8 @@ class Room:
                                                    "back only while they revealed nothing."), status=409)
             base = messages.base_after_undo(self.wire_version, keep)
             try:
-                await self.hall.store.undo(self.match.id or 0, keep, base)
+                with self.lease():
+                    await self.hall.store.undo(self.match.id or 0, keep, base, **self.fenced())
             except StoreError:
                 log.exception("room %s: undo failed; the room is reloaded", self.id)
                 await self.reload()
@@ -501,7 +539,8 @@ class Room:
             seat = await self._seat_for_move(conn)
             result = {"winner": 1 - seat, "reason": RESIGNED, "scores": [0, 0]}
             try:
-                await self.hall.store.end_match(self.match.id or 0, "resigned", result)
+                with self.lease():
+                    await self.hall.store.end_match(self.match.id or 0, "resigned", result, **self.fenced())
             except StoreError:
                 log.exception("room %s: resigning failed", self.id)
                 raise RoomError("store", N_("The server could not record the resignation: try again."),
@@ -535,7 +574,8 @@ class Room:
                            options=options, seed=self.hall.seeds(), players=kinds, first_player=first)
             self.game.new_match(new.options, new.seed)  # the options were accepted at the start: a check
             try:
-                await self.hall.store.start_match(new)
+                with self.lease():
+                    await self.hall.store.start_match(new, **self.fenced())
             except StoreError:
                 log.exception("room %s: the rematch could not be stored", self.id)
                 raise RoomError("store", N_("The server could not start the rematch: try again."),
@@ -550,14 +590,14 @@ class Room:
             self.schedule_bot()
 
     async def sync(self, conn: Conn) -> None:
-        self.hall.spend(conn)
+        await self.hall.spend(conn)
         async with self.lock:
             await self._send(conn, self._event(self.service.sync(self.seat_of(conn.player))))
 
     async def match_log(self, conn: Conn) -> None:
         """Send ``conn`` the match log of its audience in its language (:mod:`flametable.web.logs`): kept as the
         match goes; the first request of a reader waits for its build, off the loop."""
-        self.hall.spend(conn)
+        await self.hall.spend(conn)
         while True:
             async with self.lock:
                 logs = self.logs
@@ -605,12 +645,15 @@ class Room:
             log.exception("room %s: bot %s failed to decide", self.id, self.kind_at(seat))
             return
         async with self.lock:
-            if self.wire_version != wire or not self.playing or self.service is not service:
+            if self.wire_version != wire or not self.playing or self.service is not service or self.dropped:
                 return
             self.bot_task = None
             try:
                 await self._play(seat, chosen, service.version)
-            except (Rejected, RoomError):
+            except RoomError as exc:
+                if exc.code != MOVED:  # a lost lease: the room's new owner plays its bot
+                    log.exception("room %s: the bot's move was refused", self.id)
+            except Rejected:
                 log.exception("room %s: the bot's move was refused", self.id)
         if not self.playing:
             self.hall.maybe_forget(self)  # a match of bots ended with nobody watching
@@ -667,8 +710,9 @@ class Room:
     async def _close_unplayed(self, status: str) -> bool:
         """End the waiting match unplayed (``status``: expired or closed), stored first, then told (the lock
         held); False if the store found it no longer waiting. :class:`StoreError` if the store failed."""
-        if not await self.hall.store.close_waiting(self.match.id or 0, status):
-            return False
+        with self.lease():
+            if not await self.hall.store.close_waiting(self.match.id or 0, status, **self.fenced()):
+                return False
         self.closed_by_store(status)
         await self._broadcast(self._ended)
         return True
@@ -742,63 +786,104 @@ def bad_token() -> RoomError:
                                      "again, or watch without a token."), status=403)
 
 
+MOVED = "moved"
+
+
+def moved() -> RoomError:
+    """The refusal of a request to a room this process no longer holds (its lease lost, or another process took
+    it): the socket is closed with 1012 and the client reconnects, to the room's owner."""
+    return RoomError(MOVED, N_("This room's table has moved to another server process: reconnecting to it."),
+                     status=503)
+
+
+def unreachable() -> RoomError:
+    """The refusal of a request for a room another process holds when that process cannot be reached (the
+    cluster's messages, Redis, down; or the process gone, its lease not yet expired)."""
+    return RoomError("unreachable", N_("The server cannot reach this room's table just now: try again in a "
+                                       "moment."), status=503)
+
+
 def room_closed(status: int) -> RoomError:
     return RoomError("room_closed", N_("This room is closed: nobody can join or play in it any more. Make a new "
                                        "room to play."), status=status)
 
 
+def process_id() -> str:
+    """A name for this server process, unique among the processes of a cluster (and over restarts): host, pid and
+    random letters."""
+    return f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
 class Hall:
-    """Every room of the server: made, loaded from the store on first use, forgotten when nobody is in them."""
+    """Every room of the server: made, loaded from the store on first use, forgotten when nobody is in them.
+
+    With a ``cluster`` (several processes on one PostgreSQL database, :mod:`flametable.web.cluster`) the
+    hall drives a room only while it holds the room's lease in the store, and every other process relays to it;
+    without one (a single server) no lease is ever asked for."""
 
     def __init__(self, store: Store, *, executor: Executor | None = None, bots: BotPool | None = None,
                  seeds: Callable[[], int] = new_seed, limits: Limits | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, cluster: Callable[[Hall], Cluster] | None = None,
+                 process: str | None = None) -> None:
         """``bots``: where the bots think (``serve``: :func:`~flametable.web.settings.bot_pool`); else searches in
-        ``executor`` (None: the loop's default thread pool), as :meth:`BotPool.around` puts them."""
+        ``executor`` (None: the loop's default thread pool), as :meth:`BotPool.around` puts them. ``cluster``:
+        this hall's part in a cluster, made for it (:class:`~flametable.web.cluster.Cluster` over the bus of the
+        cluster's messages; ``process``: this process's name on it); None: a single server. Given made, so that
+        this module does not import the cluster's (which imports it)."""
         self.store = store
         self.bots = bots if bots is not None else BotPool.around(executor)
         self.seeds = seeds
         self.limits = limits or Limits()
         self.clock = clock
+        self.process = process or process_id()
         self.rooms: dict[str, Room] = {}
         self.sockets: dict[str, int] = {}  # open WebSockets by address (``Conn.client``), while any is open
-        self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self._loading: dict[str, asyncio.Future[Room | Remote | None]] = {}
         self.sweeper: asyncio.Task[None] | None = None
         self.expensive = Budgets(self.limits.expensive_per_second, self.limits.expensive_burst)
         self.log_builds = asyncio.Semaphore(self.limits.log_builds)  # the logs built at once, off the loop
         self.bodies = Budgets(self.limits.bodies_per_second, self.limits.bodies_burst)  # requests with a body
+        self.cluster: Cluster | None = cluster(self) if cluster is not None else None
 
     def cutoff(self) -> float:
         """Rooms made before this time and still waiting for a player are past their time."""
         return self.clock() - self.limits.waiting_room_ttl
 
-    def spend(self, conn: Conn) -> None:
+    async def spend(self, conn: Conn) -> None:
         """Count one expensive request (``log``, ``sync``) of ``conn``'s address, or refuse it (``too_many_requests``)
-        when that address, all its sockets together, is over its budget."""
-        if not self.expensive.allow(conn.client):
+        when that address, all its sockets together (in a cluster: in every process), is over its budget."""
+        allowed = (await self.cluster.expensive.allow(conn.client) if self.cluster is not None
+                   else self.expensive.allow(conn.client))
+        if not allowed:
             raise RoomError("too_many_requests", N_("Too many log and sync requests from your address: at most {rate} "
                                                     "a second for all its connections. This one was not answered; "
                                                     "ask again in a moment."), status=429,
                             rate=self.limits.expensive_per_second)
 
     async def room(self, room_id: str) -> Room | None:
-        """The room ``room_id``, loaded from the store if it is not in memory; None if there is none."""
+        """The room ``room_id``, loaded from the store if it is not in memory; None if there is none. In a cluster
+        its lease is taken first: :func:`moved` if another process holds it."""
+        found = await self.find(room_id)
+        if found is not None and not isinstance(found, Room):
+            raise moved()
+        return found
+
+    async def find(self, room_id: str) -> Room | Remote | None:
+        """The room ``room_id`` in this process (loaded from the store if it is not in memory, its lease taken in a
+        cluster), or in a cluster the :class:`~flametable.web.cluster.Remote` process that holds its lease; None
+        if there is no such room."""
         room = self.rooms.get(room_id)
         if room is not None:
             return room
         pending = self._loading.get(room_id)
         if pending is not None:
             return await pending
-        future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Room | Remote | None] = asyncio.get_running_loop().create_future()
         self._loading[room_id] = future
         try:
-            row = await self.store.load_room(room_id)
-            room = None if row is None else Room(self, row, game_of(row.game))
-            if room is not None:
-                self.rooms[room_id] = room
-                room.schedule_bot()
-            future.set_result(room)
-            return room
+            found = await self._load(room_id)
+            future.set_result(found)
+            return found
         except BaseException as exc:
             future.set_exception(exc)
             raise
@@ -808,14 +893,55 @@ class Hall:
                 with contextlib.suppress(BaseException):
                     future.result()
 
+    async def _load(self, room_id: str) -> Room | Remote | None:
+        fence = None
+        if self.cluster is not None:
+            taken = await self.cluster.take(room_id)
+            if taken is None or not isinstance(taken, int):
+                return taken
+            fence = taken
+        try:
+            row = await self.store.load_room(room_id)
+        except BaseException:
+            if fence is not None and self.cluster is not None:
+                self.cluster.release(room_id, fence)
+            raise
+        if row is None:
+            if fence is not None and self.cluster is not None:
+                self.cluster.release(room_id, fence)
+            return None
+        room = Room(self, row, game_of(row.game), fence)
+        self.rooms[room_id] = room
+        room.schedule_bot()
+        return room
+
+    def lost(self, room: Room) -> None:
+        """``room``'s lease is no longer this process's (its renewal said so, or a write was refused): drop it from
+        memory at once, its bots cancelled, every connection closed with 1012 (service restart: the client
+        reconnects, to the room's new owner). Its lease is not released: it is not ours."""
+        if room.dropped:
+            return
+        room.dropped = True
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        room._cancel_bot()
+        room.logs.cancel()
+        conns, room.conns = list(room.conns), set()
+
+        async def close(conn: Conn) -> None:
+            await conn.close(1012)
+
+        for conn in conns:
+            task = asyncio.get_running_loop().create_task(close(conn))
+            room.tasks.add(task)
+            task.add_done_callback(room.tasks.discard)
+
     def admit(self, client: str) -> None:
         """Count one more open WebSocket from the address ``client``, or refuse it (``too_many_sockets``) when the
         address has as many open as it may. Each socket admitted is released once (:meth:`release`), when it ends."""
         count = self.sockets.get(client, 0)
         if count >= self.limits.sockets_per_client:
-            raise RoomError("too_many_sockets", N_("Too many connections from your address: at most {limit} at "
-                                                   "once. Close a table you are not using, then reconnect."),
-                            status=429, limit=self.limits.sockets_per_client)
+            raise self.too_many_sockets()
         self.sockets[client] = count + 1
 
     def release(self, client: str) -> None:
@@ -824,12 +950,40 @@ class Hall:
         if count > 0:
             self.sockets[client] = count
 
+    async def admit_socket(self, client: str) -> None:
+        """:meth:`admit`; in a cluster, counted for every process together (the bus's shared counter)."""
+        if self.cluster is not None:
+            await self.cluster.admit(client)
+        else:
+            self.admit(client)
+
+    async def release_socket(self, client: str) -> None:
+        """A socket :meth:`admit_socket` counted has ended."""
+        if self.cluster is not None:
+            await self.cluster.release_socket(client)
+        else:
+            self.release(client)
+
+    async def allow_body(self, client: str) -> bool:
+        """Whether one more request with a body from ``client`` fits its address's budget (in a cluster: for every
+        process together), and count it."""
+        if self.cluster is not None:
+            return await self.cluster.bodies.allow(client)
+        return self.bodies.allow(client)
+
+    def too_many_sockets(self) -> RoomError:
+        return RoomError("too_many_sockets", N_("Too many connections from your address: at most {limit} at "
+                                                "once. Close a table you are not using, then reconnect."),
+                         status=429, limit=self.limits.sockets_per_client)
+
     def maybe_forget(self, room: Room) -> None:
         """Drop a room nobody watches and no bot plays from memory (the store has it all). Whatever kept it from
         being dropped calls this again once it is done: a bot's move, a presence announcement (the lock)."""
         if (not room.conns and (room.bot_task is None or room.bot_task.done()) and not room.lock.locked()
                 and not room.arriving and self.rooms.get(room.id) is room):
             del self.rooms[room.id]
+            if self.cluster is not None and room.fence is not None:
+                self.cluster.release(room.id, room.fence)  # another process may take it at once
 
     async def create(self, game_name: str, options: Mapping[str, Any] | None, seats: Iterable[str],
                      creator: str) -> tuple[Room, dict[int, str]]:
@@ -880,7 +1034,8 @@ class Hall:
         row = RoomRow(id=room_id, game=entry.name, options=opts, creator=creator, created_at=self.clock(),
                       seats=seat_rows, match=match)
         await self.store.create_room(row)
-        room = Room(self, row, game)
+        fence = await self.cluster.take_new(room_id) if self.cluster is not None else None
+        room = Room(self, row, game, fence)
         self.rooms[room_id] = room
         async with room.lock:
             room.schedule_bot()
@@ -904,7 +1059,9 @@ class Hall:
             chosen = player if player is not None else free[0]
             token = new_token()
             digest = token_hash(token)
-            if not await room.hall.store.claim_seat(room_id, chosen, digest):
+            with room.lease():
+                claimed = await room.hall.store.claim_seat(room_id, chosen, digest, **room.fenced())
+            if not claimed:
                 await room.reload()  # taken meanwhile, or the room was closed (by the sweep)
                 if room.closed:
                     await room._broadcast(room._ended)
@@ -954,6 +1111,8 @@ class Hall:
             room = self.rooms.get(room_id)
             if room is not None:
                 await room.expired()
+        if self.cluster is not None:  # the others' rooms: their owners tell their connections
+            await self.cluster.tell_expired([room_id for room_id in closed if room_id not in self.rooms])
         return closed
 
     async def sweeping(self, pause: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
@@ -985,6 +1144,8 @@ class Hall:
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
+        if self.cluster is not None:
+            await self.cluster.stop()  # the leases given back: another process takes the rooms at once
         for room in list(self.rooms.values()):
             room._cancel_bot()
             room.logs.cancel()

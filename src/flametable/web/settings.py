@@ -9,13 +9,16 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing import get_context
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flametable.web.accounts import AccountLimits, HashCost
 from flametable.web.botpool import INSTANT, QUICK, SEARCH, BotPool, Lane, watch_parent
 from flametable.web.replays import ReplayWorker
 from flametable.web.rooms import Limits, new_seed
 from flametable.web.store import Store
+
+if TYPE_CHECKING:
+    from flametable.web.bus import Bus
 
 
 @dataclass
@@ -33,6 +36,27 @@ class Settings:
     open_store: Callable[..., Awaitable[Any]] = Store.open  # (url, migrate=...) -> a Store (tests: one in memory)
     password_cost: HashCost = field(default_factory=HashCost)  # Argon2id's (tests lower it: never in production)
     account_limits: AccountLimits = field(default_factory=AccountLimits)
+    # A cluster (docs/server.md, "Several processes"): the Redis of its messages; or ``bus``, the bus made for the
+    # process's id (tests: a LocalHub's, several halls in one process). Neither: a single server.
+    redis_url: str | None = None
+    bus: Callable[[str], Bus] | None = None
+    process: str | None = None  # this process's name in the cluster (default: host, pid and random letters)
+    lease_seconds: float = 3.0  # a room's lease: renewed every ``cluster_every`` seconds while the room is held
+    cluster_every: float = 1.0
+
+    @property
+    def clustered(self) -> bool:
+        return self.redis_url is not None or self.bus is not None
+
+    def make_bus(self, process: str) -> Bus | None:
+        """The bus of this process (None: a single server)."""
+        if self.bus is not None:
+            return self.bus(process)
+        if self.redis_url is not None:
+            from flametable.web.bus import RedisBus
+
+            return RedisBus(self.redis_url, process)
+        return None
 
 
 def _processes(workers: int) -> Executor:

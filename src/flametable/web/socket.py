@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -21,7 +21,10 @@ from flametable.web import messages
 from flametable.web.common import client_id, hall_of, language_of, no_room
 from flametable.web.memory import counted
 from flametable.web.messages import MessageError
-from flametable.web.rooms import Bucket, Conn, Hall, Room, RoomError
+from flametable.web.rooms import MOVED, Bucket, Conn, Hall, Limits, Room, RoomError, moved
+
+if TYPE_CHECKING:
+    from flametable.web.cluster import Remote
 
 log = logging.getLogger("flametable.web")
 
@@ -56,11 +59,13 @@ async def lang(session: Session, msg: Mapping[str, Any]) -> None:
 
 
 def at_the_table(handle: RoomMessage) -> Handler:
-    """A message for the room's match, read once the client said hello."""
+    """A message for the room's match, read once the client said hello (and while this process holds the room)."""
 
     async def handler(session: Session, msg: Mapping[str, Any]) -> None:
         if not session.joined:
             raise MessageError("no_hello", N_("Say hello first (with your seat token, or none to watch)."))
+        if session.room.dropped:
+            raise moved()
         await handle(session.room, session.conn, msg)
 
     return handler
@@ -94,21 +99,77 @@ async def refused(conn: Conn, exc: FlametableError) -> None:
 
 
 CLOSING: dict[str, int] = {"no_room": 4404, "too_many_sockets": 4429, "room_crowded": 4503,
-                           "too_many_refusals": 4429}
+                           "too_many_refusals": 4429, MOVED: 1012}
+"""The refusals that end the socket, with their close codes. ``moved`` (the room's lease is another process's
+now) is 1012, *service restart*: the client reconnects by itself, and its new socket reaches the room's owner."""
 RATE_REFUSALS = frozenset({"too_fast", "too_many_requests"})
 """The refusals of a message past a rate (the socket's or its address's): a client that goes on sending past them
 spends its budget of such refusals (``Limits.rate_refusals_per_second``, ``..._burst``; a browser, which paces
 itself, meets a few at most) and is closed (``too_many_refusals``), so that it costs the server no more refusals."""
 
 
-async def refuse(websocket: WebSocket, conn: Conn, code: str, exc: FlametableError) -> None:
-    """Tell the client why it is refused, then close the socket with the refusal's close code (:data:`CLOSING`); a
-    client gone meanwhile is no failure."""
+def too_fast(limits: Limits) -> FlametableError:
+    return FlametableError(N_("Too many messages: at most {rate} a second. This one was not read."),
+                           rate=limits.actions_per_second)
+
+
+def too_many_refusals() -> FlametableError:
+    return FlametableError(N_("This connection went on sending past its limits after being told: it is closed. "
+                              "Reconnect, and wait for the answers before asking again."))
+
+
+async def refuse(conn: Conn, code: str, exc: FlametableError) -> None:
+    """Tell the client why it is refused, then close its socket with the refusal's close code (:data:`CLOSING`);
+    a client gone meanwhile is no failure."""
     try:
         await send_error(conn, code, exc)
-        await websocket.close(code=CLOSING[code])
-    except WebSocketDisconnect:
-        pass
+    except Exception:  # gone: nothing to tell
+        log.debug("a refused client was gone before it was told")
+    await conn.close(CLOSING[code])
+
+
+async def dispatch(session: Session, msg: Mapping[str, Any]) -> str | None:
+    """Hand a checked client message to its handler; a refusal is told to the client (and, for those of
+    :data:`CLOSING`, its socket closed). The refusal's code, or None. The same for a socket of this process and
+    for one another process relays (:mod:`flametable.web.cluster`)."""
+    try:
+        await HANDLERS[msg["type"]](session, msg)
+    except RoomError as exc:
+        if exc.code in CLOSING:
+            await refuse(session.conn, exc.code, exc)
+        else:
+            await refused(session.conn, exc)
+        return exc.code
+    except FlametableError as exc:
+        await refused(session.conn, exc)
+    return None
+
+
+async def failed(conn: Conn, room_id: str) -> None:
+    """A message's handling failed unexpectedly (logged): the client is told, and its socket closed (1011)."""
+    log.exception("room %s: a connection failed", room_id)
+    try:
+        await send_error(conn, "server", FlametableError(N_("The server failed on this message: the match is "
+                                                            "unchanged. Reconnect to go on.")))
+    except Exception:
+        log.debug("room %s: could not tell the failed connection", room_id)
+    await conn.close(1011)
+
+
+def socket_closer(websocket: WebSocket, conn: Conn) -> Callable[[int], Awaitable[None]]:
+    """``conn.close`` for a socket of this process: the close frame sent once (a client gone meanwhile is no
+    failure)."""
+
+    async def close(code: int) -> None:
+        if conn.closed:
+            return
+        conn.closed = True
+        try:
+            await websocket.close(code=code)
+        except Exception:  # already closed, or gone
+            log.debug("a socket was closed or gone before its close (%d)", code)
+
+    return close
 
 
 async def room_socket(websocket: WebSocket) -> None:
@@ -116,75 +177,107 @@ async def room_socket(websocket: WebSocket) -> None:
     more), released exactly once however it ends."""
     await websocket.accept()
     conn = Conn(websocket.send_text, language_of(websocket), client_id(websocket))
+    conn.close = socket_closer(websocket, conn)
     hall = hall_of(websocket)
     try:
-        hall.admit(conn.client)
+        await hall.admit_socket(conn.client)
     except RoomError as exc:
-        await refuse(websocket, conn, exc.code, exc)
+        await refuse(conn, exc.code, exc)
         return
     try:
         await _serve(websocket, hall, conn)
     finally:
-        hall.release(conn.client)
+        await hall.release_socket(conn.client)
+
+
+async def frames(websocket: WebSocket, conn: Conn) -> AsyncIterator[str | bytes]:
+    """The socket's frames (text, or bytes) until the client leaves or the socket is closed."""
+    while not conn.closed:
+        frame = await websocket.receive()
+        if frame["type"] == "websocket.disconnect" or conn.closed:
+            return
+        raw = frame.get("text")
+        yield raw if raw is not None else (frame.get("bytes") or b"")
 
 
 async def _serve(websocket: WebSocket, hall: Hall, conn: Conn) -> None:
     room_id = websocket.path_params["room"]
-    room = await hall.room(room_id) if len(room_id) <= 64 else None
-    if room is None:
-        await refuse(websocket, conn, "no_room", no_room(room_id))
+    found = await hall.find(room_id) if len(room_id) <= 64 else None
+    if found is None:
+        await refuse(conn, "no_room", no_room(room_id))
         return
-    session = Session(hall, room, conn)
+    if not isinstance(found, Room):
+        assert hall.cluster is not None
+        await _relay(websocket, hall, conn, found)
+        return
+    session = Session(hall, found, conn)
     limits = hall.limits
     refusals = Bucket(limits.rate_refusals_per_second, limits.rate_refusals_burst)
     try:
-        while True:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            raw = frame.get("text")
-            if raw is None:
-                raw = frame.get("bytes") or b""
+        async for raw in frames(websocket, conn):
             code: str | None = None
             if not conn.allow(limits):
                 code = "too_fast"
-                await send_error(conn, "too_fast", FlametableError(
-                    N_("Too many messages: at most {rate} a second. This one was not read."),
-                    rate=limits.actions_per_second))
+                await send_error(conn, code, too_fast(limits))
             else:
                 try:
                     msg = messages.read(raw)
-                    await HANDLERS[msg["type"]](session, msg)
-                except RoomError as exc:
-                    if exc.code in CLOSING:
-                        await refuse(websocket, conn, exc.code, exc)
-                        break
-                    code = exc.code
-                    await refused(conn, exc)
                 except FlametableError as exc:
                     await refused(conn, exc)
+                else:
+                    code = await dispatch(session, msg)
+                    if code in CLOSING:
+                        break
             if code in RATE_REFUSALS and not refusals.take():
-                await refuse(websocket, conn, "too_many_refusals", FlametableError(
-                    N_("This connection went on sending past its limits after being told: it is closed. Reconnect, "
-                       "and wait for the answers before asking again.")))
+                await refuse(conn, "too_many_refusals", too_many_refusals())
                 break
     except WebSocketDisconnect:
         pass
     except asyncio.CancelledError:
         raise
     except Exception:
-        log.exception("room %s: a connection failed", room_id)
-        try:
-            await send_error(conn, "server", FlametableError(N_("The server failed on this message: the match is "
-                                                                "unchanged. Reconnect to go on.")))
-            await websocket.close(code=1011)
-        except Exception:
-            log.debug("room %s: could not close the failed connection", room_id)
+        await failed(conn, room_id)
     finally:
         if session.joined:
             session.room.leave(conn)
         else:
             hall.maybe_forget(session.room)
+
+
+async def _relay(websocket: WebSocket, hall: Hall, conn: Conn, remote: Remote) -> None:
+    """A socket of a room another process holds (a cluster): each frame checked here as a socket of this process
+    would be (size, rate, JSON and schema: the checks of one socket), then sent to the room's owner, which holds
+    the connection in the room as its own and sends back only what this client's audience may see."""
+    assert hall.cluster is not None
+    limits = hall.limits
+    refusals = Bucket(limits.rate_refusals_per_second, limits.rate_refusals_burst)
+    link = hall.cluster.link(remote, conn)
+    try:
+        async for raw in frames(websocket, conn):
+            code: str | None = None
+            if not conn.allow(limits):
+                code = "too_fast"
+                await send_error(conn, code, too_fast(limits))
+            else:
+                try:
+                    msg = messages.read(raw)
+                except FlametableError as exc:
+                    await refused(conn, exc)
+                else:
+                    if "lang" in msg and msg["type"] in ("hello", "lang"):
+                        conn.tr = Translator.for_language(msg["lang"])  # this process's own refusals too
+                    await link.forward(msg)
+            if code in RATE_REFUSALS and not refusals.take():
+                await refuse(conn, "too_many_refusals", too_many_refusals())
+                break
+    except WebSocketDisconnect:
+        pass
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        await failed(conn, remote.room_id)
+    finally:
+        await link.end()
 
 
 class NotUtf8(logging.Filter):

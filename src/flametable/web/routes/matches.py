@@ -18,53 +18,53 @@ from flametable.web.common import (
     fail,
     hall_of,
     language_of,
+    no_room,
     read_limited,
     refuse_unread,
-    room_or_404,
 )
 from flametable.web.replays import ReplayBusy, ReplayWorker, TooManyReplays
-from flametable.web.rooms import Room
 from flametable.web.store import PLAYING, UNPLAYED, MatchRow, record_of
 
 RECORD_TOO_BIG = TooBig(N_("A record file may hold at most {limit} bytes; this one holds {size}."),
                         N_("A record file may hold at most {limit} bytes; this one holds more."))
 
 
-async def ended_match(request: Request, tr: Translator) -> tuple[Room, MatchRow] | Response:
-    """The room's match of the path's number, once it is over (not closed unplayed); else the answer saying why
-    not (a number is ASCII digits: ``+1``, `` 1`` or ``²`` name no match)."""
-    room = await room_or_404(request, tr)
-    if isinstance(room, Response):
-        return room
-    room.hall.maybe_forget(room)  # read for its id: not kept in memory for this (nobody may be in it)
+async def ended_match(request: Request, tr: Translator) -> tuple[str, MatchRow] | Response:
+    """The room's id and its match of the path's number, once it is over (not closed unplayed); else the answer
+    saying why not (a number is ASCII digits: ``+1``, `` 1`` or ``²`` name no match). Read from the store alone: no
+    room is loaded into memory for it (in a cluster, no process needs to own the room)."""
+    store = hall_of(request).store
+    room_id = request.path_params["room"]
     given = request.path_params["number"]
     number = int(given) if given.isascii() and given.isdigit() and len(given) <= 7 else -1
-    match = await room.hall.store.load_match(room.id, number) if number >= 0 else None
+    match = await store.load_match(room_id, number) if number >= 0 and len(room_id) <= 64 else None
     if match is None:
+        if len(room_id) > 64 or await store.load_room(room_id) is None:
+            return fail(tr, "no_room", no_room(room_id), 404)
         return fail(tr, "no_match", FlametableError(N_("This room has no match {number}."), number=given[:20]), 404)
     if match.status == PLAYING:
         return fail(tr, "playing", FlametableError(N_("The record is released once the match is over.")), 409)
     if match.status in UNPLAYED:
         return fail(tr, "no_record", FlametableError(N_("This match was closed before it was played out: it has "
                                                         "no record.")), 409)
-    return room, match
+    return room_id, match
 
 
 async def record(request: Request) -> Response:
     found = await ended_match(request, language_of(request))
     if isinstance(found, Response):
         return found
-    room, match = found
+    room_id, match = found
     return Response(record_of(match).dumps() + "\n", media_type="application/json", headers={
-        "content-disposition": f'attachment; filename="{match.game}-{room.id}-{match.number}.json"'})
+        "content-disposition": f'attachment; filename="{match.game}-{room_id}-{match.number}.json"'})
 
 
-def _admitted(request: Request, tr: Translator, answer: Callable[..., Response] = fail) -> Response | None:
+async def _admitted(request: Request, tr: Translator, answer: Callable[..., Response] = fail) -> Response | None:
     """None if the address may have one more replay now (counted), else ``answer``'s refusal (an upload's:
     :func:`refuse_unread`, its body not read)."""
     worker: ReplayWorker = request.app.state.replays
     try:
-        worker.admit(client_id(request))
+        await worker.admit(client_id(request))
     except TooManyReplays as exc:
         return answer(tr, "too_many_requests", exc, 429)
     return None
@@ -85,7 +85,7 @@ async def room_replay(request: Request) -> Response:
     found = await ended_match(request, tr)
     if isinstance(found, Response):
         return found
-    refused = _admitted(request, tr)
+    refused = await _admitted(request, tr)
     if refused is not None:
         return refused
     return await _replay(request, tr, record_of(found[1]).dumps().encode("utf-8"))
@@ -93,7 +93,7 @@ async def room_replay(request: Request) -> Response:
 
 async def upload_replay(request: Request) -> Response:
     tr = language_of(request)
-    refused = _admitted(request, tr, refuse_unread)  # before a byte of the body is read
+    refused = await _admitted(request, tr, refuse_unread)  # before a byte of the body is read
     if refused is not None:
         return refused
     raw = await read_limited(request, tr, hall_of(request).limits.record_bytes, RECORD_TOO_BIG)

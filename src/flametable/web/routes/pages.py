@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -15,7 +16,11 @@ from flametable.core.errors import FlametableError
 from flametable.core.i18n import LANGUAGES, N_
 from flametable.texts.translator import DOMAIN, LOCALE_DIR
 from flametable.web.common import fail, language_of
+from flametable.web.rooms import Hall
 from flametable.web.store import Store
+
+if TYPE_CHECKING:
+    from flametable.web.bus import Bus
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 """The browser client: plain ES modules and one style sheet, served as they are (no build step)."""
@@ -60,10 +65,16 @@ async def texts(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
+    """``{"status": "ok"}`` once the database answers (503 before), with this process's name, the rooms it holds
+    and its cluster's Redis: ``"ok"``, ``"down"`` (the process still serves the rooms it holds) or ``"off"`` (a
+    single server)."""
     store: Store | None = getattr(request.app.state, "store", None)
     if store is None or not await store.ping():
         return JSONResponse({"status": "starting"}, status_code=503)
-    return JSONResponse({"status": "ok"})
+    hall: Hall = request.app.state.hall
+    bus: Bus | None = getattr(request.app.state, "bus", None)
+    redis = "off" if bus is None else "ok" if bus.healthy else "down"
+    return JSONResponse({"status": "ok", "redis": redis, "process": hall.process, "rooms": len(hall.rooms)})
 
 
 routes: list[BaseRoute] = [

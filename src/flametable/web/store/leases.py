@@ -30,7 +30,8 @@ from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
 
 from flametable.web.store.errors import LeaseLost
-from flametable.web.store.tables import matches, room_owners
+from flametable.web.store.rows import PLAYING
+from flametable.web.store.tables import matches, room_owners, rooms
 
 RENEW_CHUNK = 4000
 """The most rooms renewed by one statement (two bound values a room: well under the drivers' 32,767)."""
@@ -95,12 +96,32 @@ def chunks(fences: Mapping[str, int]) -> Iterable[list[tuple[str, int]]]:
         yield pairs[start:start + RENEW_CHUNK]
 
 
+RELEASED = 0.0
+"""The ``expires`` of a lease given back (:func:`release`): it ended, and at no time a lease runs out at, so that a
+room its owner gave back (nobody in it, no bot to move) is never taken for a lease that ran out (:func:`abandoned`)."""
+
+
 def release(room_id: str, owner: str, fence: int) -> sa.Update:
     """End the lease now if it is still ``owner``'s with ``fence`` and live."""
     return (sa.update(room_owners)
             .where(room_owners.c.room_id == room_id, room_owners.c.owner == owner, room_owners.c.fence == fence,
                    live())
-            .values(expires=database_now()))
+            .values(expires=_seconds(RELEASED)))
+
+
+def owners_of(room_ids: list[str]) -> sa.Select[Any]:
+    """Each room's id, owner, fence and seconds left (<= 0: ended)."""
+    return sa.select(room_owners.c.room_id, room_owners.c.owner, room_owners.c.fence,
+                     room_owners.c.expires - database_now()).where(room_owners.c.room_id.in_(room_ids))
+
+
+def abandoned(extra: sa.ColumnElement[bool], limit: int) -> sa.Select[Any]:
+    """The rooms whose lease ran out (not given back) and whose current match is being played, with ``extra``."""
+    return (sa.select(room_owners.c.room_id)
+            .join(rooms, rooms.c.id == room_owners.c.room_id)
+            .join(matches, sa.and_(matches.c.room_id == rooms.c.id, matches.c.number == rooms.c.current))
+            .where(room_owners.c.expires > RELEASED, ~live(), matches.c.status == PLAYING, extra)
+            .order_by(room_owners.c.expires).limit(limit))
 
 
 def owner_of(room_id: str) -> sa.Select[Any]:

@@ -3,7 +3,7 @@ pooled connections that see what is committed."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -23,6 +23,7 @@ from flametable.web.store.tables import (
     match_values,
     matches,
     open_seat,
+    room_owners,
     room_row,
     rooms,
     seats,
@@ -106,14 +107,17 @@ class Store:
             raise StoreError(f"the database gave no id to match {match.number} of the room {room_id}")
         return int(key[0])
 
-    async def claim_seat(self, room_id: str, player: int, token_hash: str) -> bool:
+    async def claim_seat(self, room_id: str, player: int, token_hash: str, *, fence: int | None = None) -> bool:
         """Give the open person's seat ``player`` its token, atomically: ``False`` if it was taken meanwhile, or
-        the room was closed (its current match expired or closed)."""
+        the room was closed (its current match expired or closed). With ``fence``, :class:`LeaseLost` unless the
+        room's lease is still held with it (a new owner that loaded the room before would not know the seat)."""
 
         not_closed = (sa.exists().where(rooms.c.id == room_id, current_match(),
                                         matches.c.status.not_in(sorted(UNPLAYED))))
+        what = f"cannot claim seat {player} of the room {room_id}"
 
         async def work(connection: AsyncConnection) -> bool:
+            await leases.check_room(connection, room_id, fence, what)
             result = await connection.execute(
                 sa.update(seats)
                 .where(seats.c.room_id == room_id, seats.c.player == player, seats.c.kind == HUMAN,
@@ -121,7 +125,7 @@ class Store:
                 .values(token_hash=token_hash))
             return result.rowcount == 1
 
-        return await self._write(f"cannot claim seat {player} of the room {room_id}", work)
+        return await self._write(what, work)
 
     async def append_action(self, match_id: int, index: int, notation: str, seat: int, *,
                             status: str = "playing", result: dict[str, Any] | None = None,
@@ -260,6 +264,29 @@ class Store:
             async with self.engine.connect() as connection:
                 row = (await connection.execute(leases.owner_of(room_id))).first()
         return None if row is None else (str(row[0]), int(row[1]), float(row[2]))
+
+    async def room_owners(self, room_ids: Iterable[str]) -> dict[str, tuple[str, int, float]]:
+        """:meth:`room_owner` of many rooms in one query (a room that never had an owner is absent)."""
+        ids = sorted(set(room_ids))
+        found: dict[str, tuple[str, int, float]] = {}
+        if not ids:
+            return found
+        with database_errors("cannot read the owners of rooms"):
+            async with self.engine.connect() as connection:
+                for start in range(0, len(ids), leases.RENEW_CHUNK):
+                    for row in await connection.execute(leases.owners_of(ids[start:start + leases.RENEW_CHUNK])):
+                        found[str(row[0])] = (str(row[1]), int(row[2]), float(row[3]))
+        return found
+
+    async def abandoned_bot_rooms(self, limit: int) -> list[str]:
+        """Rooms whose lease ran out without being given back (their owner died or hung) while their current
+        match is being played with a bot's seat: a bot may have a move to make, and nobody to make it. The lease
+        ended longest ago first."""
+        query = leases.abandoned(sa.exists().where(seats.c.room_id == room_owners.c.room_id,
+                                                   seats.c.kind.like("bot:%")), limit)
+        with database_errors("cannot list the rooms left by their owners"):
+            async with self.engine.connect() as connection:
+                return [str(room_id) for room_id in (await connection.execute(query)).scalars()]
 
     # --- reads ---------------------------------------------------------------------------------------------
 
