@@ -53,7 +53,18 @@ _LONG_STRING = re.compile(r'"(?:[^"\\]|\\.)' rf"{{{MAX_STRING_CHARS + 1}}}")
 def _may_pass_a_limit(text: str, code: str) -> bool:
     return ("\\u" in text or (not text.isascii() and _SURROGATE.search(text) is not None)
             or _NUMBER_PAST.search(code) is not None
-            or (len(text) > MAX_STRING_CHARS and _LONG_STRING.search(text) is not None))
+            or (len(text) > MAX_STRING_CHARS and _has_long_string(text)))
+
+
+def _has_long_string(text: str) -> bool:
+    """Whether a string of ``text`` (a JSON text) may be longer than :data:`MAX_STRING_CHARS` characters. Without
+    a backslash, :data:`_LONG_STRING` tried at each quote runs only to the next one (linear); with escaped quotes
+    (a JSON text inside a JSON string: ``\\"``) each try would run on past them for a thousand characters, so the
+    text's strings, read from its start, are measured instead (3 ms a 1.5 KB message of the cluster's bus before)."""
+    if "\\" not in text:
+        return _LONG_STRING.search(text) is not None
+    return any(match.end() - match.start() > MAX_STRING_CHARS + 2 for match in _BASIC_STRING.finditer(text))
+
 
 NESTED = N_plural("lists and tables nested more than {limit} deep", "lists and tables nested more than {limit} deep",
                   "limit")  # the same in English; not in every language
