@@ -460,3 +460,23 @@ async def test_a_room_is_taken_over_only_once_the_old_owners_write_in_flight_is_
     assert (await stored(new))[0] == ["play 0"]
     with pytest.raises(LeaseLost):
         await old.append_action(match_id, 1, "play 1", 1, fence=fence)
+
+
+async def test_a_busy_writer_does_not_hold_back_the_renewal_of_leases(two: tuple[Store, Store]) -> None:
+    """A process whose writer is busy (a long batch of appends) still renews its leases at once: they are on a
+    connection of their own (renewed behind the batches, they ran out under load and the process dropped every
+    room it had)."""
+    store, _ = two
+    await made(store, a_room("r1"))
+    fence = await store.take_room("r1", "p1", 5.0)
+    assert fence is not None
+    busy = asyncio.Event()
+
+    async def slow(connection: Any) -> None:
+        busy.set()
+        await asyncio.sleep(3.0)
+
+    held = asyncio.ensure_future(store._writer.job("a long batch", slow))
+    await busy.wait()
+    assert await asyncio.wait_for(store.renew_rooms("p1", {"r1": fence}, 5.0), 1.0) == set()
+    await held
