@@ -29,6 +29,11 @@ game rule here: rooms drive matches through the common protocol and the match se
 ``GET  /api/me``                            who is signed in, and the session's CSRF token
 ``GET  /api/me/matches``                    the account's matches going on
 ``POST /api/rooms/ID/seat``                 a fresh token for the account's seat in the room (another device)
+``GET  /api/players/NAME``                  a player's profile: ratings and their history, results, recent matches
+``GET  /api/leaderboard/GAME``              a page (``?page=N``) of a game's best 100 settled ratings, the reader's
+                                            own place
+``GET  /api/rooms/ID/matches/N/rating``     a match's rating change (rated rooms: ``"rated": true`` at making
+                                            and joining)
 ==========================================  ===================================================================
 
 A request with a signed-in session's cookie that may change something carries the session's CSRF token
@@ -50,8 +55,9 @@ from starlette.routing import BaseRoute
 from flametable.web import client, socket
 from flametable.web.accounts import Accounts, Hasher
 from flametable.web.memory import Connections
+from flametable.web.ratings import rate_pending
 from flametable.web.rooms import Hall
-from flametable.web.routes import accounts, games, matches, pages, rooms
+from flametable.web.routes import accounts, games, matches, pages, players, rooms
 from flametable.web.sessions import SessionGuard
 from flametable.web.settings import Settings, bot_pool, replay_worker
 from flametable.web.store import AccountStore
@@ -73,6 +79,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     app.state.replays = replays = replay_worker(settings, hall.limits)
     try:
         await hall.start_sweeping()
+        await rate_pending(store, settings.clock())  # rated matches whose rating failed before (issue 23)
         with socket.quiet_bad_text(hall.limits.not_utf8_log_seconds):  # not a traceback per bad text frame
             yield
     finally:
@@ -89,6 +96,7 @@ def create_app(settings: Settings) -> Starlette:
         *rooms.routes,
         *matches.routes,
         *accounts.routes,
+        *players.routes,
         *socket.routes,
         *client.routes(pages.page),
         # routes of other modules go here, each module's ``routes`` list

@@ -35,7 +35,7 @@ from flametable.core.errors import FlametableError
 from flametable.core.i18n import LANGUAGES, N_, Phrase
 from flametable.core.limits import LimitError, loads_json
 from flametable.core.protocol import Action
-from flametable.core.schema import Anything, Const, Int, List, Nullable, Obj, Str, validate
+from flametable.core.schema import Anything, Bool, Const, Int, List, Nullable, Obj, Str, validate
 from flametable.service.events import Event
 
 MAX_MESSAGE_BYTES = 4096
@@ -73,11 +73,15 @@ ROOM_REQUEST = Obj(
     required={"game": Str(max_len=100, description="a game of the registry"),
               "seats": List(Str(max_len=100), min=2, max=2,
                             description='each seat: "me", "open" or a bot spec ("bot:hard")')},
-    optional={"options": Anything("object", "the game's options (checked by the game)")},
+    optional={"options": Anything("object", "the game's options (checked by the game)"),
+              "rated": Bool("a rated match (issue 23): the creator signed in, the seats \"me\" and \"open\"; "
+                            "default false")},
     title="room request",
 )
 """``POST /api/rooms``."""
-JOIN_REQUEST = Obj(optional={"player": Int(0, 1, "the seat wanted (default: the first open one)")},
+JOIN_REQUEST = Obj(optional={"player": Int(0, 1, "the seat wanted (default: the first open one)"),
+                             "rated": Bool("the joiner asks for the rated match of a rated room (signed in, another "
+                                           "account than its creator's); default false")},
                    title="join request")
 """``POST /api/rooms/ID/join``."""
 CLOSE_REQUEST = Obj(required={"token": _TOKEN}, title="close request")

@@ -13,6 +13,7 @@ from flametable.core.errors import FlametableError
 from flametable.web.common import client_id, fail, hall_of, language_of, read_body, room_or_404
 from flametable.web.messages import CLOSE_REQUEST, JOIN_REQUEST, ROOM_REQUEST
 from flametable.web.rooms import RoomError
+from flametable.web.routes import players
 from flametable.web.sessions import give_seats
 
 
@@ -21,6 +22,9 @@ async def create_room(request: Request) -> Response:
     body = await read_body(request, tr, ROOM_REQUEST)
     if isinstance(body, Response):
         return body
+    rated_by = await players.rated_creation(request, tr, body)  # a rated room: its creator's account, signed in
+    if isinstance(rated_by, Response):
+        return rated_by
     try:
         room, tokens = await hall_of(request).create(body["game"], body.get("options"), body["seats"],
                                                       client_id(request))
@@ -34,6 +38,10 @@ async def create_room(request: Request) -> Response:
         return fail(tr, "bad_options", exc, 400)
     await give_seats(request, room.id, tokens)  # a signed-in creator's seats belong to the account
     player = min(tokens) if tokens else None
+    if rated_by is not None and player is not None:
+        refused = await players.rated_made(request, tr, room.id, rated_by, tokens[player])
+        if refused is not None:
+            return refused
     return JSONResponse({"room": room.id, "link": f"/rooms/{room.id}", "player": player,
                          "token": tokens.get(player) if player is not None else None,
                          "tokens": {str(p): t for p, t in tokens.items()}}, status_code=201)
@@ -48,6 +56,7 @@ async def list_rooms(request: Request) -> Response:
         if room is not None and room.playing:
             out.append(room.summary())
             hall.maybe_forget(room)
+    await players.with_ratings(request, out)  # rated, and the creator's name and rating (an account's room)
     return JSONResponse({"rooms": out})
 
 
@@ -57,6 +66,7 @@ async def show_room(request: Request) -> Response:
         return room
     summary = room.summary()
     hall_of(request).maybe_forget(room)
+    summary["rated"] = await players.is_rated(request, room.id)
     return JSONResponse(summary)
 
 
@@ -66,6 +76,9 @@ async def join_room(request: Request) -> Response:
     if isinstance(body, Response):
         return body
     hall, room_id = hall_of(request), request.path_params["room"][:64]
+    joiner = await players.rated_joining(request, tr, room_id, body)  # a rated room: the joiner's account
+    if isinstance(joiner, Response):
+        return joiner
     try:
         room, player, token = await hall.join(room_id, body.get("player"))
     except RoomError as exc:
@@ -74,6 +87,8 @@ async def join_room(request: Request) -> Response:
             hall.maybe_forget(refused)
         return fail(tr, exc.code, exc, exc.status)
     await give_seats(request, room.id, [player])  # a signed-in player's seat belongs to the account
+    if joiner is not None:
+        await players.rated_joined(request, room.id, joiner)
     return JSONResponse({"room": room.id, "player": player, "token": token})
 
 

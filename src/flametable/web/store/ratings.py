@@ -209,6 +209,22 @@ class RatingStore:
     async def rated_room(self, room_id: str) -> RatedRoom | None:
         return (await self.rated_rooms([room_id])).get(room_id)
 
+    async def holders(self, room_ids: Iterable[str]) -> dict[str, dict[int, tuple[int, str | None]]]:
+        """The seats of the rooms that belong to an account: room -> player -> (account id, name; None once
+        deleted)."""
+        wanted = sorted(set(room_ids))
+        if not wanted:
+            return {}
+        query = (sa.select(seat_accounts.c.room_id, seat_accounts.c.player, accounts.c.id, accounts.c.name)
+                 .join(accounts, accounts.c.id == seat_accounts.c.account_id)
+                 .where(seat_accounts.c.room_id.in_(wanted)))
+        found: dict[str, dict[int, tuple[int, str | None]]] = {}
+        with database_errors("cannot read the accounts of the rooms' seats"):
+            async with self.engine.connect() as connection:
+                for r in await connection.execute(query):
+                    found.setdefault(str(r[0]), {})[int(r[1])] = (int(r[2]), None if r[3] is None else str(r[3]))
+        return found
+
     # --- rating a match: exactly once -----------------------------------------------------------------------
 
     async def rate(self, match_id: int, now: float) -> Rated | None:
