@@ -16,9 +16,12 @@ import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
 
+from flametable.core.schema import validate
 from flametable.service.ratings import Rating
+from flametable.web import messages
 from flametable.web.accounts import HashCost
 from flametable.web.app import create_app
+from flametable.web.messages import LEADERBOARD_ANSWER, PROFILE_ANSWER, RATING_CHANGE_ANSWER
 from flametable.web.ratings import change_json, rating_json
 from flametable.web.store import Store, database_url, ratings
 from flametable.web.store.tables import accounts
@@ -27,6 +30,12 @@ from tests.web.client import settings
 COOKIE = "flametable_session"
 PASSWORD = "correct horse battery"
 START = 1_800_000_000.0
+
+
+def declared(data: Any, schema: Any) -> Any:
+    """``data``, checked against the answer's declared schema (docs/schemas/*-answer.schema.json)."""
+    validate(data, schema, "answer", messages.MESSAGE, error=messages.request_error, json=True)
+    return data
 
 
 class Clock:
@@ -132,13 +141,13 @@ def test_a_rated_match_is_rated_at_its_end_and_both_players_read_the_change(app:
     ana, bea = Player(app, "Ana"), Player(app, "Bea")
     room, ana_token, bea_token = rated_room(ana, bea)
     assert ana.get(f"/api/rooms/{room}")["rated"] is True
-    before = ana.get(f"/api/rooms/{room}/matches/0/rating")
+    before = declared(ana.get(f"/api/rooms/{room}/matches/0/rating"), RATING_CHANGE_ANSWER)
     assert (before["status"], before["rated"], before["players"]) == ("playing", True, [])
 
     ended = bea.resign(room, bea_token)  # a resignation is a loss
     assert ended["status"] == "resigned"
     for reader in (ana, bea):  # told once the end is out: the change is stored before the "ended" message
-        change = reader.get(f"/api/rooms/{room}/matches/0/rating")
+        change = declared(reader.get(f"/api/rooms/{room}/matches/0/rating"), RATING_CHANGE_ANSWER)
         assert change["rated"] is True
         assert [(p["seat"], p["name"], p["before"]["display"], p["after"]["display"], p["delta_display"])
                 for p in change["players"]] == [(0, "Ana", "1500?", "1662?", "+162"), (1, "Bea", "1500?", "1338?",
@@ -187,7 +196,7 @@ def test_a_casual_match_between_two_accounts_and_a_match_against_a_bot_are_never
     ana.resign(bot["room"], bot["token"])
     for room in (made["room"], bot["room"]):
         assert ana.get(f"/api/rooms/{room}/matches/0/rating")["rated"] is False
-    profile = ana.get("/api/players/ana")
+    profile = declared(ana.get("/api/players/ana"), PROFILE_ANSWER)
     assert [(g["game"], g["rating"], g["losses"]) for g in profile["games"]] == [("duel", None, 1),
                                                                                   ("duals", None, 1)]
     assert {r["opponent"]["kind"] for r in profile["recent"]} == {"bot", "account"}
@@ -220,7 +229,7 @@ def test_a_profile_shows_ratings_with_their_history_results_and_recent_matches(a
         room, ana_token, bea_token = rated_room(ana, bea)
         app.clock.now += 3600
         (bea if loser == "bea" else ana).resign(room, bea_token if loser == "bea" else ana_token)
-    profile = Player(app).get("/api/players/ANA")  # any case: one name
+    profile = declared(Player(app).get("/api/players/ANA"), PROFILE_ANSWER)  # any case: one name
     assert profile["name"] == "Ana"
     [duel] = profile["games"]
     assert (duel["game"], duel["title"], duel["wins"], duel["losses"], duel["draws"]) == ("duel", "Flame Duel",
@@ -285,7 +294,7 @@ def test_a_leaderboard_pages_the_settled_ratings_and_shows_the_reader_s_place(ap
     seed(app, 2, game="duals", prefix="d")
     reader = Player(app, "Ana")
     guest = Player(app)
-    first = guest.get("/api/leaderboard/duel")
+    first = declared(guest.get("/api/leaderboard/duel"), LEADERBOARD_ANSWER)
     assert (first["page"], first["pages"], first["per_page"], first["total"], first["me"]) == (1, 3, 20, 45, None)
     assert [r["place"] for r in first["rows"]] == list(range(1, 21))
     assert [r["name"] for r in first["rows"]][:2] == ["p000", "p001"]
@@ -304,7 +313,7 @@ def test_a_leaderboard_pages_the_settled_ratings_and_shows_the_reader_s_place(ap
     app.sql(sa.insert(ratings).values(account_id=sa.select(accounts.c.id).where(accounts.c.name == "Ana")
                                       .scalar_subquery(), game="duel", rating=1995.0, rd=80.0, volatility=0.06,
                                       rated_at=START, matches=20))
-    board = reader.get("/api/leaderboard/duel")
+    board = declared(reader.get("/api/leaderboard/duel"), LEADERBOARD_ANSWER)
     assert board["me"]["place"] == 2
     assert board["me"]["listed"] is True
     assert [r["name"] for r in board["rows"]][:3] == ["p000", "Ana", "p001"]
@@ -316,7 +325,7 @@ def test_a_leaderboard_pages_the_settled_ratings_and_shows_the_reader_s_place(ap
 
 def test_a_leaderboard_lists_the_best_100_and_tells_a_place_past_them(app: App) -> None:
     ids = seed(app, 130)
-    board = Player(app).get("/api/leaderboard/duel?page=5")
+    board = declared(Player(app).get("/api/leaderboard/duel?page=5"), LEADERBOARD_ANSWER)
     assert (board["total"], board["pages"], board["ranked"]) == (100, 5, 130)
     assert [r["place"] for r in board["rows"]] == list(range(81, 101))
     assert Player(app).get("/api/leaderboard/duel?page=6")["rows"] == []
