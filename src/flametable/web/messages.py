@@ -35,7 +35,7 @@ from flametable.core.errors import FlametableError
 from flametable.core.i18n import LANGUAGES, N_, Phrase
 from flametable.core.limits import LimitError, loads_json
 from flametable.core.protocol import Action
-from flametable.core.schema import Anything, Bool, Const, Int, List, Nullable, Num, Obj, Str, validate
+from flametable.core.schema import Anything, Bool, Const, Int, List, Nullable, Num, Obj, Schema, Str, validate
 from flametable.service.events import Event
 
 MAX_MESSAGE_BYTES = 4096
@@ -124,7 +124,7 @@ _RATING = Obj(required={"rating": Num(description="the Glicko-2 rating, to a ten
                                                                "while provisional ('1662?')"),
                         "provisional": Bool("the RD is above 110")},
               title="rating")
-_CHANGE = {"before": _RATING, "after": _RATING,
+_CHANGE: dict[str, Schema] = {"before": _RATING, "after": _RATING,
            "delta": Num(description="the rating after minus before, to a tenth"),
            "delta_display": Str(max_len=20, description="the change as players read it ('+162', '-3', '0')")}
 RATING_CHANGE_ANSWER = Obj(
