@@ -124,9 +124,9 @@ _RATING = Obj(required={"rating": Num(description="the Glicko-2 rating, to a ten
                                                                "while provisional ('1662?')"),
                         "provisional": Bool("the RD is above 110")},
               title="rating")
-_CHANGE: dict[str, Schema] = {"before": _RATING, "after": _RATING,
-           "delta": Num(description="the rating after minus before, to a tenth"),
-           "delta_display": Str(max_len=20, description="the change as players read it ('+162', '-3', '0')")}
+_CHANGE: dict[str, Schema] = {
+    "before": _RATING, "after": _RATING, "delta": Num(description="the rating after minus before, to a tenth"),
+    "delta_display": Str(max_len=20, description="the change as players read it ('+162', '-3', '0')")}
 RATING_CHANGE_ANSWER = Obj(
     required={"room": Str(max_len=64, description="the room's id"), "match": Int(0, MAX_VERSION, "the match's number"),
               "status": Str(choices=("playing", "ended", "unplayed"), description="the match is being played, ended "
