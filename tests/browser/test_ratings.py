@@ -143,33 +143,48 @@ def play_in_pages(pages: list[Page], limit: int) -> int:
 
 def play_out_by_sockets(server: LiveServer, room: str, tokens: list[str]) -> None:
     """Both seats' own sockets (their tokens) play the first legal action whenever their seat is to act, to the
-    end."""
+    end: the seat whose latest event (at the match's latest version) holds legal actions acts, then waits for its
+    action's event."""
     sockets = [server.connect(room) for _ in tokens]
+    sent: list[dict[str, Any]] = [{}, {}]
+
+    def next_message(i: int) -> dict[str, Any]:
+        """Seat ``i``'s next event or end (presence and the like skipped; an action refused for the connection's
+        budget, 10 a second after a burst of 30, sent again)."""
+        while True:
+            message = sockets[i].recv()
+            if message["type"] in ("event", "ended"):
+                return message
+            if message["type"] == "error" and message["code"] == "too_fast" and sent[i]:
+                time.sleep(0.2)
+                sockets[i].send(**sent[i])  # the same action again
+            else:
+                assert message["type"] != "error", message
+
+    def version(message: dict[str, Any]) -> int:
+        return int(message["event"]["version"]) if message["type"] == "event" else 1 << 60
+
     try:
         for socket, token in zip(sockets, tokens, strict=True):
             socket.send(type="hello", token=token)
             socket.until("welcome")
-        ended = [False, False]
-        sent: list[dict[str, Any] | None] = [None, None]
-        for _ in range(400):
-            for i, socket in enumerate(sockets):
-                if ended[i]:
-                    continue
-                message = socket.recv()
-                while message["type"] not in ("event", "ended"):
-                    if message["type"] == "error" and message["code"] == "too_fast" and sent[i] is not None:
-                        time.sleep(0.2)  # a connection's budget: 10 messages a second after a burst of 30
-                        socket.send(**sent[i])
-                    else:
-                        assert message["type"] != "error", message
-                    message = socket.recv()
-                if message["type"] == "ended":
-                    ended[i] = True
-                elif message["legal"]:
-                    sent[i] = {"type": "act", "action": message["legal"][0], "version": message["event"]["version"]}
-                    socket.send(**sent[i])
-            if all(ended):
+        latest = [next_message(0), next_message(1)]
+        for _ in range(1000):
+            newest = max(version(m) for m in latest)
+            for i in (0, 1):
+                while version(latest[i]) < newest:
+                    latest[i] = next_message(i)
+            if any(m["type"] == "ended" for m in latest):
                 return
+            movers = [i for i in (0, 1) if latest[i]["legal"]]
+            if not movers:  # the last action's event: the end follows
+                latest = [next_message(0), next_message(1)]
+                continue
+            mover = movers[0]
+            act = {"type": "act", "action": latest[mover]["legal"][0], "version": version(latest[mover])}
+            sent[mover] = act
+            sockets[mover].send(**act)
+            latest[mover] = next_message(mover)
         raise AssertionError("the match did not end")
     finally:
         for socket in sockets:
