@@ -24,7 +24,10 @@ from flametable.web.messages import (
     CLOSE_REQUEST,
     DELETE_REQUEST,
     JOIN_REQUEST,
+    LEADERBOARD_ANSWER,
     PASSWORD_REQUEST,
+    PROFILE_ANSWER,
+    RATING_CHANGE_ANSWER,
     ROOM_REQUEST,
     SEAT_REQUEST,
     SIGN_IN_REQUEST,
@@ -75,6 +78,14 @@ def documents() -> dict[str, dict[str, Any]]:
     made["seat-request"] = (SEAT_REQUEST, "flametable server: seat request",
                             "The body of POST /api/rooms/ID/seat on the game server (docs/server.md, Accounts): "
                             "which of the account's seats in the room gets a fresh token.")
+    made["profile-answer"] = (PROFILE_ANSWER, "flametable server: a player's profile",
+                              "What GET /api/players/NAME answers (docs/server.md, Ratings): ratings per game with "
+                              "their history, results, the recent matches.")
+    made["leaderboard-answer"] = (LEADERBOARD_ANSWER, "flametable server: a leaderboard's page",
+                                  "What GET /api/leaderboard/GAME?page=N answers (docs/server.md, Ratings): a page of "
+                                  "the game's best 100 settled ratings and the reader's own place.")
+    made["rating-change-answer"] = (RATING_CHANGE_ANSWER, "flametable server: a match's rating change",
+                                    "What GET /api/rooms/ID/matches/N/rating answers (docs/server.md, Ratings).")
     for kind, schema in CLIENT.items():
         made[f"client-{kind}"] = (schema, f"flametable server: client message '{kind}'",
                                   f"A client's '{kind}' message on a room's WebSocket (docs/server.md): "

@@ -39,8 +39,9 @@ from flametable.web.store import (
 
 pytestmark = pytest.mark.anyio
 
-TABLES = {"rooms", "seats", "matches", "actions", "room_owners", "accounts", "sessions", "seat_accounts"}
-HEAD = "0004"  # the latest migration
+TABLES = {"rooms", "seats", "matches", "actions", "room_owners", "accounts", "sessions", "seat_accounts",
+          "rated_rooms", "ratings", "rating_history"}
+HEAD = "0005"  # the latest migration
 MAX_SEED = 2**64 - 1
 
 

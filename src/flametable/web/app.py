@@ -30,6 +30,11 @@ game rule here: rooms drive matches through the common protocol and the match se
 ``GET  /api/me``                            who is signed in, and the session's CSRF token
 ``GET  /api/me/matches``                    the account's matches going on
 ``POST /api/rooms/ID/seat``                 a fresh token for the account's seat in the room (another device)
+``GET  /api/players/NAME``                  a player's profile: ratings and their history, results, recent matches
+``GET  /api/leaderboard/GAME``              a page (``?page=N``) of a game's best 100 settled ratings, the reader's
+                                            own place
+``GET  /api/rooms/ID/matches/N/rating``     a match's rating change (rated rooms: ``"rated": true`` at making
+                                            and joining)
 ==========================================  ===================================================================
 
 A request with a signed-in session's cookie that may change something carries the session's CSRF token
@@ -55,8 +60,9 @@ from flametable.web import client, socket
 from flametable.web.accounts import Accounts, HashCost, Hasher
 from flametable.web.cluster import Cluster
 from flametable.web.memory import Connections
+from flametable.web.ratings import rate_pending
 from flametable.web.rooms import Hall, process_id
-from flametable.web.routes import accounts, games, matches, pages, rooms
+from flametable.web.routes import accounts, games, matches, pages, players, rooms
 from flametable.web.sessions import SessionGuard
 from flametable.web.settings import Settings, bot_pool, replay_worker
 from flametable.web.store import AccountStore
@@ -95,6 +101,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if hall.cluster is not None:
             await hall.cluster.start()
         await hall.start_sweeping()
+        await rate_pending(store, settings.clock())  # rated matches whose rating failed before (issue 23)
         with socket.quiet_bad_text(hall.limits.not_utf8_log_seconds):  # not a traceback per bad text frame
             yield
     finally:
@@ -113,6 +120,7 @@ def create_app(settings: Settings) -> Starlette:
         *rooms.routes,
         *matches.routes,
         *accounts.routes,
+        *players.routes,
         *socket.routes,
         *client.routes(pages.page),
         # routes of other modules go here, each module's ``routes`` list

@@ -35,7 +35,7 @@ from flametable.core.errors import FlametableError
 from flametable.core.i18n import LANGUAGES, N_, Phrase
 from flametable.core.limits import LimitError, loads_json
 from flametable.core.protocol import Action
-from flametable.core.schema import Anything, Const, Int, List, Nullable, Obj, Str, validate
+from flametable.core.schema import Anything, Bool, Const, Int, List, Nullable, Num, Obj, Schema, Str, validate
 from flametable.service.events import Event
 
 MAX_MESSAGE_BYTES = 4096
@@ -73,11 +73,15 @@ ROOM_REQUEST = Obj(
     required={"game": Str(max_len=100, description="a game of the registry"),
               "seats": List(Str(max_len=100), min=2, max=2,
                             description='each seat: "me", "open" or a bot spec ("bot:hard")')},
-    optional={"options": Anything("object", "the game's options (checked by the game)")},
+    optional={"options": Anything("object", "the game's options (checked by the game)"),
+              "rated": Bool("a rated match (issue 23): the creator signed in, the seats \"me\" and \"open\"; "
+                            "default false")},
     title="room request",
 )
 """``POST /api/rooms``."""
-JOIN_REQUEST = Obj(optional={"player": Int(0, 1, "the seat wanted (default: the first open one)")},
+JOIN_REQUEST = Obj(optional={"player": Int(0, 1, "the seat wanted (default: the first open one)"),
+                             "rated": Bool("the joiner asks for the rated match of a rated room (signed in, another "
+                                           "account than its creator's); default false")},
                    title="join request")
 """``POST /api/rooms/ID/join``."""
 CLOSE_REQUEST = Obj(required={"token": _TOKEN}, title="close request")
@@ -108,6 +112,79 @@ SEAT_REQUEST = Obj(optional={"player": Int(0, 1, "the room's player whose seat i
                                                  "first seat in the room)")},
                    title="seat request")
 """``POST /api/rooms/ID/seat``: a fresh token for the account's seat in the room."""
+
+# ratings (issue 23: ``docs/server.md``, Ratings): what the routes of ratings answer, declared as the requests are
+_GAME = Str(max_len=100, description="a game of the registry")
+_PLAYER = Str(max_len=64, description="a user name, as shown")
+_RATING = Obj(required={"rating": Num(description="the Glicko-2 rating, to a tenth"),
+                        "rd": Num(0, 350, "the rating deviation (RD), to a tenth, grown by the time since the last "
+                                          "rated match where said"),
+                        "volatility": Num(0, description="the rating's volatility"),
+                        "display": Str(max_len=20, description="the rating as players read it: rounded, '?' after it "
+                                                               "while provisional ('1662?')"),
+                        "provisional": Bool("the RD is above 110")},
+              title="rating")
+_CHANGE: dict[str, Schema] = {
+    "before": _RATING, "after": _RATING, "delta": Num(description="the rating after minus before, to a tenth"),
+    "delta_display": Str(max_len=20, description="the change as players read it ('+162', '-3', '0')")}
+RATING_CHANGE_ANSWER = Obj(
+    required={"room": Str(max_len=64, description="the room's id"), "match": Int(0, MAX_VERSION, "the match's number"),
+              "status": Str(choices=("playing", "ended", "unplayed"), description="the match is being played, ended "
+                                                                                  "(by the rules or a resignation), "
+                                                                                  "or was closed unplayed"),
+              "rated": Bool("the match is rated (both accounts asked for it)"),
+              "players": List(Obj(required={"seat": Int(0, 1, "the seat in the match"),
+                                            "name": Nullable(_PLAYER, "null: a deleted account"), **_CHANGE},
+                                  title="seat's change"),
+                              max=2, description="each seat's change once a rated match ended (else none)")},
+    title="rating change")
+"""``GET /api/rooms/ID/matches/N/rating``."""
+_OPPONENT = Obj(required={"kind": Str(choices=("account", "deleted", "guest", "bot"),
+                                      description="another account, a deleted one, a guest or a bot")},
+                optional={"name": _PLAYER, "profile": Str(max_len=200, description="the account's profile page"),
+                          "bot": Str(max_len=100, description="the bot's spec ('bot:easy')")},
+                title="opponent")
+PROFILE_ANSWER = Obj(
+    required={
+        "name": _PLAYER, "created_at": Num(0, description="when the account was made (seconds since 1970)"),
+        "games": List(Obj(required={
+            "game": _GAME, "title": Str(max_len=200, description="the game's title in the reader's language"),
+            "rating": Nullable(_RATING, "null: never rated in this game"),
+            "rated_matches": Int(0, None, "the rated matches played"),
+            "place": Nullable(Int(1, None, "the place on the game's leaderboard"), "null: provisional or unrated"),
+            "leaderboard": Str(max_len=200, description="the game's leaderboard page"),
+            "wins": Int(0), "losses": Int(0), "draws": Int(0),
+            "history": List(Obj(required={"at": Num(0, description="when (seconds since 1970)"),
+                                          "rating": Num(), "rd": Num(0, 350)},
+                                optional={"start": Bool("the rating before the first rated match")},
+                                title="point"),
+                            description="the rating before the first rated match, then after each, the oldest "
+                                        "first")},
+            title="game"), description="each game the player finished a match of, in the registry's order"),
+        "recent": List(Obj(required={
+            "room": Str(max_len=64), "match": Int(0, MAX_VERSION), "game": _GAME, "title": Str(max_len=200),
+            "at": Num(0, description="when it was rated, else when its room was made (seconds since 1970)"),
+            "opponent": _OPPONENT, "result": Str(choices=("win", "loss", "draw")),
+            "reason": Nullable(Str(max_len=100, description="why it ended (the game's reason, or 'resigned')")),
+            "rated": Bool(), "change": Nullable(Obj(required=dict(_CHANGE), title="change")),
+            "replay": Str(max_len=300, description="the match's page in the replay viewer")},
+            title="match"), max=20, description="the latest finished matches, the newest first")},
+    title="profile")
+"""``GET /api/players/NAME``."""
+LEADERBOARD_ANSWER = Obj(
+    required={
+        "game": _GAME, "title": Str(max_len=200), "page": Int(1, 100), "pages": Int(1, 100),
+        "per_page": Int(1, 100), "total": Int(0, 100, "the ratings listed (at most the best 100)"),
+        "ranked": Int(0, None, "every settled rating of the game"),
+        "rows": List(Obj(required={"place": Int(1, 100), "name": _PLAYER, "profile": Str(max_len=200),
+                                   **_RATING.required}, title="place"), max=20),
+        "me": Nullable(Obj(required={"name": _PLAYER,
+                                     "place": Nullable(Int(1, None), "null: provisional or unrated"),
+                                     "listed": Bool("the place is among the best 100"),
+                                     "rating": Nullable(_RATING, "null: never rated in this game")},
+                           title="reader"), "null: a guest")},
+    title="leaderboard")
+"""``GET /api/leaderboard/GAME?page=N``."""
 
 _ACTION_ID = Int(0, MAX_VERSION)
 _NOTATION = Str(max_len=200)

@@ -58,6 +58,7 @@ from flametable.web import messages
 from flametable.web.botpool import BotPool
 from flametable.web.botpool import game_of as game_of  # the games made once per process: where bots have them
 from flametable.web.logs import MatchLogs, Reader, replay_log
+from flametable.web.ratings import rate_if_rated  # issue 23: a rated match rated at its end (2 calls)
 from flametable.web.store import (
     CLOSED,
     EXPIRED,
@@ -496,6 +497,7 @@ class Room:
         await self._tell(applied)
         self.logs.flush()  # the logs' lines of the step, once its events are out
         if outcome is not None:
+            await rate_if_rated(self.hall.store, self.match, self.hall.clock())  # issue 23: a rated match's ratings
             await self._broadcast(self._ended)
         self.schedule_bot()
 
@@ -547,6 +549,7 @@ class Room:
                                 status=503) from None
             self._cancel_bot()
             self.match.status, self.match.result = "resigned", result
+            await rate_if_rated(self.hall.store, self.match, self.hall.clock())  # issue 23: a rated match's ratings
             await self._broadcast(self._ended)
 
     async def rematch(self, conn: Conn) -> None:

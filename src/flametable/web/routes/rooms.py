@@ -18,6 +18,7 @@ from flametable.web.cluster import OPS, Answer
 from flametable.web.common import client_id, fail, hall_of, language_of, no_room, read_body, room_or_404
 from flametable.web.messages import CLOSE_REQUEST, JOIN_REQUEST, ROOM_REQUEST
 from flametable.web.rooms import MOVED, Hall, Room, RoomError, game_of, moved
+from flametable.web.routes import players
 from flametable.web.sessions import give_seats
 from flametable.web.store import PLAYING
 
@@ -27,6 +28,9 @@ async def create_room(request: Request) -> Response:
     body = await read_body(request, tr, ROOM_REQUEST)
     if isinstance(body, Response):
         return body
+    rated_by = await players.rated_creation(request, tr, body)  # a rated room: its creator's account, signed in
+    if isinstance(rated_by, Response):
+        return rated_by
     try:
         room, tokens = await hall_of(request).create(body["game"], body.get("options"), body["seats"],
                                                       client_id(request))
@@ -40,6 +44,10 @@ async def create_room(request: Request) -> Response:
         return fail(tr, "bad_options", exc, 400)
     await give_seats(request, room.id, tokens)  # a signed-in creator's seats belong to the account
     player = min(tokens) if tokens else None
+    if rated_by is not None and player is not None:
+        refused = await players.rated_made(request, tr, room.id, rated_by, tokens[player])
+        if refused is not None:
+            return refused
     return JSONResponse({"room": room.id, "link": f"/rooms/{room.id}", "player": player,
                          "token": tokens.get(player) if player is not None else None,
                          "tokens": {str(p): t for p, t in tokens.items()}}, status_code=201)
@@ -55,12 +63,13 @@ async def list_rooms(request: Request) -> Response:
             summary = known.get(row.id) or await stored_summary(hall, row.id)
             if summary is not None and summary["status"] == PLAYING:
                 out.append(summary)
-        return JSONResponse({"rooms": out})
-    for row in rows:
-        room = await hall.room(row.id)
-        if room is not None and room.playing:
-            out.append(room.summary())
-            hall.maybe_forget(room)
+    else:
+        for row in rows:
+            room = await hall.room(row.id)
+            if room is not None and room.playing:
+                out.append(room.summary())
+                hall.maybe_forget(room)
+    await players.with_ratings(request, out)  # rated, and the creator's name and rating (an account's room)
     return JSONResponse({"rooms": out})
 
 
@@ -135,12 +144,16 @@ async def answer_of(request: Request, op: str, fields: Mapping[str, Any], *, tak
 
 async def show_room(request: Request) -> Response:
     if hall_of(request).cluster is not None:
-        return await answered(request, "show", {}, take=False)
+        status, answer = await answer_of(request, "show", {}, take=False)
+        if status == 200:
+            answer["rated"] = await players.is_rated(request, answer["room"])
+        return JSONResponse(answer, status_code=status)
     room = await room_or_404(request, language_of(request))
     if isinstance(room, Response):
         return room
     summary = room.summary()
     hall_of(request).maybe_forget(room)
+    summary["rated"] = await players.is_rated(request, room.id)
     return JSONResponse(summary)
 
 
@@ -148,9 +161,15 @@ async def join_room(request: Request) -> Response:
     body = await read_body(request, language_of(request), JOIN_REQUEST)
     if isinstance(body, Response):
         return body
+    tr = language_of(request)
+    joiner = await players.rated_joining(request, tr, request.path_params["room"][:64], body)  # a rated room
+    if isinstance(joiner, Response):
+        return joiner
     status, answer = await answer_of(request, "join", {"player": body.get("player")}, take=True)
     if status == 200:
         await give_seats(request, answer["room"], [answer["player"]])  # a signed-in player's seat: the account's
+        if joiner is not None:
+            await players.rated_joined(request, answer["room"], joiner)
     return JSONResponse(answer, status_code=status)
 
 

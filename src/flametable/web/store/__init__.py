@@ -74,7 +74,12 @@ __all__ = [
 
 # accounts (issue 23): the tables of migration 0004 and what reads and writes them
 from flametable.web.store.accounts import AccountRow, AccountSeat, AccountStore, Reissued, SessionRow
-from flametable.web.store.tables import accounts, seat_accounts, sessions
+
+# ratings (issue 23): the tables of migration 0005 and what reads and writes them
+from flametable.web.store.ratings import Change, Played, Rated, RatedRoom, RatingStore, Standing
+from flametable.web.store.tables import accounts, rated_rooms, rating_history, ratings, seat_accounts, sessions
 
 __all__ += ["AccountRow", "AccountSeat", "AccountStore", "Reissued", "SessionRow", "accounts", "seat_accounts",
             "sessions"]
+__all__ += ["Change", "Played", "Rated", "RatedRoom", "RatingStore", "Standing", "rated_rooms", "rating_history",
+            "ratings"]

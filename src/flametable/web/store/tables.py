@@ -135,3 +135,41 @@ seat_accounts = sa.Table(  # a person's seat that belongs to an account (a seat 
     sa.ForeignKeyConstraint(["room_id", "player"], ["seats.room_id", "seats.player"], ondelete="CASCADE"),
     sa.Index(None, "account_id"),  # an account's matches
 )
+
+
+# --- ratings (issue 23): :mod:`.ratings` reads and writes them ----------------------------------------------------
+
+rated_rooms = sa.Table(  # a room made rated by a signed-in creator; ``joiner_id`` the account that joined asking too
+    "rated_rooms", metadata,
+    sa.Column("room_id", sa.String(64), sa.ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("creator_id", sa.Integer(), sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("joiner_id", sa.Integer(), sa.ForeignKey("accounts.id"), nullable=True),
+    sa.Column("created_at", sa.Double(), nullable=False),
+)
+ratings = sa.Table(  # one Glicko-2 rating per account per game (a new player has no row: 1500/350/0.06)
+    "ratings", metadata,
+    sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("game", sa.String(64), primary_key=True),
+    sa.Column("rating", sa.Double(), nullable=False),
+    sa.Column("rd", sa.Double(), nullable=False),
+    sa.Column("volatility", sa.Double(), nullable=False),
+    sa.Column("rated_at", sa.Double(), nullable=True),  # when last updated (seconds since 1970); NULL: never
+    sa.Column("matches", sa.Integer(), nullable=False),  # the rated matches played
+    sa.Index(None, "game", "rating"),  # the leaderboard: a game's best first
+)
+rating_history = sa.Table(  # one row per rated match per account; its key makes a match rated at most once
+    "rating_history", metadata,
+    sa.Column("match_id", sa.Integer(), sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("opponent_id", sa.Integer(), sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("score", sa.Double(), nullable=False),  # 1 a win, 0.5 a draw, 0 a loss (a resignation: a loss)
+    sa.Column("rating_before", sa.Double(), nullable=False),
+    sa.Column("rd_before", sa.Double(), nullable=False),
+    sa.Column("volatility_before", sa.Double(), nullable=False),
+    sa.Column("rating_after", sa.Double(), nullable=False),
+    sa.Column("rd_after", sa.Double(), nullable=False),
+    sa.Column("volatility_after", sa.Double(), nullable=False),
+    sa.Column("at", sa.Double(), nullable=False),  # when the match was rated (seconds since 1970)
+    sa.Index(None, "account_id", "game", "at"),  # a profile's chart
+)

@@ -2,7 +2,7 @@
 // supports}]): the list of saved decks, and a builder that picks characters and support cards from the game's card
 // list. The client holds no deck rule: the game itself checks a deck on the server (the same check as
 // `flametable cards check`), and its problem is shown next to the deck.
-import { api } from "/static/js/api.js";
+import { api, csrfHeaders } from "/static/js/api.js";
 import { h } from "/static/js/dom.js";
 import { _, language } from "/static/js/i18n.js";
 
@@ -27,7 +27,7 @@ async function deckProblem(deck) {
   const options = { mode: "decks", decks: [{ characters: deck.characters, supports: deck.supports }, null] };
   try {
     const response = await fetch(`/api/games/duel/options/check?lang=${language()}`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ options }),
+      method: "POST", headers: { "content-type": "application/json", ...csrfHeaders() }, body: JSON.stringify({ options }),
     });
     if (response.ok) return null;
     const data = await response.json();

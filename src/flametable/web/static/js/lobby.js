@@ -1,5 +1,7 @@
-// The lobby: choose a game and its options, seat a bot or leave the seat for a friend, make the room and copy its
-// link; the rooms waiting for a player.
+// The lobby: choose a game and its options, seat a bot or leave the seat for a friend (a rated match when signed
+// in), make the room and copy its link; the rooms waiting for a player (their creator's name and rating); signed in,
+// the account's matches going on, each taken up with one click on this device.
+import { account, onAccount, profileLink } from "./account.js";
 import { api, keepSeatToken, seatToken } from "./api.js";
 import { h } from "./dom.js";
 import { gameModule, games as knownGames } from "./games.js";
@@ -56,12 +58,18 @@ export async function mount(root) {
   const seat = h("select", { name: "seat", id: "seat" },
     h("option", { value: "0" }, _("Player 1")), h("option", { value: "1" }, _("Player 2")));
   const linkOut = h("div", { class: "link", "aria-live": "polite" });
+  // a rated match: signed in, against a friend (another signed-in player takes the seat)
+  const ratedBox = h("input", { type: "checkbox", name: "rated", id: "rated" });
+  const ratedChoice = h("div", { class: "rated-choice" }, h("label", { for: "rated" }, ratedBox, " ",
+    _("Rated match (the other player signs in too)")));
+  const showRated = () => { ratedChoice.hidden = !(account() && opponent.value === "open"); };
+  opponent.addEventListener("change", showRated);
   const form = h("form", { class: "create" },
     h("h1", {}, _("New match")),
     h("label", { for: "game" }, _("Game")), gameSelect,
     optionsSlot,
     h("label", { for: "seat" }, _("You play as")), seat,
-    h("label", { for: "opponent" }, _("Against")), opponent,
+    h("label", { for: "opponent" }, _("Against")), opponent, ratedChoice,
     h("button", { type: "submit", class: "primary" }, _("Create the room")),
     error, linkOut);
   let shown = 0; // the latest game chosen: an older form still loading gives way
@@ -80,7 +88,9 @@ export async function mount(root) {
     seats[me] = "me";
     seats[1 - me] = opponent.value;
     try {
-      const made = await api("/api/rooms", { game: gameSelect.value, seats, options: await readOptions(form, gameNamed(gameSelect.value), me) });
+      const body = { game: gameSelect.value, seats, options: await readOptions(form, gameNamed(gameSelect.value), me) };
+      if (!ratedChoice.hidden && ratedBox.checked) body.rated = true;
+      const made = await api("/api/rooms", body);
       keepSeatToken(made.room, made.token);
       if (opponent.value === "open") {
         const url = `${location.origin}${made.link}`;
@@ -113,17 +123,59 @@ export async function mount(root) {
       await refresh();
     } }, _("Close the room"));
   };
+  const titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
+  // Signed in: the account's matches going on, on any device; "Continue" asks a fresh seat token for this one.
+  const mine = h("section", { class: "my-matches", "aria-labelledby": "my-matches-title", hidden: true });
+  const mineError = h("p", { class: "error", role: "alert" });
+  const continueMatch = async (m) => {
+    mineError.textContent = "";
+    try {
+      const seat = await api(`/api/rooms/${m.room}/seat`, { player: m.player });
+      keepSeatToken(m.room, seat.token);
+      go(m.link);
+    } catch (err) {
+      mineError.textContent = err.message;
+    }
+  };
+  const refreshMine = async () => {
+    if (!account()) {
+      mine.hidden = true;
+      return;
+    }
+    let matches = [];
+    try {
+      ({ matches } = await api("/api/me/matches"));
+    } catch {
+      return;
+    }
+    mine.hidden = false;
+    mine.replaceChildren(h("h2", { id: "my-matches-title" }, _("My matches going on")),
+      matches.length ? h("ul", { class: "mine" }, matches.map((m) => h("li", {},
+        h("span", {}, titles[m.game] || m.game), " ",
+        h("span", { class: "hint" }, m.waiting ? _("waiting for a player") : _("being played")), " ",
+        h("button", { type: "button", class: "continue", onclick: () => continueMatch(m) }, _("Continue")))))
+        : h("p", {}, _("None: make a room above, or join one below.")),
+      mineError);
+  };
+  const creator = (room) => (room.creator ? h("span", { class: "creator" }, _("by"), " ",
+    h("a", { href: profileLink(room.creator.name), "data-nav": true }, room.creator.name), " ",
+    h("span", { class: "rating", "aria-label": _("rating {rating}", { rating: room.creator.rating }) },
+      `(${room.creator.rating})`)) : null);
   const refresh = async () => {
     const { rooms } = await api("/api/rooms");
-    const titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
     waiting.replaceChildren(...(rooms.length ? rooms.map((room) => h("li", {},
       h("span", {}, titles[room.game] || room.game), " ",
+      room.rated ? [h("span", { class: "badge rated" }, _("Rated")), " "] : null,
+      creator(room), " ",
       h("a", { href: `/rooms/${room.room}`, "data-nav": true }, _("Join")), " ", closeButton(room)))
       : [h("li", {}, _("No room is waiting for a player."))]));
+    await refreshMine();
   };
+  showRated();
   await refresh();
   const timer = setInterval(refresh, 5000);
-  root.append(form, h("section", { class: "waiting" }, h("h2", {}, _("Rooms waiting for a player")), waiting,
+  const stop = onAccount(() => { showRated(); refreshMine(); });
+  root.append(form, mine, h("section", { class: "waiting" }, h("h2", {}, _("Rooms waiting for a player")), waiting,
     waitingError));
-  return () => clearInterval(timer);
+  return () => { clearInterval(timer); stop(); };
 }

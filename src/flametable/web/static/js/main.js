@@ -1,6 +1,8 @@
-// The page's router: the lobby (/), a room's table (/rooms/ID), the replay viewer (/replay), and each game's own
+// The page's router: the lobby (/), a room's table (/rooms/ID), the replay viewer (/replay), a player's profile
+// (/players/NAME), a game's leaderboard (/leaderboard/GAME), the account's page (/account), and each game's own
 // pages (/games/NAME/PAGE, such as a deck builder: the registry's client pieces, linked from the menu). Links marked
 // data-nav move without reloading; the language switch redraws the page.
+import { drawHeader, loadAccount } from "./account.js";
 import { h } from "./dom.js";
 import { games, pageModule } from "./games.js";
 import { chosenLanguage, translatePage, useLanguage } from "./i18n.js";
@@ -10,6 +12,9 @@ const PAGES = {
   lobby: () => import("./lobby.js"),
   table: () => import("./table.js"),
   replay: () => import("./replay.js"),
+  profile: () => import("./profile.js"),
+  leaderboard: () => import("./leaderboard.js"),
+  account: () => import("./account.js"),
   game: async ({ game, page }) => (await pageModule(game, page)) || import("./lobby.js"),
 };
 
@@ -22,6 +27,11 @@ function route(path) {
   const own = path.match(/^\/games\/([A-Za-z0-9_-]{1,100})\/([A-Za-z0-9_-]{1,64})$/);
   if (own) return ["game", { game: own[1], page: own[2] }];
   if (path.startsWith("/replay")) return ["replay", {}];
+  const player = path.match(/^\/players\/([^/]{1,200})$/);
+  if (player) return ["profile", { name: decodeURIComponent(player[1]) }];
+  const board = path.match(/^\/leaderboard(?:\/([A-Za-z0-9_-]{1,100}))?\/?$/);
+  if (board) return ["leaderboard", { game: board[1] || null }];
+  if (path === "/account") return ["account", {}];
   return ["lobby", {}];
 }
 
@@ -76,11 +86,13 @@ document.addEventListener("click", (e) => {
 window.addEventListener("popstate", () => show());
 
 async function start() {
-  await useLanguage(chosenLanguage());
+  await Promise.all([useLanguage(chosenLanguage()), loadAccount()]);
+  drawHeader(document.getElementById("account"));
   const select = document.getElementById("lang");
   select.value = chosenLanguage();
   select.addEventListener("change", async () => {
     await useLanguage(select.value);
+    drawHeader(document.getElementById("account"));
     show();
     menu();
   });

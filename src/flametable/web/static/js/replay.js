@@ -2,6 +2,7 @@
 // file the player uploads (/replay). First / previous / next / last (buttons, or the arrow, Home and End keys), a
 // step counter, the view of the seat chosen (or the spectators') drawn by the game's own table, the log lines of
 // the step, and the result at the end. After the end everything may be shown, so both seats' views are offered.
+import { csrfHeaders } from "./api.js";
 import { fill, h } from "./dom.js";
 import { _, language } from "./i18n.js";
 import { loadGame } from "./games.js";
@@ -9,7 +10,7 @@ import { playerName } from "./table.js";
 
 async function upload(text) {
   const response = await fetch(`/api/replay?lang=${language()}`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: text,
+    method: "POST", headers: { "content-type": "application/json", ...csrfHeaders() }, body: text,
   });
   const data = await response.json();
   if (!response.ok) throw new Error(data.message);

@@ -2,6 +2,7 @@
 // games/GAME.js, or the plain one for a plug-in game), resign / undo / rematch / log, the result, and every
 // move of the others told to screen readers. The table holds no rule: the options it offers are the view's legal
 // actions, and the server checks every one.
+import { account } from "./account.js";
 import { api, keepSeatToken, seatToken } from "./api.js";
 import { announce, fill, h } from "./dom.js";
 import { loadGame } from "./games.js";
@@ -14,7 +15,7 @@ export function playerName(seat, mySeat) {
 }
 
 // A bot seat's kind in words ("bot:easy" is the server's name for it).
-function botName(kind) {
+export function botName(kind) {
   const known = { "bot:easy": _("An easy bot"), "bot:medium": _("A medium bot"), "bot:hard": _("A hard bot"),
     "bot:random": _("A random bot") };
   return known[kind] || _("A bot ({kind})", { kind: kind.slice(4) });
@@ -68,21 +69,34 @@ function resignDialog(onResign) {
   return dialog;
 }
 
+// A rated match's rating changes (GET /api/rooms/ID/matches/N/rating), the seat's own first.
+function ratingLines(rating, mySeat) {
+  if (!rating || !rating.players.length) return null;
+  const players = [...rating.players].sort((a, b) => (a.seat === mySeat ? -1 : b.seat === mySeat ? 1 : a.seat - b.seat));
+  return h("ul", { class: "rating-change", "aria-label": _("Rating changes") }, players.map((p) => h("li", { class: `seat${p.seat}` },
+    p.seat === mySeat ? _("Your rating: {before} → {after} ({change}).", { before: p.before.display, after: p.after.display, change: p.delta_display })
+      : _("{name}'s rating: {before} → {after} ({change}).", { name: p.name || _("a deleted player"), before: p.before.display,
+        after: p.after.display, change: p.delta_display }))));
+}
+
 // Before the table: a free seat can be taken, or the match watched.
 async function chooseSeat(root, room, summary) {
   let token = seatToken(room);
   if (token || !summary.players.some((p) => p.open)) return token;
+  const rated = summary.rated === true; // a rated room: its seat is for another signed-in account, asking too
   const choice = await new Promise((resolve) => {
     const take = h("button", { class: "primary", onclick: () => resolve("join") }, _("Take the seat"));
     root.append(h("section", { class: "join", "aria-labelledby": "join-title" },
       h("h1", { id: "join-title" }, _("A seat is free at this table")),
+      rated ? h("p", { class: "rated-note" }, _("This is a rated match: its result changes both players' ratings."),
+        account() ? null : [" ", h("a", { href: "/account", "data-nav": true }, _("Sign in to take the seat."))]) : null,
       h("div", { class: "controls" }, take, h("button", { onclick: () => resolve("watch") }, _("Just watch")))));
     take.focus();
   });
   root.replaceChildren();
   if (choice === "join") {
     try {
-      token = (await api(`/api/rooms/${room}/join`, {})).token;
+      token = (await api(`/api/rooms/${room}/join`, rated ? { rated: true } : {})).token;
       keepSeatToken(room, token);
     } catch (err) {
       root.append(h("p", { class: "error", role: "alert" }, err.message));
@@ -107,7 +121,7 @@ export async function mount(root, { room }) {
   const t = {
     seat: null, players: summary.players, event: null, legal: [], status: "connecting", ended: null, match: null,
     offer: null, log: [], logLoaded: false, logOpen: false, error: "", undoing: false, welcomed: false, canUndo: false,
-    presence: [true, true],
+    presence: [true, true], rating: null,
   };
   const status = h("p", { class: "status", role: "status" });
   const watching = h("p", { class: "watching", hidden: true });
@@ -145,6 +159,19 @@ export async function mount(root, { room }) {
   const forgetAway = () => {
     Object.values(awayTimers).forEach(clearTimeout);
     Object.keys(awayTimers).forEach((seat) => delete awayTimers[seat]);
+  };
+  // A rated match's rating change, asked once the match has ended (GET .../rating: both seats' changes).
+  const loadRating = async (match) => {
+    try {
+      const data = await api(`/api/rooms/${room}/matches/${match}/rating`);
+      if (t.match !== match || !data.rated) return;
+      t.rating = data;
+      const own = data.players.find((p) => p.seat === t.seat);
+      if (own) announce(_("Your rating: {before} → {after} ({change}).", { before: own.before.display, after: own.after.display, change: own.delta_display }));
+      draw();
+    } catch {
+      // the result stands without it
+    }
   };
   let logTimer = null;
   const askLog = () => {
@@ -219,6 +246,7 @@ export async function mount(root, { room }) {
     fill(result, h("h2", { id: "result-title", class: "headline", tabindex: "-1" }, headline),
       h("ul", { class: "final" }, t.log.slice(-3).map((line) => h("li", {}, line))),
       t.offer !== null ? h("p", {}, _("{player} offers a rematch.", { player: playerName(t.offer, t.seat) })) : null,
+      ratingLines(t.rating, t.seat),
       t.ended.record ? h("p", {}, h("a", { href: t.ended.record, download: "" }, _("Download the record")), " · ",
         h("a", { href: `/replay?room=${room}&match=${t.ended.match}`, "data-nav": true }, _("Replay it"))) : null);
   };
@@ -270,6 +298,7 @@ export async function mount(root, { room }) {
       if (msg.status === "playing") t.ended = null;
       if (newMatch || msg.status === "playing") t.offer = null;
       if (newMatch) {
+        t.rating = null;
         t.log = [];
         t.logLoaded = false;
         announce(t.seat === null ? _("A new match begins.")
@@ -318,6 +347,7 @@ export async function mount(root, { room }) {
     ended: (msg) => {
       const fresh = !t.ended;
       t.ended = msg;
+      if (!UNPLAYED.includes(msg.status)) loadRating(msg.match);
       clearTimeout(logTimer); // the log asked now takes the place of one still waiting
       logTimer = null;
       socket.send({ type: "log" });

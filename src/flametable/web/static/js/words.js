@@ -2,4 +2,4 @@
 // extractor finds them.
 import { _ } from "./i18n.js";
 
-export const PAGE_WORDS = () => [_("Play"), _("Replays"), _("Language"), _("Main menu")];
+export const PAGE_WORDS = () => [_("Play"), _("Replays"), _("Leaderboards"), _("Language"), _("Main menu")];

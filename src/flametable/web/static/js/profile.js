@@ -1,0 +1,87 @@
+// A player's profile (/players/NAME, from GET /api/players/NAME): for each game the rating (provisional ones marked
+// with "?"), the place on the game's leaderboard, wins, losses and draws, and the rating's history as a chart; then
+// the recent matches, each with its opponent (a deleted account shown as a deleted player), result, rating change
+// and a link to its replay.
+import { api } from "./api.js";
+import { ratingChart } from "./chart.js";
+import { h } from "./dom.js";
+import { _, language, ngettext } from "./i18n.js";
+import { profileLink } from "./account.js";
+import { botName } from "./table.js";
+
+export function dateOf(seconds, long = false) {
+  return new Intl.DateTimeFormat(language(), long ? { dateStyle: "medium" } : { day: "numeric", month: "short" })
+    .format(new Date(seconds * 1000));
+}
+
+// An opponent in words: an account's name (a link to its profile), a deleted player, a guest, a bot.
+export function opponentOf(opponent) {
+  if (opponent.kind === "account") {
+    return h("a", { href: profileLink(opponent.name), "data-nav": true }, opponent.name);
+  }
+  if (opponent.kind === "deleted") return h("span", { class: "deleted" }, _("a deleted player"));
+  if (opponent.kind === "bot") return botName(opponent.bot);
+  return _("a guest");
+}
+
+const RESULTS = () => ({ win: _("Win"), loss: _("Loss"), draw: _("Drawn") });
+
+function gameSection(game, box) {
+  const rating = game.rating;
+  const summary = h("dl", { class: "fields" },
+    h("dt", {}, _("Rating")),
+    h("dd", { class: "rating" }, rating ? rating.display : _("not rated yet"),
+      rating && rating.provisional ? h("span", { class: "hint" }, " ", _("(provisional: a few more rated matches settle it)")) : null),
+    h("dt", {}, _("Rated matches")), h("dd", {}, String(game.rated_matches)),
+    h("dt", {}, _("Leaderboard")), h("dd", {}, h("a", { href: game.leaderboard, "data-nav": true },
+      game.place ? _("Place {n}", { n: game.place }) : _("not on it"))),
+    h("dt", {}, _("Results")),
+    h("dd", { class: "record" }, [ngettext("{n} win", "{n} wins", game.wins), ngettext("{n} loss", "{n} losses", game.losses),
+      ngettext("{n} draw", "{n} draws", game.draws)].join(" · ")));
+  const section = h("section", { class: "profile-game", "aria-labelledby": `game-${game.game}` },
+    h("h2", { id: `game-${game.game}` }, game.title), summary);
+  if (game.history.length > 1) {
+    const first = game.history[0];
+    const last = game.history[game.history.length - 1];
+    const width = Math.max(280, Math.min(720, box.clientWidth || 600));
+    section.append(h("figure", { class: "chart" },
+      ratingChart(game.history, { width, height: 220, date: (at) => dateOf(at),
+        label: ngettext("{game}: rating from {from} to {to} over {n} rated match",
+          "{game}: rating from {from} to {to} over {n} rated matches", game.history.length - 1,
+          { game: game.title, from: Math.round(first.rating), to: Math.round(last.rating) }) }),
+      h("figcaption", { class: "hint" }, _("The rating after each rated match; the band is its deviation (RD)."))));
+  }
+  return section;
+}
+
+function recentList(recent) {
+  if (!recent.length) return h("p", {}, _("No finished match yet."));
+  const results = RESULTS();
+  return h("ul", { class: "recent" }, recent.map((m) => h("li", { class: `match ${m.result}` },
+    h("span", { class: "outcome" }, results[m.result],
+      m.reason === "resigned" ? h("span", { class: "hint" }, " ", _("(resigned)")) : null),
+    h("span", { class: "against" }, _("against"), " ", opponentOf(m.opponent)),
+    h("span", { class: "game" }, m.title),
+    h("span", { class: "change" }, m.change ? _("rating {change}", { change: m.change.delta_display }) : _("not rated")),
+    h("time", { datetime: new Date(m.at * 1000).toISOString() }, dateOf(m.at, true)),
+    h("a", { href: m.replay, "data-nav": true, class: "replay-link" }, _("Replay")))));
+}
+
+export async function mount(root, { name }) {
+  let data;
+  try {
+    data = await api(`/api/players/${encodeURIComponent(name)}`);
+  } catch (err) {
+    root.append(h("h1", {}, name), h("p", { class: "error", role: "alert" }, err.message));
+    return null;
+  }
+  const box = h("div", { class: "profile" });
+  root.append(box);
+  box.append(h("h1", {}, data.name),
+    h("p", { class: "hint" }, _("Playing since {date}", { date: dateOf(data.created_at, true) })));
+  if (!data.games.length) box.append(h("p", {}, _("No finished match yet.")));
+  for (const game of data.games) box.append(gameSection(game, box));
+  box.append(h("section", { class: "profile-recent", "aria-labelledby": "recent-title" },
+    h("h2", { id: "recent-title" }, _("Recent matches")), recentList(data.recent)));
+  return null;
+}
