@@ -17,9 +17,10 @@ import importlib
 import logging
 import os
 import socket
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,31 +67,26 @@ class Cluster:
             each: Callable[[dict[str, Any]], Any] | None) -> Iterator[list[Any]]:
         """Each batch's results (what ``each`` makes of every result line), in the order of ``chunks``.
 
-        At most ``BATCHES_AHEAD`` tasks per CPU are submitted ahead of the batch read next; when the caller stops
-        early (Ctrl-C, a write that failed), the tasks not yet read are cancelled.
+        At most ``BATCHES_AHEAD`` tasks per CPU are submitted ahead of the batch read next. When the caller stops
+        early (Ctrl-C, a write that failed), the tasks not yet read are left to end: a connection that
+        :func:`connect` made ends with the run, and Ray then drops its tasks itself; on a connection the program
+        keeps, they are few and short. (They are not cancelled: Ray 2.60's driver aborts, now and then, when a
+        task that it cancels is answering at that moment.)
         """
         ray = self._ray
         spec_ref = ray.put(spec)
         pending: deque[Any] = deque()
         todo = iter(chunks)
         ahead = max(2, self.cpus * BATCHES_AHEAD)
-        try:
-            while True:
-                while len(pending) < ahead:
-                    chunk = next(todo, None)
-                    if chunk is None:
-                        break
-                    pending.append(self._remote.remote(spec_ref, chunk, each))
-                if not pending:
-                    return
-                ref = pending[0]
-                results = _get(ray, ref)
-                pending.popleft()
-                yield results
-        finally:
-            for ref in pending:
-                with suppress(ray.exceptions.RayError, ValueError, TypeError):  # finished, or the cluster is gone
-                    ray.cancel(ref)
+        while True:
+            while len(pending) < ahead:
+                chunk = next(todo, None)
+                if chunk is None:
+                    break
+                pending.append(self._remote.remote(spec_ref, chunk, each))
+            if not pending:
+                return
+            yield _get(ray, pending.popleft())
 
 
 def _get(ray: Any, ref: Any) -> Any:
@@ -165,7 +161,10 @@ def probe(address: str, seconds: float = PROBE_SECONDS) -> None:
 def _auto_address() -> str:
     """The cluster that ``auto`` means, as Ray finds it (``RAY_ADDRESS``, else the one ``ray start`` started here)."""
     services: Any = importlib.import_module("ray._private.services")
-    found = services.canonicalize_bootstrap_address(AUTO)
+    try:
+        found = services.canonicalize_bootstrap_address(AUTO)
+    except ConnectionError:
+        found = None
     if found is None:
         raise ClusterError(N_("No running Ray cluster was found (auto: neither RAY_ADDRESS nor ray start on this "
                               "machine names one): start one with ray start --head, or give --ray no address for "
@@ -197,9 +196,13 @@ def connect(address: str = LOCAL, cpus: int | None = None) -> Iterator[Cluster]:
         if address == LOCAL:
             options.update(num_cpus=cpus, include_dashboard=False)
         try:
-            ray.init(address=address, **options)
+            with warnings.catch_warnings():  # the Ray client warns of a timeout before raising it: said once below
+                warnings.simplefilter("ignore", UserWarning)
+                ray.init(address=address, **options)
         except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
-            raise ClusterError(N_("Ray could not connect to {address}: {error}"), address=address,
+            raise ClusterError(N_("Ray could not connect to {address}: {error}. A cluster that asks for a token "
+                                  "(Ray's default) also needs RAY_AUTH_MODE=token here, and its token in "
+                                  "RAY_AUTH_TOKEN or ~/.ray/auth_token."), address=address,
                                error=_first_line(exc)) from exc
         started = True
     try:
