@@ -8,7 +8,8 @@ index order, whatever order the tasks finish in: the same seeds give the same re
 
 The workers import flametable from their own Python, as the cluster's nodes have it installed (the workers of a
 local Ray inherit this program's environment, ``PYTHONPATH`` and working directory included): nothing is sent to
-them but the batches. At connection a small task checks that they can import it, and that it is this version.
+them but the batches. At connection one small task a CPU checks that they can import it, and that it is this
+version.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ AUTO = "auto"
 CLIENT_SCHEME = "ray://"
 CLIENT_PORT = 10001
 """The port of a Ray Client server when a ``ray://`` address names none (Ray's default)."""
+
+WORKER_NICENESS = "RAY_worker_niceness"
+"""Ray's setting (from the environment) of its workers' niceness: 15 unless it says otherwise."""
 
 PROBE_SECONDS = 5.0
 """How long a cluster's address may take to accept a connection before the run says that nothing answers there."""
@@ -195,11 +199,14 @@ def connect(address: str = LOCAL, cpus: int | None = None) -> Iterator[Cluster]:
         options: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
         if address == LOCAL:
             options.update(num_cpus=cpus, include_dashboard=False)
+            # Ray starts its workers at nice 15, below everything else on the machine; here they are the run's
+            # work, as the processes of --jobs are, and get the same share of the cores.
+            os.environ.setdefault(WORKER_NICENESS, "0")
         try:
             with warnings.catch_warnings():  # the Ray client warns of a timeout before raising it: said once below
                 warnings.simplefilter("ignore", UserWarning)
                 ray.init(address=address, **options)
-        except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
+        except (ConnectionError, RuntimeError, ValueError, TimeoutError, ray.exceptions.RayError) as exc:
             raise ClusterError(N_("Ray could not connect to {address}: {error}. A cluster that asks for a token "
                                   "(Ray's default) also needs RAY_AUTH_MODE=token here, and its token in "
                                   "RAY_AUTH_TOKEN or ~/.ray/auth_token."), address=address,
