@@ -204,6 +204,11 @@ def test_ctrl_c_with_jobs_keeps_the_matches_written_in_order(monkeypatch: pytest
 
 def session_processes(sid: int) -> list[str]:
     """The processes still running in the session ``sid`` (Linux's /proc), as their command lines."""
+    return [cmdline for cmdline, _ in session_niceness(sid)]
+
+
+def session_niceness(sid: int) -> list[tuple[str, int]]:
+    """The command line and niceness of each process running in the session ``sid`` (Linux's /proc)."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -211,8 +216,8 @@ def session_processes(sid: int) -> list[str]:
             cmdline = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:  # ended meanwhile
             continue
-        if int(fields[3]) == sid and fields[0] != "Z":  # the session, after the state and the ids of parent, group
-            found.append(cmdline)
+        if int(fields[3]) == sid and fields[0] != "Z":  # fields from the state on: the session 4th, the nice 17th
+            found.append((cmdline, int(fields[16])))
     return found
 
 
@@ -221,6 +226,7 @@ def session_processes(sid: int) -> list[str]:
 def test_a_real_ctrl_c_keeps_what_was_written_and_leaves_no_process(runner: list[str], tmp_path: Path) -> None:
     """Ctrl-C at the terminal (SIGINT to the program's whole process group, Ray's own processes included): exit
     130, the results file holds the first matches in order, every line whole, and no process of the run is left.
+    Ray's workers ran at the program's niceness (Ray's own default is 15: below everything else).
 
     With ``--jobs`` on Python 3.11 the pool may still print a traceback as it ends (a worker waiting for work
     takes the Ctrl-C as a KeyboardInterrupt; the pool's thread then fails to mark a cancelled batch broken):
@@ -238,6 +244,8 @@ def test_a_real_ctrl_c_keeps_what_was_written_and_leaves_no_process(runner: list
         while time.monotonic() < deadline and proc.poll() is None and (
                 not out.exists() or out.read_text(encoding="utf-8").count("\n") < 50):
             time.sleep(0.2)
+        playing = [nice for cmdline, nice in session_niceness(proc.pid) if cmdline.startswith("ray::")
+                   and "Agent" not in cmdline]  # Ray's workers (ray::_batch, ray::IDLE), not its agents
         os.killpg(proc.pid, signal.SIGINT)
         _, stderr = proc.communicate(timeout=60)
     finally:
@@ -247,6 +255,8 @@ def test_a_real_ctrl_c_keeps_what_was_written_and_leaves_no_process(runner: list
     assert proc.returncode == 130, stderr
     if runner[0] == "--ray":
         assert "Traceback" not in stderr, stderr
+        assert playing, "no Ray worker was found in the run's session"
+        assert set(playing) == {os.nice(0)}  # Ray's workers at the program's niceness, as the pool's processes
     lines = out.read_text(encoding="utf-8").splitlines()
     assert len(lines) >= 50
     assert [json.loads(line)["index"] for line in lines] == list(range(len(lines)))
