@@ -18,14 +18,18 @@ rule), Ray's start-up, and whether every pair of results files was the same (the
 Then ``warm``: the same comparison inside this process, through the lab's runner, on one local Ray started once
 (``sim.cluster.connect``) and left to settle: the matches and their messages only, neither a start-up nor Ray's
 own processes finishing theirs (its agents keep a core busy for a few seconds after ``ray.init`` returns, which
-the commands' steady rates include).
+the commands' steady rates include). Besides the rates, the CPU time each run took in all, per match (this
+process and the pool's workers; or this process and Ray's workers, raylet, GCS and agents, read from Linux's
+/proc): what the other programs of a shared machine do to the wall clock touches it much less.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -93,6 +97,44 @@ def bench_game(game: str, games: int, rounds: int, p1: str, p2: str) -> dict[str
     }
 
 
+def _descendants_cpu() -> dict[int, float]:
+    """CPU seconds (user and system) of every living descendant of this process, by process (Linux's /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parent, cpu = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text(encoding="utf-8", errors="replace").rpartition(")")[2].split()
+        except OSError:
+            continue
+        pid = int(stat.parent.name)
+        parent[pid] = int(fields[1])  # from the state on: the parent 2nd, utime and stime 12th and 13th
+        cpu[pid] = (int(fields[11]) + int(fields[12])) / tick
+    found, todo = {}, [os.getpid()]
+    while todo:
+        here = todo.pop()
+        for pid, up in parent.items():
+            if up == here and pid not in found:
+                found[pid] = cpu[pid]
+                todo.append(pid)
+    return found
+
+
+def _cpu_now(children: bool) -> tuple[float, dict[int, float]]:
+    """This process's CPU seconds (with its reaped children's: the pool's workers), and its living descendants'
+    (Ray's processes: raylet and GCS are its children, the workers theirs)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    total = own.ru_utime + own.ru_stime
+    if children:
+        theirs = resource.getrusage(resource.RUSAGE_CHILDREN)
+        total += theirs.ru_utime + theirs.ru_stime
+    return total, _descendants_cpu()
+
+
+def _cpu_since(before: tuple[float, dict[int, float]], children: bool) -> float:
+    own, others = _cpu_now(children)
+    return own - before[0] + sum(v - before[1].get(pid, 0.0) for pid, v in others.items())
+
+
 SETTLE_SECONDS = 10.0
 """How long the warm comparison lets a new local Ray finish starting its own processes before it measures."""
 
@@ -107,15 +149,18 @@ def bench_warm(counts: dict[str, int], rounds: int, p1: str, p2: str) -> list[di
         time.sleep(SETTLE_SECONDS)
         for game, games in counts.items():
             rates: dict[str, list[float]] = {name: [] for name in RUNNERS}
+            cpu: dict[str, list[float]] = {name: [] for name in RUNNERS}
             for r in range(rounds):
                 spec = SimSpec(game, p1, p2, games, 2026 + r)
                 order = list(RUNNERS) if r % 2 == 0 else list(reversed(RUNNERS))
                 texts = {}
                 for name in order:
+                    before = _cpu_now(name == "jobs2")
                     started = time.perf_counter()
                     texts[name] = [entry.text for entry in run(spec, 2, each=jsonl_entry,
                                                                cluster=cluster if name == "ray" else None)]
                     rates[name].append(games / (time.perf_counter() - started))
+                    cpu[name].append(1000 * _cpu_since(before, name == "jobs2") / games)
                 if [TIMING.sub("", t) for t in texts["ray"]] != [TIMING.sub("", t) for t in texts["jobs2"]]:
                     raise RuntimeError(f"{game}, round {r + 1}: Ray's results differ from --jobs 2's")
             ratio = [b / a for a, b in zip(rates["jobs2"], rates["ray"], strict=True)]
@@ -123,7 +168,11 @@ def bench_warm(counts: dict[str, int], rounds: int, p1: str, p2: str) -> list[di
                           "rounds": rounds, "jobs2": [round(x, 1) for x in rates["jobs2"]],
                           "ray": [round(x, 1) for x in rates["ray"]], "round_ratios": [round(x, 3) for x in ratio],
                           "median_ratio": round(statistics.median(ratio), 3),
-                          "best_rate_ratio": round(max(rates["ray"]) / max(rates["jobs2"]), 3)})
+                          "best_rate_ratio": round(max(rates["ray"]) / max(rates["jobs2"]), 3),
+                          "cpu_ms_per_match_jobs2": [round(x, 3) for x in cpu["jobs2"]],
+                          "cpu_ms_per_match_ray": [round(x, 3) for x in cpu["ray"]],
+                          "median_cpu_ratio": round(statistics.median(
+                              b / a for a, b in zip(cpu["jobs2"], cpu["ray"], strict=True)), 3)})
     return found
 
 
