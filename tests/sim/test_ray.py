@@ -168,6 +168,22 @@ def test_auto_with_no_cluster_on_this_machine_says_so(found: Exception | None,
     assert "Internal error" not in result.output
 
 
+def test_the_lab_imports_ray_only_for_ray() -> None:
+    """Everything but --ray works without Ray: the lab's modules, the cluster's included, and a whole sim with
+    --jobs leave ``ray`` unimported."""
+    here = str(Path(flametable.__file__).resolve().parents[1])
+    code = ("import sys; from flametable.cli.main import main; import flametable.cli.lab, flametable.sim.cluster\n"
+            "sys.argv = ['flametable', *sys.argv[1:]]\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print('ray' in sys.modules, file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, "sim", "duel", "--games", "4", "--jobs", "2", "--json"],
+                          env={**os.environ, "PYTHONPATH": here}, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["games"] == 4
+    assert done.stderr.splitlines()[-1] == "False"
+
+
 def test_jobs_and_ray_do_not_go_together() -> None:
     result = invoke(*SIMS["duel"], "--ray", "--jobs", "2", "--lang", "en")
     assert result.exit_code == 2
