@@ -33,6 +33,7 @@ from flametable.cli.main import app
 from flametable.cli.options import ray_alone
 from flametable.sim import cluster as cluster_module
 from flametable.sim.cluster import ClusterError, parse_address
+from tests.builtin_data import DUEL_CARDS
 from tests.services import require_or_skip
 
 RAY_START_SECONDS = 120
@@ -377,6 +378,21 @@ def test_ctrl_c_on_ray_keeps_the_matches_written_in_order_and_the_cluster_goes_o
     monkeypatch.undo()
     again = invoke("sim", "duel", "--games", "4", "--ray", "--json")  # the tasks not read were cancelled
     assert again.exit_code == 0, again.output
+
+
+def test_a_data_file_changed_between_two_runs_is_read_again_by_the_workers_that_stay(
+        local_ray: Any, tmp_path: Path) -> None:
+    """Ray's workers live on from one run to the next and keep the game they made: one whose data file changed
+    plays the new one (the same results as --jobs 1 on it), not the one they remember."""
+    cards = tmp_path / "cards.toml"
+    text = DUEL_CARDS.read_text(encoding="utf-8")
+    run = ["sim", "duel", "--games", "12", "--seed", "4", "--data", str(cards), "--json"]
+    cards.write_text(text, encoding="utf-8")
+    before = summary(invoke(*run, "--ray"))
+    cards.write_text(re.sub(r"(?m)^spark = \d+$", "spark = 90", text, count=6), encoding="utf-8")
+    after = summary(invoke(*run, "--ray"))
+    assert after == summary(invoke(*run, "--jobs", "1"))
+    assert after != before
 
 
 def test_an_exception_raised_in_a_task_reaches_the_command_itself_as_from_jobs(local_ray: Any) -> None:

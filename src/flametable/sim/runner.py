@@ -9,12 +9,14 @@ iteration budgets only (no clock), so a run is reproducible.
 from __future__ import annotations
 
 import gc
+import hashlib
 import os
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from flametable.bots.registry import make_bot
@@ -55,16 +57,28 @@ def _decider(spec: str, game: Any, seed: int) -> Callable[[Any, Any], Action]:
 
 
 _GAME: Any = None
-_GAME_OF: tuple[str, str | None] | None = None  # the game and data file that _GAME was made from
+_GAME_OF: tuple[str, str | None, bytes | None] | None = None  # the game, data file and its digest _GAME is of
+
+
+def _digest(data: str | None) -> bytes | None:
+    """What the data file holds, in a few bytes (None without one, or when it cannot be read: the game says so)."""
+    if data is None:
+        return None
+    try:
+        return hashlib.blake2b(Path(data).read_bytes(), digest_size=16).digest()
+    except OSError:
+        return None
 
 
 def worker_game(game_name: str, data: str | None) -> None:
-    """Make the game that a worker process plays (once: a worker that plays another game makes it anew)."""
+    """Make the game that a worker process plays, once: a worker that lives on between runs (Ray's) makes it anew
+    for another game, another data file, or a data file that changed since."""
     global _GAME, _GAME_OF
-    if (game_name, data) == _GAME_OF:
+    made_of = (game_name, data, _digest(data))
+    if made_of == _GAME_OF:
         return
     _GAME = make_game(game_name, data)
-    _GAME_OF = (game_name, data)
+    _GAME_OF = made_of
     # What the worker inherited or loaded lives as long as it does: keep it out of the collector's scans, so
     # the many short-lived objects of each match are all that garbage collection walks.
     gc.freeze()
