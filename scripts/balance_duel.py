@@ -8,6 +8,10 @@ random line-ups and moves each parameter against its measured error. The result 
 card set's TOML, changing only the three stat lines of each character.
 
     .venv/bin/python scripts/balance_duel.py --games 8000 --iterations 8 --jobs 2
+    .venv/bin/python scripts/balance_duel.py --games 8000 --iterations 8 --ray    # on a local Ray (the cluster extra)
+
+``--ray ADDRESS`` runs on a cluster instead, whose workers must read this machine's temporary directory (each
+candidate card set is written there).
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ import argparse
 import re
 import tempfile
 import tomllib
+from contextlib import nullcontext
 from pathlib import Path
 
 from flametable.games.duel.cards import load_card_set
 from flametable.games.duel.summary import duel_sections
+from flametable.sim.cluster import LOCAL, Cluster, connect
 from flametable.sim.runner import SimSpec, run
 
 CARDS = Path(__file__).resolve().parents[1] / "src/flametable/games/duel/data/cards.toml"
@@ -48,12 +54,13 @@ def write(text: str, stats: dict[int, list[int]]) -> str:
     return "".join(out)
 
 
-def measure(text: str, games: int, jobs: int, seed: int) -> dict[str, object]:
+def measure(text: str, games: int, jobs: int, seed: int, cluster: Cluster | None = None) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "cards.toml"
         path.write_text(text, encoding="utf-8")
         cards = load_card_set(path)
-        lines = list(run(SimSpec("duel", "bot:greedy", "bot:greedy", games, seed=seed, data=str(path)), jobs))
+        spec = SimSpec("duel", "bot:greedy", "bot:greedy", games, seed=seed, data=str(path))
+        lines = list(run(spec, jobs, cluster=cluster))
     _, figures = duel_sections(lines, cards)
     return figures
 
@@ -73,6 +80,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=8000)
     ap.add_argument("--iterations", type=int, default=8)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--ray", nargs="?", const=LOCAL, default=None, metavar="ADDRESS",
+                    help="play on Ray instead of --jobs: a local Ray, or the cluster at ADDRESS")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--k", type=float, default=None, help="starting spread (default: from the data)")
     ap.add_argument("--dry-run", action="store_true", help="measure only")
@@ -90,10 +99,16 @@ def main() -> None:
     if args.shapes is not None:
         shape.update({n: sh for n, (sh, _) in shapes(args.shapes.read_text(encoding="utf-8")).items()})
     k = args.k if args.k is not None else 1.0
+    with connect(args.ray) if args.ray is not None else nullcontext() as cluster:
+        iterate(args, text, shape, total, k, cluster)
+
+
+def iterate(args: argparse.Namespace, text: str, shape: dict[int, list[float]], total: dict[int, float], k: float,
+            cluster: Cluster | None) -> None:
     for it in range(args.iterations + 1):
         stats = {n: stats_for(shape[n], total[n], k) for n in shape}
         candidate = write(text, stats)
-        fig = measure(candidate, args.games, args.jobs, args.seed + it)
+        fig = measure(candidate, args.games, args.jobs, args.seed + it, cluster)
         first = fig["first_chooser_score"]["value"]  # type: ignore[index]
         chars = {int(c): v["value"] for c, v in fig["characters"].items()}  # type: ignore[attr-defined]
         worst = max(abs(v - 0.5) for v in chars.values())

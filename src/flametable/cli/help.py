@@ -128,6 +128,8 @@ def placeholder(tr: i18n.Translator, name: str) -> str:
         "N": tr.pgettext("placeholder", "N"),
         # Translators: placeholder of the help: a database's address (--db URL)
         "URL": tr.pgettext("placeholder", "URL"),
+        # Translators: placeholder of the help: a Ray cluster's address (--ray ADDRESS)
+        "ADDRESS": tr.pgettext("placeholder", "ADDRESS"),
         # Translators: placeholder of the help: addresses separated by commas (--forwarded-allow-ips ADDRESSES)
         "ADDRESSES": tr.pgettext("placeholder", "ADDRESSES"),
         # Translators: placeholder of the help: a value written in JSON (--options JSON)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from concurrent.futures import BrokenExecutor
 from itertools import chain
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from babel.numbers import format_decimal
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn
@@ -43,6 +43,9 @@ from flametable.sim.results import (
 )
 from flametable.sim.runner import SimSpec, run
 from flametable.sim.stats import Interval, ladder_elo, score_interval
+
+if TYPE_CHECKING:
+    from flametable.sim.cluster import Cluster
 
 
 def _entry(game: str) -> registry.GameEntry:
@@ -153,56 +156,90 @@ def _share(i: Interval) -> str:
         value=_number(100 * i.value, "0.0"), low=_number(100 * i.low, "0.0"), high=_number(100 * i.high, "0.0"))
 
 
+def _check_jobs(jobs: int, ray: str | None) -> None:
+    if jobs < 1:
+        fail(_("--jobs must be at least 1."), 2)
+    if ray is not None and jobs != 1:
+        fail(_("--ray runs the matches on the Ray cluster's CPUs: leave out --jobs."), 2)
+
+
+@contextlib.contextmanager
+def _cluster(address: str | None) -> Iterator[Cluster | None]:
+    """The Ray cluster that ``--ray`` names (None without it), connected for the run and left afterwards; what
+    goes wrong with Ray, at the start or during the run, ends in one translated line (exit 1)."""
+    if address is None:
+        yield None
+        return
+    from flametable.sim.cluster import LOCAL, ClusterError, connect
+
+    if address == LOCAL:
+        err().print(_("Starting a local Ray (a few seconds)..."), markup=False, highlight=False)
+    else:
+        err().print(_("Connecting to the Ray cluster at {address}...").format(address=address), markup=False,
+                    highlight=False)
+    try:
+        with connect(address) as cluster:
+            yield cluster
+    except ClusterError as exc:
+        fail(explain(exc))
+
+
 def run_sim(game: str, p1: str, p2: str, games: int, jobs: int, seed: int, out_file: Path | None,
-            options: str | None, data: Path | None, records: bool, as_json: bool) -> None:
+            options: str | None, data: Path | None, records: bool, as_json: bool, ray: str | None = None) -> None:
     known = _entry(game)
     _check_bots(known, [p1, p2])
     if games < 1:
         fail(_("--games must be at least 1."), 2)
-    if jobs < 1:
-        fail(_("--jobs must be at least 1."), 2)
-    spec = SimSpec(game, p1, p2, games, checked_seed(seed), json_options(options), str(data) if data else None, records)
+    _check_jobs(jobs, ray)
+    # A cluster's workers read the data file themselves: by its full path (the same on every node).
+    data_path = None if data is None else str(data.resolve() if ray is not None else data)
+    spec = SimSpec(game, p1, p2, games, checked_seed(seed), json_options(options), data_path, records)
     try:
         make_game_or_fail(known, data).new_match(spec.options or {}, 0)
     except (FlametableError, ValueError, TypeError) as exc:  # a bad option value: the game names it
         fail(_("Bad options: {error}").format(error=explain(exc)), 2)
-    output = None
-    if out_file is not None:
+    connecting = time.perf_counter()
+    with _cluster(ray) as cluster:
+        ray_seconds = None if cluster is None else round(time.perf_counter() - connecting, 3)
+        if cluster is not None:
+            jobs = cluster.cpus
+        output = None
+        if out_file is not None:
+            try:
+                output = _Output(out_file.open("w", encoding="utf-8", newline=""))
+            except OSError as exc:
+                fail(_("Cannot write {file}: {error}").format(file=out_file, error=exc.strerror or exc))
+        as_csv = out_file is not None and is_csv(out_file)
+        each = score_entry if output is None else csv_entry if as_csv else jsonl_entry
+        tally = Tally()  # the parent keeps counts, not lines: long runs stay small and the workers keep the cores
+        started = time.perf_counter()
         try:
-            output = _Output(out_file.open("w", encoding="utf-8", newline=""))
-        except OSError as exc:
-            fail(_("Cannot write {file}: {error}").format(file=out_file, error=exc.strerror or exc))
-    as_csv = out_file is not None and is_csv(out_file)
-    each = score_entry if output is None else csv_entry if as_csv else jsonl_entry
-    tally = Tally()  # the parent keeps counts, not lines: long runs stay small and the workers keep the cores
-    started = time.perf_counter()
-    try:
-        try:
-            if output is not None and as_csv:
-                output.write(csv_header())
-            with _progress(games, _("Simulating")) as bar:
-                for entry in run(spec, jobs, each=each):
-                    tally.add(entry.winner, entry.p1_points)
-                    if output is not None:
-                        output.write(entry.text)
-                    if bar is not None:
-                        bar.advance()
-        finally:
-            if output is not None:
-                output.close()
-    except _WriteFailed as exc:  # a full disk, a lost drive: say so, never a traceback
-        fail(_("Cannot write {file}: {error}. It holds only the results written before that.")
-             .format(file=out_file, error=exc.reason))
-    except ValueError as exc:
-        fail(explain(exc), 2)
-    except (OSError, BrokenExecutor) as exc:  # the worker processes could not start, or one of them died
-        fail(_("The simulation could not run: {error}").format(error=exc or type(exc).__name__))
-    took = time.perf_counter() - started
+            try:
+                if output is not None and as_csv:
+                    output.write(csv_header())
+                with _progress(games, _("Simulating")) as bar:
+                    for entry in run(spec, jobs, each=each, cluster=cluster):
+                        tally.add(entry.winner, entry.p1_points)
+                        if output is not None:
+                            output.write(entry.text)
+                        if bar is not None:
+                            bar.advance()
+            finally:
+                if output is not None:
+                    output.close()
+        except _WriteFailed as exc:  # a full disk, a lost drive: say so, never a traceback
+            fail(_("Cannot write {file}: {error}. It holds only the results written before that.")
+                 .format(file=out_file, error=exc.reason))
+        except ValueError as exc:
+            fail(explain(exc), 2)
+        except (OSError, BrokenExecutor) as exc:  # the worker processes could not start, or one of them died
+            fail(_("The simulation could not run: {error}").format(error=exc or type(exc).__name__))
+        took = time.perf_counter() - started
     n = tally.n
     shares = tally.intervals()
     summary = {
         "game": game, "p1": p1, "p2": p2, "games": n, "jobs": jobs, "seed": seed, "seconds": round(took, 3),
-        "matches_per_second": round(n / took, 2) if took > 0 else None,
+        "matches_per_second": round(n / took, 2) if took > 0 else None, "ray": ray, "ray_seconds": ray_seconds,
         **{k: v.to_json() for k, v in shares.items()},
     }
     if as_json:
@@ -263,28 +300,31 @@ def run_report(file: Path, html_out: Path, cards: Path | None) -> None:
     out().print(_("Report of {n} matches written to {file}.").format(n=figures["games"], file=html_out))
 
 
-def run_ladder(game: str, bots: list[str], games: int, jobs: int, seed: int, as_json: bool) -> None:
+def run_ladder(game: str, bots: list[str], games: int, jobs: int, seed: int, as_json: bool,
+               ray: str | None = None) -> None:
     _check_bots(_entry(game), bots)
     if len(bots) < 2:
         fail(_("A ladder needs at least two bots."), 2)
     checked_seed(seed)
     if games < 1:
         fail(_("--games must be at least 1."), 2)
+    _check_jobs(jobs, ray)
     pairs: list[tuple[int, int, list[float]]] = []
     total = len(bots) * (len(bots) - 1) // 2 * games
-    try:
-        with _progress(total, _("Ladder")) as bar:
-            for i in range(len(bots)):
-                for j in range(i + 1, len(bots)):
-                    spec = SimSpec(game, bots[i], bots[j], games, seed + 7919 * (i * len(bots) + j))
-                    pts = []
-                    for entry in run(spec, jobs, each=score_entry):
-                        pts.append(entry.p1_points)
-                        if bar is not None:
-                            bar.advance()
-                    pairs.append((i, j, pts))
-    except ValueError as exc:
-        fail(explain(exc), 2)
+    with _cluster(ray) as cluster:
+        try:
+            with _progress(total, _("Ladder")) as bar:
+                for i in range(len(bots)):
+                    for j in range(i + 1, len(bots)):
+                        spec = SimSpec(game, bots[i], bots[j], games, seed + 7919 * (i * len(bots) + j))
+                        pts = []
+                        for entry in run(spec, jobs, each=score_entry, cluster=cluster):
+                            pts.append(entry.p1_points)
+                            if bar is not None:
+                                bar.advance()
+                        pairs.append((i, j, pts))
+        except ValueError as exc:
+            fail(explain(exc), 2)
     ratings = ladder_elo(len(bots), pairs)
     order = sorted(range(len(bots)), key=lambda p: -ratings[p].value)
     if as_json:  # an unbounded end of an interval (every game won or lost) is null

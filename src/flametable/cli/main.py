@@ -30,6 +30,8 @@ from flametable.cli.options import (
     GameDataOption,
     JsonOption,
     LangOption,
+    RayOption,
+    ray_alone,
     seat_default,
     seat_option,
     use_language,
@@ -47,6 +49,13 @@ class Command(LocalCommand):
     def invoke(self, ctx: Any) -> Any:
         with guarded(input_files(ctx.params)):
             return super().invoke(ctx)
+
+
+class LabCommand(Command):
+    """A command of the lab, whose ``--ray`` may have no address (:func:`flametable.cli.options.ray_alone`)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, ray_alone(args))
 
 
 class ProgramGroup(LocalGroup):
@@ -265,7 +274,7 @@ GAME_ARG = typer.Argument(metavar="GAME", help=H_("The game: {games}.", games=",
                           show_default=False)
 
 
-@app.command("sim", cls=Command,
+@app.command("sim", cls=LabCommand,
              help=H_("Simulate seeded matches between two bots, in parallel; win/draw/loss with 95% intervals."))
 def sim_cmd(
     game: Annotated[str, GAME_ARG],
@@ -282,13 +291,14 @@ def sim_cmd(
     data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help=H_(
         "Play with this card set or board data file."))] = None,
     records: Annotated[bool, typer.Option("--records", help=H_("Keep each match's record in the results."))] = False,
+    ray: RayOption = None,
     as_json: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     from flametable.cli.lab import run_sim
 
     use_language(lang)
-    run_sim(game, p1, p2, games, jobs, seed, out_file, options, data, records, as_json)
+    run_sim(game, p1, p2, games, jobs, seed, out_file, options, data, records, as_json, ray)
 
 
 @app.command("report", cls=Command,
@@ -306,7 +316,7 @@ def report_cmd(
     run_report(file, html_out, cards)
 
 
-@app.command("ladder", cls=Command,
+@app.command("ladder", cls=LabCommand,
              help=H_("Play the bots round-robin and print Elo ratings with 95% intervals."))
 def ladder_cmd(
     game: Annotated[str, GAME_ARG],
@@ -315,13 +325,14 @@ def ladder_cmd(
     games: Annotated[int, typer.Option("--games", help=H_("Matches per pair."))] = 20,
     jobs: Annotated[int, typer.Option("--jobs", help=H_("Parallel processes."))] = 1,
     seed: Annotated[int, typer.Option("--seed", help=H_("The run's seed."))] = 0,
+    ray: RayOption = None,
     as_json: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     from flametable.cli.lab import run_ladder
 
     use_language(lang)
-    run_ladder(game, [seat_spec(b.strip()) for b in bots.split(",") if b.strip()], games, jobs, seed, as_json)
+    run_ladder(game, [seat_spec(b.strip()) for b in bots.split(",") if b.strip()], games, jobs, seed, as_json, ray)
 
 
 DbOption = Annotated[str | None, typer.Option("--db", metavar="URL", help=H_(

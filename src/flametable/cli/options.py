@@ -101,3 +101,28 @@ def json_options(text: str | None) -> dict[str, Any]:
     if not isinstance(data, dict):
         fail(_("--options must be a JSON object, got {value}").format(value=text), 2)
     return data
+
+
+RAY = "--ray"
+RAY_ALONE = "local"
+"""The value of ``--ray`` written without an address: a local Ray for the run (Ray's own word for it)."""
+
+RayOption = Annotated[str | None, typer.Option(RAY, metavar="ADDRESS", show_default=False, help=H_(
+    "Run the matches as Ray tasks (Ray comes with flametable's cluster extra): on the cluster at ADDRESS "
+    "(HOST:PORT, ray://HOST:PORT or auto), or without one on a local Ray started for the run."))]
+
+
+def ray_alone(args: list[str]) -> list[str]:
+    """``args`` with a ``--ray`` that has no address written ``--ray=local``: the next word is its address only
+    when it looks like one (not an option, and a colon in it or ``auto`` / ``local``), so that ``sim --ray duel``
+    keeps its game."""
+    done: list[str] = []
+    for i, arg in enumerate(args):
+        if arg == "--":
+            return done + args[i:]
+        following = args[i + 1] if i + 1 < len(args) else ""
+        address = not following.startswith("-") and (":" in following or following in ("auto", RAY_ALONE))
+        if arg == RAY and not address:
+            arg = f"{RAY}={RAY_ALONE}"
+        done.append(arg)
+    return done

@@ -1,4 +1,5 @@
-"""Run seeded matches between seats, in parallel processes, with the same results whatever the job count.
+"""Run seeded matches between seats, in parallel processes or on a Ray cluster, with the same results whatever
+the job count.
 
 Match ``i`` of a run with seed ``S`` uses the match seed ``derive(S, i)``; its bots are seeded from it too,
 and the two seats swap every other match (odd ``i``: the first named player sits in seat 2). Bots run on
@@ -8,13 +9,15 @@ iteration budgets only (no clock), so a run is reproducible.
 from __future__ import annotations
 
 import gc
+import hashlib
 import os
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
-from typing import Any, TypeVar, overload
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from flametable.bots.registry import make_bot
 from flametable.core.match import new_record
@@ -25,6 +28,9 @@ from flametable.core.rng import Rng
 from flametable.service import MatchService
 from flametable.service import run as run_service
 from flametable.sim import summaries
+
+if TYPE_CHECKING:
+    from flametable.sim.cluster import Cluster
 
 T = TypeVar("T")
 
@@ -51,11 +57,28 @@ def _decider(spec: str, game: Any, seed: int) -> Callable[[Any, Any], Action]:
 
 
 _GAME: Any = None
+_GAME_OF: tuple[str, str | None, bytes | None] | None = None  # the game, data file and its digest _GAME is of
 
 
-def _init_worker(game_name: str, data: str | None) -> None:
-    global _GAME
+def _digest(data: str | None) -> bytes | None:
+    """What the data file holds, in a few bytes (None without one, or when it cannot be read: the game says so)."""
+    if data is None:
+        return None
+    try:
+        return hashlib.blake2b(Path(data).read_bytes(), digest_size=16).digest()
+    except OSError:
+        return None
+
+
+def worker_game(game_name: str, data: str | None) -> None:
+    """Make the game that a worker process plays, once: a worker that lives on between runs (Ray's) makes it anew
+    for another game, another data file, or a data file that changed since."""
+    global _GAME, _GAME_OF
+    made_of = (game_name, data, _digest(data))
+    if made_of == _GAME_OF:
+        return
     _GAME = make_game(game_name, data)
+    _GAME_OF = made_of
     # What the worker inherited or loaded lives as long as it does: keep it out of the collector's scans, so
     # the many short-lived objects of each match are all that garbage collection walks.
     gc.freeze()
@@ -103,7 +126,9 @@ def run_match(spec: SimSpec, index: int, game: Any = None) -> dict[str, Any]:
     return line
 
 
-def _run_chunk(spec: SimSpec, indexes: list[int], each: Callable[[dict[str, Any]], T] | None) -> list[Any]:
+def play_chunk(spec: SimSpec, indexes: list[int], each: Callable[[dict[str, Any]], T] | None) -> list[Any]:
+    """The result lines of the matches ``indexes`` (or what ``each`` makes of them), in a worker that has its
+    game (:func:`worker_game`)."""
     lines = (run_match(spec, i) for i in indexes)
     return [each(line) for line in lines] if each is not None else list(lines)
 
@@ -126,19 +151,23 @@ def plan_chunks(games: int, jobs: int, size: int = 0, largest: int = 16) -> list
 
 
 @overload
-def run(spec: SimSpec, jobs: int = 1, chunk: int = 0, *, each: None = None) -> Iterator[dict[str, Any]]: ...
+def run(spec: SimSpec, jobs: int = 1, chunk: int = 0, *, each: None = None,
+        cluster: Cluster | None = None) -> Iterator[dict[str, Any]]: ...
 
 
 @overload
-def run(spec: SimSpec, jobs: int = 1, chunk: int = 0, *, each: Callable[[dict[str, Any]], T]) -> Iterator[T]: ...
+def run(spec: SimSpec, jobs: int = 1, chunk: int = 0, *, each: Callable[[dict[str, Any]], T],
+        cluster: Cluster | None = None) -> Iterator[T]: ...
 
 
 def run(spec: SimSpec, jobs: int = 1, chunk: int = 0, *,
-        each: Callable[[dict[str, Any]], Any] | None = None) -> Iterator[Any]:
+        each: Callable[[dict[str, Any]], Any] | None = None, cluster: Cluster | None = None) -> Iterator[Any]:
     """Yield every match's result line, in index order, or what ``each`` makes of it.
 
     ``each`` (a module-level function, so that it reaches the workers) runs where the match ran: with
     ``jobs > 1``, in the worker, so that the parent process receives only what it needs (``sim.results.Entry``).
+    With ``cluster`` (:func:`flametable.sim.cluster.connect`), the matches run there as Ray tasks, in batches
+    planned for the cluster's CPUs (``jobs`` is not used), and come back in the same order.
     """
     if spec.games < 0:
         raise ValueError(f"games must be at least 0, got {spec.games}")
@@ -149,6 +178,12 @@ def run(spec: SimSpec, jobs: int = 1, chunk: int = 0, *,
     game = make_game(spec.game, spec.data)
     for s in (spec.p1, spec.p2):  # fail fast, naming the bad seat
         _decider(s, game, 0)
+    if cluster is not None:
+        from flametable.sim.cluster import LARGEST_BATCH
+
+        for results in cluster.map(spec, plan_chunks(spec.games, cluster.cpus, chunk, LARGEST_BATCH), each):
+            yield from results
+        return
     if jobs == 1 or spec.games < 2:
         for i in range(spec.games):
             line = run_match(spec, i, game)
@@ -156,7 +191,7 @@ def run(spec: SimSpec, jobs: int = 1, chunk: int = 0, *,
         return
     chunks = plan_chunks(spec.games, jobs, chunk)
     ctx = get_context("fork") if hasattr(os, "fork") else get_context("spawn")
-    with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker,
+    with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=worker_game,
                              initargs=(spec.game, spec.data)) as pool:
-        for results in pool.map(_run_chunk, [spec] * len(chunks), chunks, [each] * len(chunks)):
+        for results in pool.map(play_chunk, [spec] * len(chunks), chunks, [each] * len(chunks)):
             yield from results
