@@ -78,11 +78,15 @@ export async function mount(root) {
     const fields = await optionsForm(gameNamed(gameSelect.value));
     if (mine === shown) optionsSlot.replaceChildren(fields);
   };
-  gameSelect.addEventListener("change", showOptions);
-  await showOptions();
+  // the options form of the game chosen last, made or being made: a submit right after a change of game waits for
+  // it (else the old game's fields would be read, or none: "Cannot read properties of null")
+  let optionsShown = showOptions();
+  gameSelect.addEventListener("change", () => { optionsShown = showOptions(); });
+  await optionsShown;
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
+    await optionsShown;
     const me = Number(seat.value);
     const seats = ["open", "open"];
     seats[me] = "me";
