@@ -421,15 +421,26 @@ def test_owners_killed_mid_match_hand_their_rooms_over_within_5_seconds_and_noth
                     [tables[1]] if round_ == 1 and not tables[1].done else [t for t in [*tables, bots] if not t.done]
                 if not playing:
                     break
-                target = rng.choice(playing)
-                owners = cluster.db.owners([t.room for t in [*tables, bots]])
-                owner = owners.get(target.room)
-                if owner is None or owner[2] <= 0:
+                killable = None
+                retry_until = time.monotonic() + 2 * FAILOVER_SECONDS  # a room handed over a moment ago: its new owner
+                while killable is None and time.monotonic() < retry_until:
+                    owners = cluster.db.owners([t.room for t in [*tables, bots]])
+                    choices = []
+                    for table in playing:
+                        owner = owners.get(table.room)
+                        if owner is None or owner[2] <= 0 or table.done:
+                            continue
+                        index = next((i for i in range(len(cluster.servers))
+                                      if i not in cluster.down and cluster.process(i) == owner[0]), None)
+                        if index is not None:
+                            choices.append((index, owner))
+                    if choices:
+                        killable = rng.choice(choices)
+                    else:
+                        time.sleep(0.2)
+                if killable is None:
                     continue
-                index = next((i for i in range(len(cluster.servers))
-                              if i not in cluster.down and cluster.process(i) == owner[0]), None)
-                if index is None:
-                    continue
+                index, owner = killable
                 held = [room for room, (process, _f, left) in owners.items() if process == owner[0] and left > 0]
                 with cluster.lock:
                     cluster.down.add(index)
