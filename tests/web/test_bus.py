@@ -166,6 +166,20 @@ async def test_the_receiver_gets_the_message_as_sent_and_never_the_sender_s_obje
                                "nested": {"n": None, "x": 1.5}}]
 
 
+async def test_a_text_sent_as_it_is_arrives_as_it_was_however_long_and_whatever_it_holds(make_bus: Make) -> None:
+    """A relayed event's text travels after the envelope, neither escaped nor parsed: longer than any text the JSON
+    limits let through, with line breaks, quotes and what is not JSON at all."""
+    a, b = await make_bus(), await make_bus()
+    inbox = Inbox(b)
+    texts = ['{"type":"event","view":' + '"Ñandú \\"☃\\"",' * 3000 + '}', "line\nbreaks\n\n", "", "\n{not json"]
+    for text in texts:
+        assert await a.send(b.process, {"k": "out", "conn": "c1"}, text)
+    await until(lambda: len(inbox.messages) == len(texts))
+    assert inbox.messages == [{"k": "out", "conn": "c1", "text": text} for text in texts]
+    with pytest.raises(TypeError):  # the text would overwrite the message's own
+        await a.send(b.process, {"text": "mine"}, "relayed")
+
+
 async def test_a_handler_that_raises_is_logged_in_one_line_and_delivery_goes_on(
         make_bus: Make, caplog: pytest.LogCaptureFixture) -> None:
     a, b = await make_bus(), await make_bus()
@@ -280,6 +294,11 @@ BAD_PAYLOADS = [
     pytest.param(b'{"from":"p","seq":1,"body":[1]}', id="a-body-that-is-no-object"),
     pytest.param(b'{"from":"p","seq":1,"body":{},"more":1}', id="a-key-more"),
     pytest.param(b'[1,2]', id="no-object"),
+    pytest.param(b'{"from":"p","seq":1,"body":{}}\nsome text', id="a-text-the-envelope-does-not-announce"),
+    pytest.param(b'{"from":"p","seq":1,"body":{},"text":true}', id="a-text-announced-and-missing"),
+    pytest.param(b'{"from":"p","seq":1,"body":{},"text":1}\nx', id="a-text-announced-by-no-true"),
+    pytest.param(b'{"from":"p","seq":1,"body":{"text":"x"},"text":true}\ny', id="a-text-and-a-body-s-text"),
+    pytest.param(b'{"from":"p","seq":1,"body":{},"text":true}\n\xff', id="a-text-that-is-no-utf-8"),
 ]
 
 

@@ -22,6 +22,11 @@ a WARNING line), so that a sender learns it. Logs are for operators (English); n
 On the wire a message travels in an envelope, ``{"from": SENDER, "seq": N, "body": MESSAGE}``: ``seq`` counts the
 sender's messages to that one receiver from 1, a number taken by each message handed to Redis (whether or not it
 arrived), none by one refused before. The handler gets the body as JSON carries it (a tuple arrives as a list).
+A message may carry a text as it is (``send(..., text=TEXT)``: an event a process relays to its client, read by
+nobody on the way): the envelope then says ``"text": true`` and the text follows it after a line break (JSON as
+``json.dumps`` writes it holds none), so that it is neither escaped into the envelope nor parsed out of it, and
+the handler finds it as the body's ``"text"``. Only the envelope is JSON within the limits; the text is any text
+within the payload's size.
 
 Two implementations: :class:`RedisBus` (``redis.asyncio``) and :class:`LocalBus`, in memory, several of them on one
 :class:`LocalHub`, for tests of several halls in one process (the hub can fail, recover and lose messages on
@@ -63,6 +68,7 @@ Reconnected = Callable[[], Awaitable[None]]
 Gap = Callable[[str], Awaitable[None]]
 
 ENVELOPE_KEYS = frozenset(("from", "seq", "body"))
+TEXT_KEYS = ENVELOPE_KEYS | {"text"}  # an envelope followed by a text
 INT_LOW, INT_HIGH = 1 - JSON_INT_LIMIT, JSON_INT_LIMIT - 1  # the integers loads_json reads
 
 
@@ -175,8 +181,9 @@ class Bus(ABC):
         """Stop delivering and sending; close the connections. Idempotent."""
 
     @abstractmethod
-    async def send(self, process: str, message: Message) -> bool:
-        """Send ``message`` (a JSON object) to ``process``. True: it was handed to that process's subscription;
+    async def send(self, process: str, message: Message, text: str | None = None) -> bool:
+        """Send ``message`` (a JSON object) to ``process``, with ``text`` as it is (the body's ``"text"`` there:
+        ``message`` has none then). True: it was handed to that process's subscription;
         False (never an exception) when it was not: Redis does not answer, nobody is subscribed to that process's
         channel, or the message cannot be carried (over the size limit, past the JSON limits: logged). A message
         that is not a dict or holds what JSON cannot write (an object, a set) is a bug of the caller:
@@ -194,16 +201,20 @@ class Bus(ABC):
 
     # ------------------------------------------------------------------ what both implementations share
 
-    def _encode(self, process: str, message: Message) -> bytes | None:
-        """The payload carrying ``message`` to ``process``, with its sequence number; None (logged) when the
-        receiver would refuse it."""
+    def _encode(self, process: str, message: Message, text: str | None = None) -> bytes | None:
+        """The payload carrying ``message`` (and ``text``) to ``process``, with its sequence number; None (logged)
+        when the receiver would refuse it."""
         if not isinstance(message, dict):
             raise TypeError(f"a bus message is a dict, got {type(message).__name__}")
+        if text is not None and (not isinstance(text, str) or "text" in message):
+            raise TypeError("a bus message's text is a str, and the message has no 'text' of its own")
         seq = self._next_seq.get(process, 1)
+        envelope: dict[str, Any] = {"from": self.process, "seq": seq, "body": message}
+        if text is not None:
+            envelope["text"] = True
         try:
-            text = json.dumps({"from": self.process, "seq": seq, "body": message}, ensure_ascii=False,
-                              separators=(",", ":"), allow_nan=False)
-            data = text.encode("utf-8")
+            written = json.dumps(envelope, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+            data = (written if text is None else f"{written}\n{text}").encode("utf-8")
         except ValueError as exc:  # NaN or infinity; a lone surrogate (UnicodeEncodeError)
             problem: str | None = describe(exc)
         else:
@@ -223,16 +234,20 @@ class Bus(ABC):
             self._refused.warn("bus: dropped a message of %d bytes (at most %d)", size, self.max_bytes)
             return
         try:
-            text = data.decode("utf-8") if isinstance(data, bytes) else data
-            envelope = loads_json(text)
+            head, newline, text = (data.decode("utf-8") if isinstance(data, bytes) else data).partition("\n")
+            envelope = loads_json(head)
         except (ValueError, LimitError) as exc:  # not UTF-8, not JSON, a key twice, a limit
             self._refused.warn("bus: dropped a message that is not JSON within the limits: %s", describe(exc))
             return
-        if not (isinstance(envelope, dict) and envelope.keys() == ENVELOPE_KEYS
+        if not (isinstance(envelope, dict) and envelope.keys() == (TEXT_KEYS if newline else ENVELOPE_KEYS)
                 and isinstance(sender := envelope["from"], str) and 0 < len(sender) <= MAX_PROCESS_CHARS
-                and type(seq := envelope["seq"]) is int and seq > 0 and isinstance(body := envelope["body"], dict)):
-            self._refused.warn("bus: dropped a message that is no envelope (%s)", "from, seq and body")
+                and type(seq := envelope["seq"]) is int and seq > 0 and isinstance(body := envelope["body"], dict)
+                and (not newline or (envelope["text"] is True and "text" not in body))):
+            self._refused.warn("bus: dropped a message that is no envelope (%s)", "from, seq and body; a text "
+                               "after a line break only when it says so")
             return
+        if newline:
+            body["text"] = text
         last = self._heard.pop(sender, None)
         self._heard[sender] = seq
         if len(self._heard) > KEEP_SENDERS:
@@ -399,10 +414,10 @@ class RedisBus(Bus):
         self._came_back()
         return True
 
-    async def send(self, process: str, message: Message) -> bool:
+    async def send(self, process: str, message: Message, text: str | None = None) -> bool:
         if self._stopped:
             return False
-        data = self._encode(process, message)
+        data = self._encode(process, message, text)
         if data is None:
             return False
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
@@ -561,10 +576,10 @@ class LocalBus(Bus):
     async def ping(self) -> bool:
         return self.hub.up and not self._stopped
 
-    async def send(self, process: str, message: Message) -> bool:
+    async def send(self, process: str, message: Message, text: str | None = None) -> bool:
         if self._stopped:
             return False
-        data = self._encode(process, message)
+        data = self._encode(process, message, text)
         receiver = self.hub.buses.get(process)
         if data is None or not self.hub.up or receiver is None:
             return False

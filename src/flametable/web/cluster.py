@@ -14,10 +14,11 @@ So a process that was stopped (``SIGSTOP``, a long pause) past its lease can wri
 socket's are (size, rate, JSON, schema: :func:`flametable.web.socket._relay`), then sent to the owner over the
 bus as ``{"k": "in", "room", "conn", "from", "client", "lang", "msg"}``. The owner holds the connection in the room
 as a :class:`RemoteConn`, a :class:`Conn` whose ``send`` publishes ``{"k": "out", "conn", "text"}`` to the relaying
-process (the text in pieces of 900 characters: :func:`pieces`), and runs each of its messages through the very
-handlers of its own sockets (:class:`RemoteSession`): the presence, each audience's view, the history of events and
-every check are the owner's, and a relay only ever receives the texts of its client's own audience. ``{"k":
-"bye"}`` when the client leaves, ``{"k": "close", "code"}`` when the owner ends the connection. A message the bus
+process (the text as it is, after the envelope: :meth:`~flametable.web.bus.Bus.send`'s ``text``), and runs each
+of its messages through the very handlers of its own sockets (:class:`RemoteSession`): the presence, each
+audience's view, the history of events and every check are the owner's, and a relay only ever receives the texts
+of its client's own audience. ``{"k": "bye"}`` when the client leaves, ``{"k": "close", "code"}`` when the owner
+ends the connection. A message the bus
 could not deliver earns the client an ``error`` (``unreachable``) and makes the relay look again who owns the room.
 
 **Failover.** Every ``every`` seconds a relaying process reads, in one query, who owns its relayed rooms; a
@@ -68,23 +69,6 @@ OUT_QUEUE = 1024
 """The most texts a relayed socket may have waiting to be sent to its client: past them it is closed (1013)."""
 
 
-PIECE = 900
-"""The longest piece of a text carried over the bus: the bus carries JSON within :mod:`flametable.core.limits`'
-limits (no string of more than 1,000 characters), so an event's text travels as a list of pieces."""
-
-
-def pieces(text: str) -> list[str]:
-    """``text`` cut into pieces of at most :data:`PIECE` characters (which :func:`joined` puts back together)."""
-    return [text[start:start + PIECE] for start in range(0, len(text), PIECE)] or [""]
-
-
-def joined(value: Any) -> str:
-    """The text :func:`pieces` cut up."""
-    if not isinstance(value, list) or not all(isinstance(piece, str) for piece in value):
-        raise TypeError("a text is a list of strings")
-    return "".join(value)
-
-
 @dataclass(frozen=True)
 class Remote:
     """A room another process of the cluster owns (holds the lease of)."""
@@ -102,6 +86,14 @@ OPS: dict[str, Op] = {}
 """The requests one process may make of another's rooms, by name (``routes/rooms.py`` declares them)."""
 MOVED_REPLY = -1
 """The status of a reply from a process that no longer holds the room: ask again whoever holds it now."""
+
+
+def text_of(message: Mapping[str, Any]) -> str:
+    """The text a message carries as it is (:meth:`~flametable.web.bus.Bus.send`'s ``text``)."""
+    text = message["text"]
+    if not isinstance(text, str):
+        raise TypeError("a relayed text is a str")
+    return text
 
 
 def unreachable_answer(tr: Translator) -> Answer:
@@ -136,7 +128,7 @@ class RemoteSession:
         self.task = cluster.spawn(self.run())
 
     async def _send(self, text: str) -> None:
-        if not await self.cluster.bus.send(self.relay, {"k": "out", "conn": self.conn_id, "text": pieces(text)}):
+        if not await self.cluster.bus.send(self.relay, {"k": "out", "conn": self.conn_id}, text):
             self.stop()  # its relay cannot be reached: the connection is gone from the room
             raise ConnectionError(f"the relay {self.relay} of connection {self.conn_id} cannot be reached")
 
@@ -529,7 +521,7 @@ class Cluster:
             elif kind in ("out", "close"):
                 link = self.links.get(str(message["conn"]))
                 if link is not None:
-                    link.push(joined(message["text"]) if kind == "out" else int(message["code"]))
+                    link.push(text_of(message) if kind == "out" else int(message["code"]))
             elif kind == "req":
                 self.spawn(self._answer(message))
             elif kind == "rep":
