@@ -32,7 +32,8 @@ from tests.services import machine_redis_url
 from tests.web import leakcheck
 from tests.web.halls import UNLIMITED, Halls, Seat, Spread
 
-FAST = {"limits": UNLIMITED, "cluster_every": 0.2, "lease_seconds": 1.0}
+LEASE, EVERY = 1.0, 0.2
+FAST = {"limits": UNLIMITED, "cluster_every": EVERY, "lease_seconds": LEASE}
 """Leases of a second, renewed (and relays checked) five times a second: the tests' failovers are quick."""
 
 
@@ -172,6 +173,44 @@ def test_a_lease_renewal_that_says_lost_drops_the_room_and_closes_every_socket_w
         mover.act(first)
         for client in clients:
             client.read_to(version + 2)
+
+
+async def hold_the_loop(seconds: float) -> None:
+    """Keep the loop busy computing for ``seconds`` (a process starved of CPU: none of its tasks runs)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        sum(range(1000))
+
+
+def test_a_process_whose_loop_is_held_past_its_leases_keeps_its_rooms(postgresql_database: str) -> None:
+    """Leases are renewed from a thread of their own (PostgreSQL): a process whose event loop is held for three
+    leases (a starved CPU) still holds its room when the loop runs again, its lease never ran out, its sockets are
+    open and the match goes on; the owner's thread renewed meanwhile."""
+    with Halls(postgresql_database, local_buses(), count=1, settings=lambda i: FAST) as halls:
+        room, tokens = made(halls, 0, "duel", ["me", "me"])
+        seats = [Seat(halls, room, tokens["0"], 0), Seat(halls, room, tokens["1"], 1)]
+        for seat in seats:
+            seat.connect(0)
+        fence = halls.hall(0).rooms[room].fence
+        cluster = halls.hall(0).cluster
+        keeper = cluster.keeper if cluster is not None else None
+        before = keeper.renewals if keeper is not None else 0
+        halls.call(hold_the_loop(3 * LEASE))
+        during = keeper.renewals if keeper is not None else 0
+        time.sleep(3 * EVERY)  # the loop's own checks run again
+        assert room in halls.hall(0).rooms
+        assert halls.hall(0).rooms[room].fence == fence
+        owner = halls.call(halls.hall(0).store.room_owner(room))
+        assert owner is not None
+        assert owner[:2] == ("hall-0", fence)
+        assert owner[2] > 0
+        version = seats[0].last["version"]
+        for seat in seats:  # (Flame Duel's line-ups: both seats decide)
+            if seat.last["view"]["legal"]:
+                seat.act(first)
+        for seat in seats:
+            seat.read_to(version + 1)
+        assert during >= before + 5  # every 0.2 s, through the three seconds
 
 
 def test_http_on_a_process_that_does_not_hold_the_room_is_answered_by_its_owner(postgresql_database: str) -> None:

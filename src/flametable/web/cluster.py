@@ -1,14 +1,16 @@
 """Several server processes on one PostgreSQL database and one Redis: any process serves any client of any room
 (issue 22). ``docs/server.md`` ("Several processes") tells it for operators; this is how it is done.
 
-**Ownership.** A room is driven by one process at a time, its *owner*: the one holding the room's lease in the
-store (``room_owners``: owner, fencing number, expiry). A process takes the lease of a room before it loads it
+**Ownership.** A room is driven by one process at a time, its *owner*: the one holding the room's lease in the store
+(``room_owners``: owner, fencing number, expiry). A process takes the lease of a room before it loads it
 (:meth:`Cluster.take`: :meth:`Hall.find`), renews the leases of every room it has in memory in one statement every
-``every`` seconds (:meth:`Cluster._renew`), and gives a lease back when it forgets the room (nobody in it, no bot to
-move). Every store write of a room shows its fencing number (:meth:`Room.fenced`): once another process has taken
-the lease, the store refuses it (``LeaseLost``) and the room is dropped from memory at once (:meth:`Hall.lost`):
-its bots cancelled, its sockets closed with 1012 (*service restart*), after which a client reconnects by itself.
-So a process that was stopped (``SIGSTOP``, a long pause) past its lease can write nothing when it wakes up.
+``every`` seconds (from a thread of its own on PostgreSQL, :class:`~flametable.web.store.keeper.LeaseKeeper`, so
+that a loop held up by a starved CPU loses no lease; :meth:`Cluster._renew` on SQLite), and gives a lease back when
+it forgets the room (nobody in it, no bot to move). Every store write of a room shows its fencing number
+(:meth:`Room.fenced`): once another process has taken the lease, the store refuses it (``LeaseLost``) and the room
+is dropped from memory at once (:meth:`Hall.lost`): its bots cancelled, its sockets closed with 1012 (*service
+restart*), after which a client reconnects by itself. So a process that was stopped (``SIGSTOP``, a long pause) past
+its lease can write nothing when it wakes up.
 
 **Relaying.** A socket whose room another process owns stays where it is: its frames are checked here as any
 socket's are (size, rate, JSON, schema: :func:`flametable.web.socket._relay`), then sent to the owner over the
@@ -58,6 +60,7 @@ from flametable.web.store import StoreError
 if TYPE_CHECKING:  # Redis's modules are loaded by a cluster's process only
     from flametable.web.bus import Bus
     from flametable.web.shared import Budget, Counter
+    from flametable.web.store.keeper import LeaseKeeper
 
 log = logging.getLogger("flametable.web")
 
@@ -270,6 +273,7 @@ class Cluster:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
         self._renewed = 0.0  # when the leases were last renewed (the loop's clock)
+        self.keeper: LeaseKeeper | None = None  # PostgreSQL: the leases renewed from a thread of their own
         self.takeovers = 0  # rooms taken over from an owner gone (counted for tests)
         self.relayed = 0  # sockets relayed to other processes (counted for tests)
         self.held = 0  # others' sockets held in this process's rooms (counted for tests)
@@ -302,6 +306,14 @@ class Cluster:
         await self.counter.start()
         loop = asyncio.get_running_loop()
         self._renewed = loop.time()
+        engine = self.hall.store.engine
+        if engine.dialect.name == "postgresql":  # (SQLite: one writer, the loop's)
+            from flametable.web.store.keeper import LeaseKeeper
+
+            self.keeper = LeaseKeeper(engine.url, self.process, seconds=self.lease_seconds, every=self.every,
+                                      fences=self._fences, on_lost=self._lost, on_unreachable=self._unreachable,
+                                      loop=loop)
+            self.keeper.start()
         self._loops = [loop.create_task(self._lease_loop(), name="flametable-leases"),
                        loop.create_task(self._takeover_loop(), name="flametable-takeovers")]
 
@@ -309,6 +321,9 @@ class Cluster:
         """Stop the loops, close the relayed sockets (1012: they reconnect elsewhere), end the sessions of others'
         sockets and give back every lease, so that another process can take the rooms at once."""
         loops, self._loops = self._loops, []
+        keeper, self.keeper = self.keeper, None
+        if keeper is not None:
+            await asyncio.to_thread(keeper.stop)
         for task in loops:
             task.cancel()
         for task in loops:
@@ -396,7 +411,9 @@ class Cluster:
     async def _lease_loop(self) -> None:
         while True:
             await asyncio.sleep(self.every)
-            for step in (self._renew, self._check_links, self._check_relays):
+            steps = (self._check_links, self._check_relays) if self.keeper is not None else \
+                (self._renew, self._check_links, self._check_relays)
+            for step in steps:
                 try:
                     await step()
                 except StoreError as exc:
@@ -426,6 +443,27 @@ class Cluster:
             if gone is not None:
                 log.info("room %s: its lease was taken by another process: dropped from this one", room_id)
                 hall.lost(gone)
+
+    def _fences(self) -> dict[str, int]:
+        """The rooms in memory and their fences (the keeper's thread calls it: it only reads; ``list`` copies the
+        rooms at once, in C, so that the loop's changes meanwhile cannot break the iteration)."""
+        return {room.id: room.fence for room in list(self.hall.rooms.values()) if room.fence is not None}
+
+    def _lost(self, lost: dict[str, int]) -> None:
+        """The keeper could not renew these leases (room id: the fence it tried): drop those rooms, unless one was
+        taken again meanwhile (a fence of its own)."""
+        for room_id, fence in lost.items():
+            room = self.hall.rooms.get(room_id)
+            if room is not None and room.fence == fence:
+                log.info("room %s: its lease was taken by another process: dropped from this one", room_id)
+                self.hall.lost(room)
+
+    def _unreachable(self) -> None:
+        """The database has not answered the keeper for longer than a lease: every room is dropped (this process
+        cannot know it still holds them)."""
+        for room in list(self.hall.rooms.values()):
+            if room.fence is not None:
+                self.hall.lost(room)
 
     async def _check_links(self) -> None:
         await self.recheck(list(self.links.values()))
