@@ -16,7 +16,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import cast
+from typing import Any, cast
 
 import pytest
 import sqlalchemy as sa
@@ -211,6 +211,37 @@ def test_a_process_whose_loop_is_held_past_its_leases_keeps_its_rooms(postgresql
         for seat in seats:
             seat.read_to(version + 1)
         assert during >= before + 5  # every 0.2 s, through the three seconds
+
+
+def test_a_seat_s_new_token_given_by_another_process_opens_the_seat_at_its_owner_and_the_old_one_no_more(
+        postgresql_database: str) -> None:
+    """A signed-in player takes their seat up on another device through a process that does not hold the room: the
+    room's owner learns the seat's new token hash at once (the cluster's ``reseat``), so the new token opens the
+    seat there and the old one no longer does."""
+    from types import SimpleNamespace
+
+    from flametable.web.accounts import HashCost
+    from tests.web.test_accounts_security import Client, hello
+
+    cheap = {**FAST, "password_cost": HashCost(1, 16384, 1)}
+    with Halls(postgresql_database, local_buses(), count=2, settings=lambda i: cheap) as halls:
+        laptop = Client(cast(Any, SimpleNamespace(port=halls.ports[0])), "127.0.0.1")
+        name, password = laptop.sign_up()
+        made_room = laptop.make_room(["me", "me"])
+        room, old_token = made_room.json["room"], made_room.json["token"]
+        with halls.connect(0, room) as spectator:  # (the room stays in hall 0's memory while someone is there)
+            assert hello(spectator, None)["type"] == "welcome"
+            assert halls.owner(room) == 0
+            phone = Client(cast(Any, SimpleNamespace(port=halls.ports[1])), "127.0.0.1")
+            assert phone.sign_in(name, password).status == 200
+            given = phone.post(f"/api/rooms/{room}/seat")
+            assert (given.status, given.json["player"]) == (200, 0)
+            with halls.connect(0, room) as ws:
+                welcome = hello(ws, given.json["token"])
+                assert (welcome["type"], welcome["player"]) == ("welcome", 0)
+            with halls.connect(0, room) as ws:
+                assert hello(ws, old_token)["code"] == "bad_token"
+            assert halls.owner(room) == 0
 
 
 def test_http_on_a_process_that_does_not_hold_the_room_is_answered_by_its_owner(postgresql_database: str) -> None:

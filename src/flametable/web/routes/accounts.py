@@ -17,6 +17,7 @@ from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
 from flametable.texts.translator import Translator
 from flametable.web.accounts import AccountError, csrf_token, session_hash, signed_out
+from flametable.web.cluster import OPS, Answer
 from flametable.web.common import client_id, fail, hall_of, language_of, read_body, refuse_unread
 from flametable.web.messages import (
     DELETE_REQUEST,
@@ -25,7 +26,7 @@ from flametable.web.messages import (
     SIGN_IN_REQUEST,
     SIGN_UP_REQUEST,
 )
-from flametable.web.rooms import new_token, room_closed, token_hash
+from flametable.web.rooms import Hall, moved, new_token, room_closed, token_hash
 from flametable.web.sessions import (
     COOKIE,
     Current,
@@ -238,16 +239,38 @@ async def take_seat(request: Request) -> Response:
 
 
 async def _follow_in_memory(request: Request, room_id: str, player: int, digest: str) -> None:
-    """The room, if this process holds it in memory, takes the seat's new token hash as the store has it (what
-    ``Hall.join`` does for a seat it gives). A room held by another process must reload its seats: the coordinator's
-    to wire into ``web/rooms.py``."""
-    room = hall_of(request).rooms.get(room_id)
-    if room is None:
+    """The room, where it is held in memory (this process, or in a cluster its owner), takes the seat's new token
+    hash as the store has it (what ``Hall.join`` does for a seat it gives): the new token opens the seat at once,
+    the old one no longer does. A room nobody holds reads it from the store when it is loaded."""
+    hall = hall_of(request)
+    fields = {"player": player, "digest": digest}
+    if hall.cluster is not None:
+        status, body = await hall.cluster.forward("reseat", room_id, language_of(request), fields, take=False)
+        if status != 200:  # (the owner cannot be reached: it goes on with the old hash until it reloads the room)
+            log.warning("room %s: its owner could not be told of a seat's new token (%s)", room_id,
+                        body.get("error"))
         return
+    await reseat_answer(hall, {"room": room_id, **fields}, language_of(request), False)
+
+
+async def reseat_answer(hall: Hall, request: Mapping[str, Any], tr: Translator, remote: bool) -> Answer:
+    """The cluster's ``reseat``: the room held here takes a seat's new token hash."""
+    room = hall.rooms.get(str(request["room"]))
+    if room is None:
+        if remote:  # asked as its owner: it is not this process's any more
+            raise moved()
+        return 200, {}
+    player, digest = request["player"], request["digest"]
+    if type(player) is not int or not isinstance(digest, str):
+        return 400, {"error": "bad_request"}
     async with room.lock:
         for seat in room.row.seats:
             if seat.player == player:
                 seat.token_hash = digest
+    return 200, {}
+
+
+OPS["reseat"] = reseat_answer
 
 
 routes: list[BaseRoute] = [
