@@ -13,7 +13,7 @@ restart*), after which a client reconnects by itself. So a process that was stop
 its lease can write nothing when it wakes up.
 
 **Relaying.** A socket whose room another process owns stays where it is: its frames are checked here as any
-socket's are (size, rate, JSON, schema: :func:`flametable.web.socket._relay`), then sent to the owner over the
+socket's are (size, rate, JSON, schema: :func:`flametable.web.socket.checked_frames`), then sent to the owner over the
 bus as ``{"k": "in", "room", "conn", "from", "client", "lang", "msg"}``. The owner holds the connection in the room
 as a :class:`RemoteConn`, a :class:`Conn` whose ``send`` publishes ``{"k": "out", "conn", "text"}`` to the relaying
 process (the text as it is, after the envelope: :meth:`~flametable.web.bus.Bus.send`'s ``text``), and runs each

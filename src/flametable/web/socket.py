@@ -211,6 +211,44 @@ async def _serve(websocket: WebSocket, hall: Hall, conn: Conn) -> None:
         await _relay(websocket, hall, conn, found)
         return
     session = Session(hall, found, conn)
+
+    async def handle(msg: Mapping[str, Any]) -> str | None:
+        return await dispatch(session, msg)
+
+    try:
+        await checked_frames(websocket, hall, conn, room_id, handle)
+    finally:
+        if session.joined:
+            session.room.leave(conn)
+        else:
+            hall.maybe_forget(session.room)
+
+
+async def _relay(websocket: WebSocket, hall: Hall, conn: Conn, remote: Remote) -> None:
+    """A socket of a room another process holds (a cluster): each frame checked here as a socket of this process
+    would be (size, rate, JSON and schema: :func:`checked_frames`), then sent to the room's owner, which holds
+    the connection in the room as its own and sends back only what this client's audience may see."""
+    assert hall.cluster is not None
+    link = hall.cluster.link(remote, conn)
+
+    async def forward(msg: Mapping[str, Any]) -> str | None:
+        if "lang" in msg and msg["type"] in ("hello", "lang"):
+            conn.tr = Translator.for_language(msg["lang"])  # this process's own refusals too
+        await link.forward(msg)
+        return None  # (the owner's refusals count there)
+
+    try:
+        await checked_frames(websocket, hall, conn, remote.room_id, forward)
+    finally:
+        await link.end()
+
+
+async def checked_frames(websocket: WebSocket, hall: Hall, conn: Conn, room_id: str,
+                         handle: Callable[[Mapping[str, Any]], Awaitable[str | None]]) -> None:
+    """Each frame of the socket checked (the rate, then size, JSON and schema: :func:`messages.read`) and handed
+    to ``handle``, which answers the refusal's code (or None), until the client leaves, a refusal of
+    :data:`CLOSING` ends the socket, or too many refusals of :data:`RATE_REFUSALS` come too fast. The same for a
+    socket of a room held here and for one relayed to another process."""
     limits = hall.limits
     refusals = Bucket(limits.rate_refusals_per_second, limits.rate_refusals_burst)
     try:
@@ -225,7 +263,7 @@ async def _serve(websocket: WebSocket, hall: Hall, conn: Conn) -> None:
                 except FlametableError as exc:
                     await refused(conn, exc)
                 else:
-                    code = await dispatch(session, msg)
+                    code = await handle(msg)
                     if code in CLOSING:
                         break
             if code in RATE_REFUSALS and not refusals.take():
@@ -237,47 +275,6 @@ async def _serve(websocket: WebSocket, hall: Hall, conn: Conn) -> None:
         raise
     except Exception:
         await failed(conn, room_id)
-    finally:
-        if session.joined:
-            session.room.leave(conn)
-        else:
-            hall.maybe_forget(session.room)
-
-
-async def _relay(websocket: WebSocket, hall: Hall, conn: Conn, remote: Remote) -> None:
-    """A socket of a room another process holds (a cluster): each frame checked here as a socket of this process
-    would be (size, rate, JSON and schema: the checks of one socket), then sent to the room's owner, which holds
-    the connection in the room as its own and sends back only what this client's audience may see."""
-    assert hall.cluster is not None
-    limits = hall.limits
-    refusals = Bucket(limits.rate_refusals_per_second, limits.rate_refusals_burst)
-    link = hall.cluster.link(remote, conn)
-    try:
-        async for raw in frames(websocket, conn):
-            code: str | None = None
-            if not conn.allow(limits):
-                code = "too_fast"
-                await send_error(conn, code, too_fast(limits))
-            else:
-                try:
-                    msg = messages.read(raw)
-                except FlametableError as exc:
-                    await refused(conn, exc)
-                else:
-                    if "lang" in msg and msg["type"] in ("hello", "lang"):
-                        conn.tr = Translator.for_language(msg["lang"])  # this process's own refusals too
-                    await link.forward(msg)
-            if code in RATE_REFUSALS and not refusals.take():
-                await refuse(conn, "too_many_refusals", too_many_refusals())
-                break
-    except WebSocketDisconnect:
-        pass
-    except asyncio.CancelledError:
-        raise
-    except Exception:
-        await failed(conn, remote.room_id)
-    finally:
-        await link.end()
 
 
 class NotUtf8(logging.Filter):
