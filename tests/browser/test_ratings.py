@@ -3,7 +3,7 @@ a rated room in the lobby, the other finds it in the list (its creator's name an
 they play the match to its end and both see their rating change; each profile shows the match and the rating's
 chart; the leaderboard lists them with the reader's own place; one deletes the account and the other's profile
 still shows the match, against a deleted player. Screenshots of the profile and the leaderboard at 360 px and
-1280 px, in English and Spanish (``out/browser/``; copies in ``docs/screenshots/``).
+1280 px, in English and Spanish (``out/browser/``: the tests never write into the source tree).
 
 How the matches are played: Flame Duel's whole match (16 moves or so) through the two pages, each clicking its first
 legal control when its turn comes; Flamecraft Duals's (about 100 moves) begins in the pages and goes on through
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import time
 import urllib.request
 from pathlib import Path
@@ -33,7 +32,6 @@ from tests.web.live import LiveServer
 MOVES = ".table .board [data-action]"
 PASSWORD = "a long rated password"
 SEEDED = 14
-DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 WIDER = """width => [...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > width + 0.5)
     .map(e => e.tagName + "." + e.className + ": " + (e.textContent || "").slice(0, 40))"""
 _HTTP = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -211,8 +209,6 @@ def screenshots(page: Page, path: str, name: str, artefacts: Path) -> None:
                 assert_accessible(page)
             shot = artefacts / f"{name}-{lang}-{width}.png"
             page.screenshot(path=str(shot), full_page=True)
-            DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(shot, DOCS_SHOTS / shot.name)
     page.evaluate("localStorage.setItem('flametable.lang', 'en')")
     page.set_viewport_size({"width": 1280, "height": 800})
 
