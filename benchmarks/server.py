@@ -813,6 +813,11 @@ def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
                 if process is not None and process.proc.poll() is None:
                     process.proc.kill()
             server.stop()
+    told = [line for line in server.log.read_text(errors="replace").splitlines()  # (uvicorn's INFO lines aside)
+            if line.strip() and not line.startswith(("INFO:", "flametable server:", "Cluster mode:"))]
+    if told:  # what went wrong on the server's side, for the errors the clients counted
+        print(f"level {connections}: the server logged {len(told)} warnings and errors; the first ones:",
+              *told[:12], sep="\n  ", file=sys.stderr)
     n = 2 * rooms
     out: dict[str, Any] = {"connections": n, "rooms": rooms, "workers": workers,
                            "connect_seconds": round(connected["seconds"], 1),

@@ -226,6 +226,8 @@ class Store:
 
         async def work(connection: AsyncConnection) -> int | None:
             try:
+                if connection.dialect.name == "postgresql":  # the fenced writes under way end first
+                    await connection.execute(leases.lock_for_take(room_id))
                 fence = (await connection.execute(
                     leases.take(connection.dialect.name, room_id, owner, seconds))).scalar()
             except sa_exc.IntegrityError as exc:

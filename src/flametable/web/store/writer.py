@@ -169,12 +169,12 @@ class Writer:
         """Insert the appends of ``run`` that may be written, end the matches they end; why each of the others
         may not (in order, ``None`` for those written).
 
-        ``checked_first`` (PostgreSQL): the matches' statuses and the fenced rooms' leases are read first, their
-        rows locked until the commit: the owners' ``FOR SHARE``, then the matches' ``FOR NO KEY UPDATE`` (what an
-        ``UPDATE`` of their status takes), so that no other process ends a match or takes a room over between the
-        check and the commit; one statement more per run (two when some appends are fenced). Else (SQLite, one
-        process, whose write lock is taken at the insert's start): each row is inserted only where its match is
-        playing and its fence held, one ``executemany`` as before; if the count falls short, :class:`_Refused`
+        ``checked_first`` (PostgreSQL): the matches' statuses and the fenced rooms' leases are read first, their rows
+        locked until the commit: the owners' ``FOR KEY SHARE`` (a take's ``FOR UPDATE`` waits for it), then the matches'
+        ``FOR NO KEY UPDATE`` (what an ``UPDATE`` of their status takes), so that no other process ends a match or takes
+        a room over between the check and the commit; one statement more per run (two when some appends are fenced).
+        Else (SQLite, one process, whose write lock is taken at the insert's start): each row is inserted only where its
+        match is playing and its fence held, one ``executemany`` as before; if the count falls short, :class:`_Refused`
         (the transaction is rolled back, to be done again checked first)."""
         if checked_first:
             status, owned = await self._state(connection, run)
