@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from flametable.core.record import MatchRecord, replay
 from flametable.core.registry import make_game
 from flametable.service.clock import ManualClock
 from flametable.web.rooms import STAND_IN
+from flametable.web.store import Store, database_url
 from tests.web.client import Client, Server
 
 GAMES = ("duel", "duals")
@@ -413,3 +415,90 @@ def test_a_claim_not_allowed_is_refused_with_a_translated_error(server: Server, 
         watcher.hello()
         watcher.send(type="claim", take="win")
         assert watcher.until("error")["code"] == "spectator"
+
+
+# ------------------------------------------------------------------ on a real store; rated matches
+
+
+def test_the_stamps_are_stored_and_a_server_started_again_has_the_same_clocks(db_url: str,
+                                                                               clock: ManualClock) -> None:
+    """The times are stored with the actions (SQLite and PostgreSQL): a hall started again on the same database
+    has each clock as it was, charged nothing for the time between (the decision awaited starts again)."""
+    with Server(db_url=db_url, open_store=Store.open, clock=clock) as server:
+        room, t0, t1 = timed_pair(server, "duals", fischer(5, 3))
+        with server.connect(room) as a, server.connect(room) as b:
+            table = Table(a, b, t0, t1)
+            table.until_both_moved()
+            clock.advance(7.25)
+            table.play()
+            before = table.clock_of(0)["remaining"]
+            spent = list(server.app.state.hall.rooms[room].match.spent)
+    assert 7250 in spent
+    clock.advance(3600)  # the server is down for an hour
+    with Server(db_url=db_url, open_store=Store.open, clock=clock) as server:
+        stored = server.http.portal.call(server.app.state.store.load_room, room)  # type: ignore[union-attr]
+        assert stored.match.spent == spent
+        with server.connect(room) as a:
+            a.hello(t0)
+            assert a.until("clock")["clock"]["remaining"] == before
+
+
+@contextmanager
+def rated_players(clock: ManualClock, tmp_path: Path) -> Iterator[tuple[Any, Any, Any]]:
+    """The app on a real store with accounts, and two players signed in: Ana and Bea."""
+    from tests.web.test_ratings_api import App, Player
+
+    app = App(database_url(str(tmp_path / "rated.db")), clock)
+    with app.http:
+        yield app, Player(app, "Ana"), Player(app, "Bea")
+
+
+def test_an_aborted_rated_match_is_not_rated_and_a_loss_on_time_is(clock: ManualClock, tmp_path: Path) -> None:
+    with rated_players(clock, tmp_path) as (app, ana, bea):
+        for minutes, flag in ((3, False), (1, True)):
+            made = ana.post("/api/rooms", {"game": "duals", "seats": ["me", "open"], "rated": True,
+                                           "clock": fischer(minutes, 0)}, status=201)
+            room = made["room"]
+            joined = bea.post(f"/api/rooms/{room}/join", {"rated": True})
+            with app.http.websocket_connect(f"/api/rooms/{room}/ws") as wa, app.http.websocket_connect(
+                    f"/api/rooms/{room}/ws") as wb:
+                table = Table(Client(wa), Client(wb), made["token"], joined["token"])
+                if flag:
+                    table.until_both_moved()
+                    clock.advance(61)
+                else:
+                    wait_for_timer(clock)
+                    clock.advance(30)
+                ended = table.seats[0].until("ended")
+            change = ana.get(f"/api/rooms/{room}/matches/0/rating")
+            if flag:
+                assert ended["status"] == "timeout"
+                assert change["rated"] is True
+                assert [p["delta_display"][0] for p in change["players"]] == (
+                    ["+", "-"] if ended["result"]["winner"] == 0 else ["-", "+"])
+            else:
+                assert ended["status"] == "aborted"
+                assert (change["status"], change["players"]) == ("unplayed", [])
+        profile = ana.get("/api/players/Ana")
+        assert [g["rated_matches"] for g in profile["games"]] == [1]  # the loss on time only
+
+
+def test_in_a_rated_match_no_bot_takes_the_seat_of_a_player_who_left(clock: ManualClock, tmp_path: Path) -> None:
+    with rated_players(clock, tmp_path) as (app, ana, bea):
+        made = ana.post("/api/rooms", {"game": "duel", "seats": ["me", "open"], "rated": True,
+                                       "clock": fischer(3, 2)}, status=201)
+        room = made["room"]
+        joined = bea.post(f"/api/rooms/{room}/join", {"rated": True})
+        with app.http.websocket_connect(f"/api/rooms/{room}/ws?lang=es") as wa:
+            a = Client(wa)
+            with app.http.websocket_connect(f"/api/rooms/{room}/ws") as wb:
+                Table(a, Client(wb), made["token"], joined["token"]).until_both_moved()
+            clock.advance(60)
+            a.send(type="claim", take="bot")
+            refused = a.until("error")
+            assert (refused["code"], refused["message"]) == (
+                "claim_rated", "En una partida puntuada ningún bot ocupa el asiento de un jugador que se fue: reclama "
+                               "la victoria.")
+            a.send(type="claim", take="win")
+            assert a.until("ended")["status"] == "forfeit"
+        assert ana.get(f"/api/rooms/{room}/matches/0/rating")["players"][0]["delta_display"].startswith("+")
