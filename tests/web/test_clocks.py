@@ -502,3 +502,22 @@ def test_in_a_rated_match_no_bot_takes_the_seat_of_a_player_who_left(clock: Manu
             a.send(type="claim", take="win")
             assert a.until("ended")["status"] == "forfeit"
         assert ana.get(f"/api/rooms/{room}/matches/0/rating")["players"][0]["delta_display"].startswith("+")
+
+
+def test_the_replay_viewer_s_steps_carry_each_decision_s_time_and_both_clocks(server: Server,
+                                                                              clock: ManualClock) -> None:
+    room, t0, t1 = timed_pair(server, "duals", fischer(1, 0))
+    with server.connect(room) as a, server.connect(room) as b:
+        table = Table(a, b, t0, t1)
+        table.until_both_moved()
+        clock.advance(61)
+        a.until("ended")
+    replay_json = server.http.get(f"/api/rooms/{room}/matches/0/replay?lang=es")
+    assert replay_json.status_code == 200, replay_json.text
+    data = replay_json.json()
+    record = MatchRecord.from_json(server.record(room).json())
+    assert data["clock"] == fischer(1, 0)
+    assert "time" not in data["steps"][0]
+    assert [step["time"]["spent"] for step in data["steps"][1:]] == record.times
+    assert all(step["time"]["left"] == [60_000, 60_000] for step in data["steps"][1:])  # no time passed meanwhile
+    assert data["result"]["reason"] == "time"
