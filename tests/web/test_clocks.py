@@ -521,3 +521,21 @@ def test_the_replay_viewer_s_steps_carry_each_decision_s_time_and_both_clocks(se
     assert [step["time"]["spent"] for step in data["steps"][1:]] == record.times
     assert all(step["time"]["left"] == [60_000, 60_000] for step in data["steps"][1:])  # no time passed meanwhile
     assert data["result"]["reason"] == "time"
+
+
+def test_a_room_only_read_runs_no_clock_of_its_own(server: Server, clock: ManualClock) -> None:
+    """A cluster's lobby reads a room nobody holds by making it from its row: that copy never runs the clock (it
+    would end the match besides its owner)."""
+    from flametable.web.rooms import Room, game_of
+
+    room, t0, t1 = timed_pair(server, "duals", fischer(3, 2))
+    with server.connect(room) as a, server.connect(room) as b:
+        Table(a, b, t0, t1).until_both_moved()
+        hall = server.app.state.hall
+        held = hall.rooms[room]
+        assert held.clock_task is not None
+        portal = server.http.portal
+        assert portal is not None
+        copy = portal.call(lambda: Room(hall, held.row, game_of(held.row.game)))
+        assert copy.clock_task is None
+        assert copy.summary()["clock"] == fischer(3, 2)

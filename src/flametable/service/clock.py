@@ -281,10 +281,10 @@ class Clocks:
         return [max(0, left - spent) if seat in running else left for seat, left in enumerate(self.remaining)]
 
     def flagged(self, now: float, awaited: Iterable[int]) -> int | None:
-        """The running seat whose time is out now (the lowest if both), else None."""
-        left = self.left_ms(now, awaited)
+        """The running seat whose time is out now (the lowest if both), else None: the same comparison as
+        :meth:`deadline`'s, so that a timer woken at its deadline always finds the flag."""
         for seat in self.running(awaited):
-            if left[seat] <= 0:
+            if self.since + self.remaining[seat] / 1000.0 <= now:
                 return seat
         return None
 

@@ -774,9 +774,11 @@ class Room:
 
     def schedule_clock(self) -> None:
         """(Re)start the wait for the clocks' next deadline (the lock held, or no one else running): one task per
-        room, sleeping on the hall's clock, off every other room's way; none for an untimed or ended match."""
+        room, sleeping on the hall's clock, off every other room's way; none for an untimed or ended match, and none
+        for a room this hall does not hold (one made only to be read, as a cluster's lobby reads a room nobody
+        holds: its clock is its owner's)."""
         self._cancel_clock()
-        if self._deadlines():
+        if self.hall.rooms.get(self.id) is self and not self.dropped and self._deadlines():
             self.clock_task = asyncio.get_running_loop().create_task(self._clock_wait(), name=f"clock-{self.id}")
 
     def _cancel_clock(self) -> None:
@@ -1161,6 +1163,7 @@ class Hall:
         room = Room(self, row, game_of(row.game), fence)
         self.rooms[room_id] = room
         room.schedule_bot()
+        room.schedule_clock()
         return room
 
     def lost(self, room: Room) -> None:
@@ -1294,6 +1297,7 @@ class Hall:
         self.rooms[room_id] = room
         async with room.lock:
             room.schedule_bot()
+            room.schedule_clock()
         return room, tokens
 
     async def join(self, room_id: str, player: int | None) -> tuple[Room, int, str]:

@@ -3,7 +3,7 @@
 // the account's matches going on, each taken up with one click on this device.
 import { account, onAccount, profileLink } from "./account.js";
 import { api, keepSeatToken, seatToken } from "./api.js";
-import { readTimeControl, timeControlField } from "./clock.js";
+import { controlText, readTimeControl, timeControlField } from "./clock.js";
 import { h } from "./dom.js";
 import { gameModule, games as knownGames } from "./games.js";
 import { _ } from "./i18n.js";
@@ -173,6 +173,7 @@ export async function mount(root) {
     waiting.replaceChildren(...(rooms.length ? rooms.map((room) => h("li", {},
       h("span", {}, titles[room.game] || room.game), " ",
       room.rated ? [h("span", { class: "badge rated" }, _("Rated")), " "] : null,
+      room.clock ? [h("span", { class: "badge clock" }, controlText(room.clock)), " "] : null,
       creator(room), " ",
       h("a", { href: `/rooms/${room.room}`, "data-nav": true }, _("Join")), " ", closeButton(room)))
       : [h("li", {}, _("No room is waiting for a player."))]));
