@@ -539,3 +539,30 @@ def test_a_room_only_read_runs_no_clock_of_its_own(server: Server, clock: Manual
         copy = portal.call(lambda: Room(hall, held.row, game_of(held.row.game)))
         assert copy.clock_task is None
         assert copy.summary()["clock"] == fischer(3, 2)
+
+
+def test_a_server_started_again_runs_its_timed_matches_clocks_with_nobody_connected(sqlite_database: str,
+                                                                                  clock: ManualClock) -> None:
+    with Server(db_url=sqlite_database, open_store=Store.open, clock=clock) as server:
+        room, t0, t1 = timed_pair(server, "duel", fischer(1, 0))
+        with server.connect(room) as a, server.connect(room) as b:
+            table = Table(a, b, t0, t1)
+            table.until_both_moved()
+            loser = table.to_act
+    assert loser is not None
+    clock.advance(3600)
+    with Server(db_url=sqlite_database, open_store=Store.open, clock=clock) as server:
+        hall = server.app.state.hall
+        deadline = time.monotonic() + 10
+        while room not in hall.rooms or hall.rooms[room].clock_task is None:  # taken up at the start, by itself
+            assert time.monotonic() < deadline, "the timed room was not taken up"
+            time.sleep(0.01)
+        wait_for_timer(clock)
+        clock.advance(60)
+        deadline = time.monotonic() + 10
+        while hall.rooms.get(room) is not None and hall.rooms[room].playing:
+            assert time.monotonic() < deadline, "the clock did not end the match"
+            time.sleep(0.01)
+        stored = server.http.get(f"/api/rooms/{room}").json()
+        assert (stored["status"], stored["result"]) == ("timeout", {"winner": 1 - loser, "reason": "time",
+                                                                    "scores": [0, 0]})

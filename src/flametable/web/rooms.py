@@ -1090,6 +1090,7 @@ class Hall:
         self.sockets: dict[str, int] = {}  # open WebSockets by address (``Conn.client``), while any is open
         self._loading: dict[str, asyncio.Future[Room | Remote | None]] = {}
         self.sweeper: asyncio.Task[None] | None = None
+        self.clock_loader: asyncio.Task[int] | None = None  # a single server's timed rooms taken up at its start
         self.expensive = Budgets(self.limits.expensive_per_second, self.limits.expensive_burst)
         self.log_builds = asyncio.Semaphore(self.limits.log_builds)  # the logs built at once, off the loop
         self.bodies = Budgets(self.limits.bodies_per_second, self.limits.bodies_burst)  # requests with a body
@@ -1394,19 +1395,28 @@ class Hall:
         if closed:
             log.info("%d rooms waiting for a player past their time were closed", len(closed))
 
-    async def start_clocks(self) -> int:
+    def start_clocks(self) -> None:
         """A single server, at its start: take up every room whose match plays with a clock, so that the clocks
-        run whether or not anyone reconnects (each from now: the time the server was down is charged to nobody).
-        In a cluster the takeover of rooms left by their owners does it. How many were taken up."""
-        if self.cluster is not None:
-            return 0
+        run whether or not anyone reconnects (each from now: the time the server was down is charged to nobody),
+        in a task of its own (the server answers meanwhile: a room asked for first is taken up then). In a cluster
+        the takeover of rooms left by their owners does it."""
+        if self.cluster is None:
+            self.clock_loader = asyncio.get_running_loop().create_task(self._take_up_clocks(),
+                                                                       name="flametable-clocks")
+
+    async def _take_up_clocks(self) -> int:
         try:
             ids = await self.store.timed_rooms()
         except StoreError:
             log.exception("the rooms with a clock could not be listed: they are taken up when asked")
             return 0
         for room_id in ids:
-            await self.room(room_id)
+            try:
+                await self.room(room_id)
+            except Exception:  # one room that cannot be taken up leaves the others' clocks running
+                log.exception("room %s: taking its clock up failed; it is taken up when asked", room_id)
+        if ids:
+            log.info("%d rooms with a clock were taken up", len(ids))
         return len(ids)
 
     async def start_sweeping(self) -> None:
@@ -1422,6 +1432,11 @@ class Hall:
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
+        loader, self.clock_loader = self.clock_loader, None
+        if loader is not None:
+            loader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await loader
         if self.cluster is not None:
             await self.cluster.stop()  # the leases given back: another process takes the rooms at once
         for room in list(self.rooms.values()):
