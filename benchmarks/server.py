@@ -2,7 +2,7 @@
 
     python -m benchmarks.server [--levels 1,100,1000] [--seconds 20] [--think 1.0] [--game duel|duals|both]
                                 [--bots 50] [--db URL] [--bot-workers N] [--compression deflate|none]
-                                [--abuse [--pairs K]] [--workers 1,2 --redis URL] [--json]
+                                [--abuse [--pairs K]] [--workers 1,2 --redis URL] [--clock JSON] [--json]
 
 Each level starts its own ``flametable serve`` (a subprocess on a free port of 127.0.0.1, SQLite in a temporary
 directory unless ``--db`` names a PostgreSQL server: a fresh database is made there and dropped afterwards) and
@@ -153,9 +153,12 @@ def http_json(port: int, method: str, path: str, body: dict[str, Any] | None = N
         conn.close()
 
 
-def make_pair(port: int, game: str, index: int) -> tuple[str, str, str]:
-    """A person-vs-person room: its id and both seat tokens."""
-    made = http_json(port, "POST", "/api/rooms", {"game": game, "seats": ["me", "open"]}, source_address(index))
+def make_pair(port: int, game: str, index: int, clock: dict[str, Any] | None = None) -> tuple[str, str, str]:
+    """A person-vs-person room (with the time control ``clock``, issue 24): its id and both seat tokens."""
+    body: dict[str, Any] = {"game": game, "seats": ["me", "open"]}
+    if clock is not None:
+        body["clock"] = clock
+    made = http_json(port, "POST", "/api/rooms", body, source_address(index))
     joined = http_json(port, "POST", f"/api/rooms/{made['room']}/join", {}, source_address(index))
     return made["room"], made["token"], joined["token"]
 
@@ -356,7 +359,8 @@ async def client_main(config: dict[str, Any]) -> None:
     started = time.perf_counter()
     count = config["rooms"]
     games = [GAMES[i % 2] if config["game"] == "both" else config["game"] for i in range(count)]
-    rooms = [await asyncio.to_thread(make_pair, port, game, i + ROOMS_PER_ADDRESS) for i, game in enumerate(games)]
+    rooms = [await asyncio.to_thread(make_pair, port, game, i + ROOMS_PER_ADDRESS, config.get("clock"))
+             for i, game in enumerate(games)]
     seats = await open_seats(port, rooms, rng, compression, ROOMS_PER_ADDRESS)
     if config["bots"]:  # a person against each bot whose replies are timed, of each game played
         for spec in REPLIERS:
@@ -772,7 +776,7 @@ def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
             think = args.think_alone if rooms == 1 else args.think
             clients = Clients({"port": server.port, "rooms": rooms, "seconds": args.seconds, "think": think,
                                "game": args.game, "seed": args.seed, "compression": args.compression,
-                               "bots": bots})
+                               "bots": bots, "clock": args.clock})
             clients.expect("warm", 120)
             time.sleep(1)
             warm = proc_rss_kib(server.pid, server.tree)
@@ -961,6 +965,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compression", choices=("deflate", "none"), default="deflate",
                         help="what the clients offer (browsers offer permessage-deflate)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--clock", type=json.loads, default=None,
+                        help='the players\' rooms\' time control (issue 24), as POST /api/rooms takes it: '
+                             '\'{"kind": "fischer", "minutes": 60, "increment": 60}\'; default untimed')
     parser.add_argument("--workers", default=None,
                         help="the server's processes (serve --workers N), one run of each level per number given "
                              "(comma-separated: 1,2); needs --db postgresql... and --redis (issue 22)")

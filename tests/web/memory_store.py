@@ -74,15 +74,16 @@ class MemoryStore:
 
     async def append_action(self, match_id: int, index: int, notation: str, seat: int, *,
                             status: str = "playing", result: dict[str, Any] | None = None,
-                            fence: int | None = None) -> None:
+                            fence: int | None = None, spent_ms: int | None = None) -> None:
         match = self._writable(match_id, fence)
         if index != len(match.actions):
             raise Conflict(f"action {index} of match {match_id}")
         match.actions.append(notation)
+        match.spent.append(spent_ms)
         match.status, match.result = status, result
         self.commits += 1
 
-    async def end_match(self, match_id: int, status: str, result: dict[str, Any], *,
+    async def end_match(self, match_id: int, status: str, result: dict[str, Any] | None, *,
                         fence: int | None = None) -> None:
         match = self._writable(match_id, fence)
         match.status, match.result = status, result
@@ -90,7 +91,17 @@ class MemoryStore:
     async def undo(self, match_id: int, keep: int, base: int, *, fence: int | None = None) -> None:
         match = self._writable(match_id, fence)
         del match.actions[keep:]
+        del match.spent[keep:]
         match.base = base
+
+    async def replace_seat(self, room_id: str, player: int, kind: str, *, fence: int | None = None) -> None:
+        if fence is not None:
+            self._check_fence(room_id, fence)
+        seat = self.rooms[room_id].seats[player]
+        seat.kind, seat.token_hash = kind, None
+
+    async def timed_rooms(self, limit: int = 10_000) -> list[str]:
+        return [r.id for r in self.rooms.values() if r.match.status == PLAYING and r.match.clock is not None][:limit]
 
     async def start_match(self, match: MatchRow, *, fence: int | None = None) -> None:
         if fence is not None:

@@ -414,3 +414,53 @@ def test_a_room_taken_over_with_no_bot_to_move_is_given_back_and_left_alone(post
         assert owner[2] < -1000  # given back
         assert stored(halls, row.id).actions == []  # the person's turn: nothing was played
         assert halls.owner(row.id) is None
+
+
+def test_a_timed_room_left_by_a_dead_owner_is_taken_over_and_its_clock_ends_the_match_once(
+        postgresql_database: str) -> None:
+    """Issue 24: a room whose match plays with a clock is taken over from a dead owner even with nobody connected
+    and no bot in it (its clock has to run somewhere); only its owner runs the clock, which ends the match on time
+    exactly once (the store ends a match still playing, with the owner's lease), charged from the takeover on."""
+    from flametable.service import MatchService
+    from flametable.service.clock import ManualClock
+
+    clock = ManualClock()
+    with Halls(postgresql_database, local_buses(), settings=lambda i: {**FAST, "clock": clock}) as halls:
+        store = halls.hall(0).store
+        row = dead_owners_room("duals", ["me", "me"], 9)
+        row.match.clock = {"kind": "fischer", "minutes": 1, "increment": 0}
+        halls.call(store.create_room(row))
+        assert row.match.id is not None
+        service = MatchService.new(registry.make_game("duals"), {}, 9, ["human", "human"])
+        moved: set[int] = set()
+        index = 0
+        left = [60_000, 60_000]
+        while len(moved) < 2 or service.to_act not in moved:  # both made a first decision: a clock runs
+            seat = service.to_act
+            assert seat is not None
+            if seat in moved:
+                left[seat] -= 2_000  # a first decision is free, the later ones are charged
+            moved.add(seat)
+            notation = service.legal(seat)[0].text()
+            service.submit(seat, notation)
+            halls.call(store.append_action(row.match.id, index, notation, seat, spent_ms=2_000))
+            index += 1
+        loser = service.to_act
+        halls.call(store.take_room(row.id, "dead", 0.2))
+        clusters = [c for c in (halls.hall(i).cluster for i in range(3)) if c is not None]
+        halls.wait(lambda: sum(c.takeovers for c in clusters) == 1 and halls.owner(row.id) is not None,
+                   "a takeover", 5)
+        owner = halls.owner(row.id)
+        assert owner is not None
+        room = halls.hall(owner).rooms[row.id]
+        assert room.clocks is not None
+        assert room.clocks.remaining == left
+        assert loser is not None
+        clock.advance(left[loser] / 1000 - 0.1)
+        time.sleep(0.3)
+        assert stored(halls, row.id).status == "playing"
+        clock.advance(0.2)
+        halls.wait(lambda: stored(halls, row.id).status == "timeout", "the match ended on time", 5)
+        assert stored(halls, row.id).result == {"winner": 1 - loser, "reason": "time", "scores": [0, 0]}
+        time.sleep(1.0)  # several rounds of every hall: nobody takes an ended match up again
+        assert sum(c.takeovers for c in clusters) == 1

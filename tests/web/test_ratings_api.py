@@ -49,9 +49,9 @@ class Clock:
 class App:
     """The app on one TestClient; each :class:`Player` keeps its own session cookie and CSRF token."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, clock: Any = None) -> None:
         self.url = url
-        self.clock = Clock()
+        self.clock = clock if clock is not None else Clock()
         self.http = TestClient(create_app(settings(db_url=url, open_store=Store.open, clock=self.clock,
                                                    password_cost=HashCost(1, 1024, 1))))
 

@@ -41,7 +41,7 @@ pytestmark = pytest.mark.anyio
 
 TABLES = {"rooms", "seats", "matches", "actions", "room_owners", "accounts", "sessions", "seat_accounts",
           "rated_rooms", "ratings", "rating_history"}
-HEAD = "0005"  # the latest migration
+HEAD = "0006"  # the latest migration
 MAX_SEED = 2**64 - 1
 
 

@@ -15,7 +15,8 @@ from flametable.cli.generic import make_game_or_fail
 from flametable.cli.i18n import _, explain, illegal_text, ngettext, reason_text
 from flametable.core.errors import RecordError
 from flametable.core.protocol import Game
-from flametable.core.record import MatchRecord, ReplayReport, replay
+from flametable.core.record import TIME, MatchRecord, ReplayReport, replay
+from flametable.service.clock import FISCHER, TURN, Tick, TimeControl, TimeControlError, clock_text, timeline
 
 
 def run_replay(file: Path, verify: bool, as_json: bool, cards: Path | None) -> None:
@@ -31,13 +32,35 @@ def run_replay(file: Path, verify: bool, as_json: bool, cards: Path | None) -> N
         report = replay(game, record, verify_result=verify)
     except RecordError as exc:
         fail(_("Cannot replay {file}: {error}").format(file=file, error=explain(exc)))
+    ticks = timeline(game, record)
     if as_json:
-        print_json({"game": record.game, "file": str(file), **report.to_json()})
-    elif report.resigned is not None:
+        extra: dict[str, Any] = {}
+        if record.clock is not None:
+            extra["clock"] = record.clock
+            extra["times"] = [{"index": t.index, "seat": t.seat, "action": t.action, "spent_ms": t.spent,
+                               "left_ms": list(t.left)} for t in ticks]
+        print_json({"game": record.game, "file": str(file), **report.to_json(), **extra})
+        if not report.ok:
+            raise typer.Exit(1)
+        return
+    if record.clock is not None:
+        _print_times(record, ticks)
+    if report.resigned is not None:
         out().print(Text(ngettext("Player {loser} resigned after {n} action, a legal one: Player {winner} wins.",
                                   "Player {loser} resigned after {n} actions, every one legal: Player {winner} wins.",
                                   report.steps).format(loser=report.resigned + 1, n=report.steps,
                                                        winner=2 - report.resigned)), soft_wrap=True)
+    elif report.forfeit is not None:
+        loser, reason = report.forfeit
+        if reason == TIME:
+            told = ngettext("Player {loser} ran out of time after {n} action, a legal one: Player {winner} wins.",
+                            "Player {loser} ran out of time after {n} actions, every one legal: Player {winner} "
+                            "wins.", report.steps)
+        else:
+            told = ngettext("Player {loser} left after {n} action, a legal one: Player {winner} claimed the win.",
+                            "Player {loser} left after {n} actions, every one legal: Player {winner} claimed the "
+                            "win.", report.steps)
+        out().print(Text(told.format(loser=loser + 1, n=report.steps, winner=2 - loser)), soft_wrap=True)
     elif report.abandoned:
         out().print(Text(_("Abandoned at action {n}: the match stops there, every action before it legal. Go on "
                            "with it: flametable play {game} --resume {file}").format(
@@ -46,6 +69,30 @@ def run_replay(file: Path, verify: bool, as_json: bool, cards: Path | None) -> N
         _print(report, record, game)
     if not report.ok:
         raise typer.Exit(1)
+
+
+def control_words(data: Any) -> str:
+    """A record's time control in words: ``3+2 (real time)``, ``3 days per decision``."""
+    try:
+        control = TimeControl.from_json(data)
+    except TimeControlError:
+        return json.dumps(data, ensure_ascii=False)
+    if control.kind == FISCHER:
+        return _("{minutes}+{increment} (real time)").format(minutes=control.minutes, increment=control.increment)
+    if control.kind == TURN:
+        return ngettext("{n} day per decision", "{n} days per decision", control.days).format(n=control.days)
+    return _("untimed")
+
+
+def _print_times(record: MatchRecord, ticks: list[Tick]) -> None:
+    """Each action's time and both clocks after it, under the time control."""
+    console = out()
+    console.print(Text(_("Time control: {control}").format(control=control_words(record.clock))), soft_wrap=True)
+    for tick in ticks:
+        spent = "—" if tick.spent is None else f"{tick.spent / 1000:.1f}"
+        console.print(Text(_("{index}. Player {player}: {action} in {seconds} s (left: {left1} | {left2})").format(
+            index=tick.index + 1, player=tick.seat + 1, action=tick.action, seconds=spent,
+            left1=clock_text(tick.left[0]), left2=clock_text(tick.left[1]))), soft_wrap=True)
 
 
 def bad_reason(game: Game[Any, Any], record: MatchRecord, report: ReplayReport) -> str:

@@ -36,6 +36,9 @@ SCHEMA = Obj(
     optional={
         "setup": Nullable(Anything("object", "an explicit setup instead of the seeded deal (checked by the game)")),
         "result": Nullable(Anything("object", "the stored result; null for a match left unfinished")),
+        "clock": Nullable(Anything("object", "the time control of a timed match (the online table's, issue 24)")),
+        "times": Nullable(List(Nullable(Int(0, 2**53, "milliseconds")), max=1_000_000,
+                               description="each action's time by the server's clock, in milliseconds")),
     },
     title="flametable match record",
 )
@@ -63,9 +66,11 @@ class MatchRecord:
     actions: list[str] = field(default_factory=list)
     setup: dict[str, Any] | None = None
     result: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None  # a timed match's time control (the online table's); None: untimed
+    times: list[int | None] | None = None  # each action's time in ms, as ``actions`` (a timed match's)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": self.game,
             "rules_version": self.rules_version,
@@ -77,6 +82,9 @@ class MatchRecord:
             "actions": self.actions,
             "result": self.result,
         }
+        if self.clock is not None:  # only a timed match's record has them: the others' stay as they were
+            out.update(clock=self.clock, times=self.times)
+        return out
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
@@ -102,6 +110,8 @@ class MatchRecord:
             actions=list(data["actions"]),
             setup=data.get("setup"),
             result=data.get("result"),
+            clock=data.get("clock"),
+            times=list(data["times"]) if data.get("times") is not None else None,
         )
 
     @staticmethod
@@ -134,6 +144,7 @@ class ReplayReport:
     abandoned: bool = False
     no_result: bool = False
     resigned: int | None = None  # the seat that resigned, when the record says the match ended so
+    forfeit: tuple[int, str] | None = None  # (the seat that lost, "time" or "left") when the record says so
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ok": self.ok, "steps": self.steps,
@@ -147,6 +158,9 @@ class ReplayReport:
         if self.resigned is not None:
             out.update(resigned=self.resigned, result={"winner": 1 - self.resigned, "reason": RESIGNED,
                                                        "scores": [0, 0]})
+        if self.forfeit is not None:
+            loser, reason = self.forfeit
+            out.update(result={"winner": 1 - loser, "reason": reason, "scores": [0, 0]})
         return out
 
 
@@ -180,6 +194,23 @@ RESIGNED = "resigned"
 (the online table's records); every action is legal and the match stops before the rules end it."""
 
 
+TIME = "time"
+"""The ``reason`` of a result where a player's clock reached zero (the online table's, issue 24):
+``{"winner": W, "reason": "time", "scores": [0, 0]}``; the match stops before the rules end it."""
+LEFT = "left"
+"""The ``reason`` of a result where a player left a real-time match and the other claimed the win (issue 24)."""
+FORFEITS = (RESIGNED, TIME, LEFT)
+"""The reasons of a match that stops, every action legal, before the rules end it: the loser is ``1 - winner``."""
+
+
+def forfeiter(result: Any) -> int | None:
+    """The seat that lost outside the rules (resigned, ran out of time, left), when ``result`` says so; else None."""
+    if isinstance(result, dict) and result.get("reason") in FORFEITS and result.get("winner") in (0, 1) and \
+            type(result.get("winner")) is int:
+        return 1 - int(result["winner"])
+    return None
+
+
 def resigner(result: Any) -> int | None:
     """The seat that resigned, when ``result`` is a resignation's; else None."""
     if isinstance(result, dict) and result.get("reason") == RESIGNED and result.get("winner") in (0, 1) and \
@@ -206,6 +237,10 @@ def replay(game: Game[Any, Any], record: MatchRecord, verify_result: bool = True
         resigned = resigner(record.result)
         if resigned is not None:
             return ReplayReport(True, None, n, resigned=resigned)
+        lost = forfeiter(record.result)
+        if lost is not None:  # on time, or left: the stored result is the match's end
+            assert record.result is not None
+            return ReplayReport(True, None, n, forfeit=(lost, str(record.result["reason"])))
         if record.result is None:
             return ReplayReport(False, None, n, n, None, f"the match was abandoned at action {n}", abandoned=True)
         return ReplayReport(False, None, n, n, None, "the record ends before the match does")

@@ -101,6 +101,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if hall.cluster is not None:
             await hall.cluster.start()
         await hall.start_sweeping()
+        hall.start_clocks()  # a single server's timed matches taken up: their clocks run from now (issue 24)
         await rate_pending(store, settings.clock())  # rated matches whose rating failed before (issue 23)
         with socket.quiet_bad_text(hall.limits.not_utf8_log_seconds):  # not a traceback per bad text frame
             yield

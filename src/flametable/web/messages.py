@@ -12,6 +12,8 @@ A client speaks JSON objects over one WebSocket per room, each with a ``type``:
 ``log``     ask for the match log in your language
 ``sync``    ask for a full resync of your view
 ``lang``    change the language of what the server writes to you
+``claim``   real time, the other player away for 60 s: ``take`` ``win`` (the match), or ``bot`` (a casual
+            match: a bot takes the empty seat and the match plays on)
 =========== ==================================================================================================
 
 The bodies of the HTTP requests that take one are declared here too (:data:`ROOM_REQUEST`, :data:`JOIN_REQUEST`,
@@ -65,6 +67,10 @@ CLIENT: dict[str, Obj] = {
     "sync": Obj(required={"type": Const("sync")}, title="sync", description="ask for a full resync of your view"),
     "lang": Obj(required={"type": Const("lang"), "lang": _LANG}, title="lang",
                 description="change the language of the server's texts"),
+    "claim": Obj(required={"type": Const("claim"),
+                           "take": Str(choices=("win", "bot"), description="the win, or (a casual match) a bot in "
+                                                                            "the seat of the player who left")},
+                 title="claim", description="real time: the other player has been away long enough (issue 24)"),
 }
 """The schema of each client message, by its ``type``."""
 
@@ -75,7 +81,10 @@ ROOM_REQUEST = Obj(
                             description='each seat: "me", "open" or a bot spec ("bot:hard")')},
     optional={"options": Anything("object", "the game's options (checked by the game)"),
               "rated": Bool("a rated match (issue 23): the creator signed in, the seats \"me\" and \"open\"; "
-                            "default false")},
+                            "default false"),
+              "clock": Nullable(Anything("object", "the time control (issue 24): {\"kind\": \"fischer\", "
+                                                   "\"minutes\": 3, \"increment\": 2}, {\"kind\": \"turn\", "
+                                                   "\"days\": 3} or null (untimed)"))},
     title="room request",
 )
 """``POST /api/rooms``."""

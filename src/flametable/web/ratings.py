@@ -80,6 +80,20 @@ async def rate_if_rated(store: Any, match: MatchRow, now: float) -> Rated | None
         return None
 
 
+async def rated_match(store: Any, room_id: str) -> bool:
+    """Whether the room's match is rated (its creator asked, and another account joined asking too); False for a
+    store in memory (tests), and, logged, when that cannot be read (issue 24: a casual match's seat may go to a bot,
+    a rated one's never)."""
+    if not isinstance(store, Store):
+        return False
+    try:
+        rated = await RatingStore(store).rated_room(room_id)
+    except Exception:
+        log.exception("room %s: reading whether it is rated failed", room_id)
+        return True  # the safe answer: no bot takes the seat of a match that may be rated
+    return rated is not None and rated.joiner_id is not None
+
+
 async def rate_pending(store: Any, now: float) -> int:
     """Rate the ended matches of rated rooms that have no rating yet (their rating failed, or the process died
     before it); how many were rated. Never raises (logged)."""

@@ -17,6 +17,7 @@ from flametable.core.i18n import N_, N_plural
 from flametable.core.limits import LimitError, loads_json
 from flametable.core.record import MatchRecord, replay, resigner, start
 from flametable.service import is_public, view_json
+from flametable.service.clock import timeline
 from flametable.texts.log import Reader, log_of, resigned_line
 from flametable.texts.translator import Translator
 from flametable.web.rooms import Budgets, Limits, game_of
@@ -94,6 +95,8 @@ def replay_steps(record: MatchRecord, tr: Translator) -> dict[str, Any]:
         views = after
         steps.append({"version": i + 1, "actor": actor, "action": notation,
                       "views": {key: view_json(view) for key, view in views.items()}, "lines": lines})
+    for tick in timeline(game, record):  # a timed match (issue 24): each decision's time, both clocks after it
+        steps[tick.index + 1]["time"] = {"spent": tick.spent, "left": list(tick.left)}
     last: dict[str, list[str]] = steps[-1]["lines"]
     for key, _ in AUDIENCES:
         if state.outcome is not None:
@@ -102,7 +105,7 @@ def replay_steps(record: MatchRecord, tr: Translator) -> dict[str, Any]:
             last[key] = [*last[key], resigned_line(readers[key], loser)]
     spectator = [line for step in steps for line in step["lines"]["spectator"]]
     return {"game": record.game, "title": tr.translate(entry.title), "options": record.options,
-            "players": record.players, "steps": steps, "result": result, "log": spectator}
+            "players": record.players, "steps": steps, "result": result, "log": spectator, "clock": record.clock}
 
 
 def _why(report: Any) -> FlametableError:

@@ -33,6 +33,7 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import math
 import os
 import secrets
 import socket
@@ -48,9 +49,10 @@ from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_, N_plural
 from flametable.core.protocol import Action, Game, complete
-from flametable.core.record import RESIGNED, resigner
+from flametable.core.record import LEFT, RESIGNED, TIME, resigner
 from flametable.core.rng import SEED_MAX
 from flametable.service import Applied, Event, MatchService, Rejected, StaleVersion
+from flametable.service.clock import Clock, Clocks, TimeControl, TimeControlError, as_clock, deciding
 from flametable.service.takeback import reveals
 from flametable.texts.log import LogWriter
 from flametable.texts.translator import Translator
@@ -58,11 +60,14 @@ from flametable.web import messages
 from flametable.web.botpool import BotPool
 from flametable.web.botpool import game_of as game_of  # the games made once per process: where bots have them
 from flametable.web.logs import MatchLogs, Reader, replay_log
-from flametable.web.ratings import rate_if_rated  # issue 23: a rated match rated at its end (2 calls)
+from flametable.web.ratings import rate_if_rated, rated_match  # issue 23: a rated match rated at its end
 from flametable.web.store import (
+    ABORTED,
     CLOSED,
     EXPIRED,
+    FORFEIT,
     PLAYING,
+    TIMEOUT,
     UNPLAYED,
     LeaseLost,
     MatchRow,
@@ -72,6 +77,7 @@ from flametable.web.store import (
     StoreError,
     record_of,
 )
+from flametable.web.store.errors import MatchOver
 
 if TYPE_CHECKING:
     from flametable.web.cluster import Cluster, Remote
@@ -79,6 +85,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("flametable.web")
 
 OPEN = "open"
+STAND_IN = "bot:medium"
+"""The bot that takes the seat of a person who left a casual real-time match, when the other asks (issue 24)."""
 
 
 class RoomError(FlametableError):
@@ -137,6 +145,11 @@ class Limits:
     # uvicorn logs an ERROR with a traceback per WebSocket text frame that is not UTF-8: made one INFO line at most
     # this often (seconds), counting the others, so that no client can fill the log (``socket.NotUtf8``)
     not_utf8_log_seconds: float = 60.0
+    # Real time (issue 24): a seat whose person made no first decision this long after it was asked is the end of
+    # the match, aborted (unrated); a person disconnected this long lets the other claim the win, or, in a casual
+    # match, give the seat to a bot (:data:`STAND_IN`) and play on.
+    first_decision_seconds: float = 30.0
+    claim_after_seconds: float = 60.0
 
 
 def token_hash(token: str) -> str:
@@ -252,7 +265,13 @@ class Room:
         self.history: deque[tuple[int, tuple[str, str, str]]] = deque(maxlen=hall.limits.keep_events)
         self.tasks: set[asyncio.Task[None]] = set()  # presence announcements under way
         self.arriving = 0  # hellos waiting for the lock: a room about to have a connection is not forgotten
+        self.clock_task: asyncio.Task[None] | None = None  # the wait for the next deadline of the clocks (issue 24)
+        self.away: dict[int, float] = {}  # real time: room players disconnected, since when (the hall's clock)
+        self.claims_told: set[int] = set()  # those of them the others were told they may now claim against
         self._restart(row.match)
+        if self.clocks is not None and self.clocks.control.real_time and self.playing and not self.waiting:
+            now = hall.clock()  # taken up (a restart, a takeover): its people count as away until they say hello
+            self.away = {s.player: now for s in row.seats if s.kind == HUMAN}
 
     # ------------------------------------------------------------------ facts
 
@@ -334,6 +353,7 @@ class Room:
             "players": [self._seat_json(seat) for seat in (0, 1)],
             "result": self.match.result if not self.playing else None,
             "record": self.record_link(),
+            "clock": self.match.clock,
         }
 
     def _seat_json(self, seat: int) -> dict[str, Any]:
@@ -344,24 +364,34 @@ class Room:
 
     # ------------------------------------------------------------------ the match, rebuilt from its row
 
-    def _rebuild(self, match: MatchRow, upto: int | None = None) -> tuple[MatchService, list[int]]:
+    def _rebuild(self, match: MatchRow, upto: int | None = None,
+                 clocks: Clocks | None = None) -> tuple[MatchService, list[int]]:
         """The match service of ``match`` after its stored actions (the first ``upto`` of them), and who played
-        each."""
+        each; ``clocks`` charged with each action's stored time."""
         record = record_of(match, actions=False, result=False)
         service = MatchService.from_record(self.game, record, keep=0)  # the room keeps its events as sent text
         actors = []
-        for notation in match.actions[:upto]:
+        spent = match.spent
+        for index, notation in enumerate(match.actions[:upto]):
             seat = service.to_act
+            awaited = deciding(self.game, service.state) if clocks is not None else ()
             service.submit_quiet(seat, notation)
             actors.append(seat if seat is not None else -1)
+            if clocks is not None and seat is not None:
+                clocks.charge(seat, (spent[index] if index < len(spent) else None) or 0, awaited)
         return service, actors
 
     def _restart(self, match: MatchRow) -> None:
-        """Take ``match`` as rebuilt from its row (its service, who played each action), with no past events kept
-        and no logs made yet (``logs``: each reader's log is built again when asked)."""
-        self.service, self.actors = self._rebuild(match)
+        """Take ``match`` as rebuilt from its row (its service, who played each action, its clocks from the
+        actions' times: the decision awaited starts now, so a server that was down charges nobody for it), with no
+        past events kept and no logs made yet (``logs``: each reader's log is built again when asked)."""
+        control = TimeControl.from_json(match.clock)
+        clocks = Clocks(control, self.hall.clock()) if control.timed else None
+        self.service, self.actors = self._rebuild(match, clocks=clocks)
+        self.clocks = clocks
         self.history.clear()
         self.logs = MatchLogs(self.game, match.number)
+        self.schedule_clock()
 
     async def reload(self) -> None:
         """Forget memory and take the room as the store has it (after a store failure)."""
@@ -412,11 +442,17 @@ class Room:
                                 limit=self.hall.limits.spectators_per_room)
             conn.player = player
             self.conns.add(conn)
+            if player is not None and self.away.pop(player, None) is not None:
+                self.claims_told.discard(player)
+                self.schedule_clock()
             await self._send(conn, self._welcome(conn))
             seen_match, seen = msg.get("match"), msg.get("version")
             audience = self.seat_of(player)
             for text in self._since(audience, seen if seen_match == self.match.number else None):
                 await self._send_text(conn, text)
+            if self.clocks is not None and self.playing:  # the events sent again carry the clocks of their time
+                await self._send(conn, {"type": "clock", "match": self.match.number, "version": self.wire_version,
+                                        "clock": self.clock_json()})
             if not self.playing:
                 await self._send(conn, self._ended(conn))
             await self._presence()
@@ -431,6 +467,13 @@ class Room:
     def leave(self, conn: Conn) -> None:
         """``conn`` is gone: forget it now (no waiting: its handler may be cancelled) and tell the others."""
         self.conns.discard(conn)
+        player = conn.player
+        if (player is not None and self.clocks is not None and self.clocks.control.real_time and self.playing
+                and not self.waiting and self.row.seats[player].kind == HUMAN
+                and not any(c.player == player for c in self.conns)):
+            self.away[player] = self.hall.clock()  # the other may claim once it has lasted (issue 24)
+            self.claims_told.discard(player)
+            self.schedule_clock()
         if conn.player is not None and self.conns:
             task = asyncio.get_running_loop().create_task(self._announce())
             self.tasks.add(task)
@@ -471,8 +514,21 @@ class Room:
                                    current=self.wire_version) from None
 
     async def _play(self, seat: int, action: Action | str | int, version: int) -> None:
-        """Submit, commit, tell (the lock held). Raises the service's :class:`Rejected` or :class:`RoomError`."""
+        """Submit, commit, tell (the lock held). Raises the service's :class:`Rejected` or :class:`RoomError`. In a
+        timed match the action is stamped with the time its decision took, by the hall's clock, stored with it;
+        an action that comes once a clock is at zero ends the match on time instead."""
         service = self.service
+        clocks = self.clocks
+        now = self.hall.clock()
+        spent: int | None = None
+        awaited: tuple[int, ...] = ()
+        if clocks is not None:
+            awaited = deciding(self.game, service.state)
+            if clocks.flagged(now, awaited) is not None and service.to_act == seat:
+                await self._clocks_due()
+                raise RoomError("time_out", N_("Your time ran out before your action came: the match is over."),
+                                status=409)
+            spent = clocks.spent_ms(now)
         applied = service.submit(seat, action, version)
         index = service.version - 1
         assert service.record is not None
@@ -483,13 +539,18 @@ class Room:
             with self.lease():
                 await self.hall.store.append_action(self.match.id or 0, index, notation, seat,
                                                     status="over" if outcome is not None else "playing",
-                                                    result=result, **self.fenced())
+                                                    result=result, **self.fenced(),
+                                                    **({} if spent is None else {"spent_ms": spent}))
         except StoreError:
             log.exception("room %s: storing action %d failed; the room is reloaded", self.id, index)
             await self.reload()
             raise RoomError("store", N_("The server could not save your action: nothing was changed. Try again."),
                             status=503) from None
         self.match.actions.append(notation)
+        self.match.spent.append(spent)
+        if clocks is not None and spent is not None:
+            clocks.charge(seat, spent, awaited)
+            clocks.restart(now)
         self.actors.append(seat)
         self.logs.step(applied, notation)
         if outcome is not None:
@@ -500,6 +561,7 @@ class Room:
             await rate_if_rated(self.hall.store, self.match, self.hall.clock())  # issue 23: a rated match's ratings
             await self._broadcast(self._ended)
         self.schedule_bot()
+        self.schedule_clock()
 
     async def undo(self, conn: Conn, version: int) -> None:
         async with self.lock:
@@ -531,6 +593,7 @@ class Room:
                                 status=503) from None
             self._cancel_bot()
             del self.match.actions[keep:]
+            del self.match.spent[keep:]
             self.match.base = base
             self._restart(self.match)
             await self._sync_all()
@@ -541,16 +604,24 @@ class Room:
             seat = await self._seat_for_move(conn)
             result = {"winner": 1 - seat, "reason": RESIGNED, "scores": [0, 0]}
             try:
-                with self.lease():
-                    await self.hall.store.end_match(self.match.id or 0, "resigned", result, **self.fenced())
+                await self._end("resigned", result)
             except StoreError:
                 log.exception("room %s: resigning failed", self.id)
                 raise RoomError("store", N_("The server could not record the resignation: try again."),
                                 status=503) from None
-            self._cancel_bot()
-            self.match.status, self.match.result = "resigned", result
+
+    async def _end(self, status: str, result: dict[str, Any] | None) -> None:
+        """End the match outside the rules (the lock held): stored first (:class:`StoreError` if that fails,
+        nothing changed), then memory, the ratings (never for an aborted match) and every connection told."""
+        with self.lease():
+            await self.hall.store.end_match(self.match.id or 0, status, result, **self.fenced())
+        self._cancel_bot()
+        self._cancel_clock()
+        self.away.clear()
+        self.match.status, self.match.result = status, result
+        if status != ABORTED:
             await rate_if_rated(self.hall.store, self.match, self.hall.clock())  # issue 23: a rated match's ratings
-            await self._broadcast(self._ended)
+        await self._broadcast(self._ended)
 
     async def rematch(self, conn: Conn) -> None:
         async with self.lock:
@@ -574,7 +645,8 @@ class Room:
             options = complete(self.game).swapped_options(old.options)  # options by seat follow their players
             new = MatchRow(room_id=self.id, number=old.number + 1, game=old.game,
                            rules_version=self.game.rules_version, content_id=cid, content_hash=chash,
-                           options=options, seed=self.hall.seeds(), players=kinds, first_player=first)
+                           options=options, seed=self.hall.seeds(), players=kinds, first_player=first,
+                           clock=old.clock)  # the rematch keeps the room's time control
             self.game.new_match(new.options, new.seed)  # the options were accepted at the start: a check
             try:
                 with self.lease():
@@ -661,13 +733,177 @@ class Room:
         if not self.playing:
             self.hall.maybe_forget(self)  # a match of bots ended with nobody watching
 
+    # ------------------------------------------------------------------ clocks and abandonment (issue 24)
+
+    def awaited(self) -> tuple[int, ...]:
+        """The seats whose decision the match awaits (both, where the game says they decide at once)."""
+        return deciding(self.game, self.service.state) if self.playing else ()
+
+    def clock_json(self) -> dict[str, Any] | None:
+        """Both clocks now (what every event carries): the control, each seat's time left (ms), whose run."""
+        if self.clocks is None:
+            return None
+        return self.clocks.to_json(self.hall.clock(), self.awaited())
+
+    def _first_due(self) -> tuple[int, float] | None:
+        """Real time, both seats taken: the first seat awaited whose person has not made a first decision, and when
+        its time to make one ends."""
+        clocks = self.clocks
+        if clocks is None or not clocks.control.real_time or self.waiting:
+            return None
+        for seat in self.awaited():
+            if seat not in clocks.started and self.kind_at(seat) == HUMAN:
+                return seat, clocks.since + self.hall.limits.first_decision_seconds
+        return None
+
+    def _deadlines(self) -> list[float]:
+        """When something is due: a clock at zero, a first decision's time out, an absence long enough to claim."""
+        clocks = self.clocks
+        if clocks is None or not self.playing or self.dropped:
+            return []
+        due = []
+        flag = clocks.deadline(self.awaited())
+        if flag is not None:
+            due.append(flag)
+        first = self._first_due()
+        if first is not None:
+            due.append(first[1])
+        claim = self.hall.limits.claim_after_seconds
+        due.extend(since + claim for player, since in self.away.items() if player not in self.claims_told)
+        return due
+
+    def schedule_clock(self) -> None:
+        """(Re)start the wait for the clocks' next deadline (the lock held, or no one else running): one task per
+        room, sleeping on the hall's clock, off every other room's way; none for an untimed or ended match, and none
+        for a room this hall does not hold (one made only to be read, as a cluster's lobby reads a room nobody
+        holds: its clock is its owner's)."""
+        self._cancel_clock()
+        if self.hall.rooms.get(self.id) is self and not self.dropped and self._deadlines():
+            self.clock_task = asyncio.get_running_loop().create_task(self._clock_wait(), name=f"clock-{self.id}")
+
+    def _cancel_clock(self) -> None:
+        task, self.clock_task = self.clock_task, None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _clock_wait(self) -> None:
+        clock = self.hall.clock
+        while True:
+            due = [when for when in self._deadlines() if when > clock()]
+            if due:
+                await clock.sleep(min(due) - clock())
+            async with self.lock:
+                if self.clock_task is not asyncio.current_task():
+                    return  # rescheduled meanwhile
+                try:
+                    await self._clocks_due()
+                except RoomError as exc:
+                    if exc.code != MOVED:
+                        raise
+                    return
+                except StoreError:
+                    log.exception("room %s: ending the match on time failed; trying again", self.id)
+                    await clock.sleep(1.0)
+                if not self.playing or not self._deadlines():
+                    self.clock_task = None
+                    break
+        self.hall.maybe_forget(self)
+
+    async def _clocks_due(self) -> None:
+        """Whatever is due now (the lock held): a clock at zero ends the match (the other seat wins, ``time``); a
+        person who made no first decision in time aborts it (unrated); an absence that lasted long enough is told,
+        so that the other may claim. The store ends a match once only (its status still ``playing``, the room's
+        lease held): whoever comes second is told the match is over."""
+        clocks = self.clocks
+        if clocks is None or not self.playing:
+            return
+        now = self.hall.clock()
+        try:
+            flagged = clocks.flagged(now, self.awaited())
+            if flagged is not None:
+                await self._end(TIMEOUT, {"winner": 1 - flagged, "reason": TIME, "scores": [0, 0]})
+                return
+            first = self._first_due()
+            if first is not None and now >= first[1]:
+                await self._end(ABORTED, None)
+                return
+        except MatchOver:
+            await self.reload()  # ended meanwhile (by the store's own account): memory follows
+            await self._broadcast(self._ended)
+            return
+        claimable = {player for player, since in self.away.items()
+                     if now >= since + self.hall.limits.claim_after_seconds} - self.claims_told
+        if claimable:
+            self.claims_told |= claimable
+            await self._presence()
+
+    def _claimable(self, player: int) -> float | None:
+        """Seconds until the other room player may claim against ``player``, away (0: now); None if present."""
+        since = self.away.get(player)
+        if since is None:
+            return None
+        return max(0.0, since + self.hall.limits.claim_after_seconds - self.hall.clock())
+
+    async def claim(self, conn: Conn, take: str) -> None:
+        """The other player left a real-time match and stayed away long enough: ``take`` ``"win"`` ends the match
+        (``forfeit``: the claimer wins, reason ``left``); ``"bot"``, in a casual match, gives the empty seat to a
+        bot (:data:`STAND_IN`, on the same clock) and the match plays on."""
+        async with self.lock:
+            seat = await self._seat_for_move(conn)
+            assert conn.player is not None
+            if self.clocks is None or not self.clocks.control.real_time:
+                raise RoomError("claim_untimed", N_("A win is claimed only in a real-time match whose other player "
+                                                    "left: this match has no such clock."), status=409)
+            other = 1 - conn.player
+            if self.row.seats[other].kind != HUMAN or self.waiting:
+                raise RoomError("claim_present", N_("The other seat is not a person who left: there is nothing to "
+                                                    "claim."), status=409)
+            left = self._claimable(other)
+            if left is None:
+                raise RoomError("claim_present", N_("The other player is connected: there is nothing to claim."),
+                                status=409)
+            if left > 0:
+                raise RoomError("claim_early", N_plural(
+                    "The other player has been disconnected for less than {limit} seconds: you may claim in {left} "
+                    "second.",
+                    "The other player has been disconnected for less than {limit} seconds: you may claim in {left} "
+                    "seconds.", "left"), status=409, limit=round(self.hall.limits.claim_after_seconds),
+                    left=max(1, math.ceil(left)))
+            if take == "win":
+                try:
+                    await self._end(FORFEIT, {"winner": seat, "reason": LEFT, "scores": [0, 0]})
+                except StoreError:
+                    log.exception("room %s: claiming the win failed", self.id)
+                    raise RoomError("store", N_("The server could not record your claim: try again."),
+                                    status=503) from None
+                return
+            if await rated_match(self.hall.store, self.id):
+                raise RoomError("claim_rated", N_("In a rated match no bot takes the seat of a player who left: claim "
+                                                  "the win instead."), status=409)
+            try:
+                with self.lease():
+                    await self.hall.store.replace_seat(self.id, other, STAND_IN, **self.fenced())
+            except StoreError:
+                log.exception("room %s: giving the seat to a bot failed", self.id)
+                raise RoomError("store", N_("The server could not give the seat to a bot: try again."),
+                                status=503) from None
+            self.row.seats[other].kind, self.row.seats[other].token_hash = STAND_IN, None
+            self.away.pop(other, None)
+            for c in [c for c in self.conns if c.player == other]:  # its token proves nothing any more
+                c.player = None
+            for c in list(self.conns):
+                await self._send(c, self._welcome(c))
+            await self._presence()
+            self.schedule_bot()
+            self.schedule_clock()
+
     # ------------------------------------------------------------------ telling
 
     def _welcome(self, conn: Conn) -> dict[str, Any]:
         return {"type": "welcome", "room": self.id, "game": self.row.game, "options": self.public_options(),
                 "match": self.match.number, "player": conn.player, "seat": self.seat_of(conn.player),
                 "players": [self._seat_json(seat) for seat in (0, 1)], "version": self.wire_version,
-                "status": self.match.status, "lang": conn.tr.lang}
+                "status": self.match.status, "lang": conn.tr.lang, "clock": self.match.clock}
 
     def _event(self, event: Event) -> dict[str, Any]:
         """The message of ``event``: the event JSON at the wire version; for the seat to act, its legal actions
@@ -676,7 +912,10 @@ class Room:
         revealed something)."""
         seat = event.audience
         can_undo = seat is not None and self.kind_at(1 - seat) != HUMAN and seat in self.actors
-        return messages.event_message(event, self.match.base, self.match.number, self.legal_of(event), can_undo)
+        message = messages.event_message(event, self.match.base, self.match.number, self.legal_of(event), can_undo)
+        if self.clocks is not None:
+            message["clock"] = self.clock_json()
+        return message
 
     def legal_of(self, event: Event) -> Sequence[Action]:
         """The legal actions of ``event``'s audience when it is the seat to act, else none: its view's (the view
@@ -723,6 +962,7 @@ class Room:
     def closed_by_store(self, status: str) -> None:
         """The store closed the match (``status``): memory follows (the lock held)."""
         self._cancel_bot()
+        self._cancel_clock()
         self.offers.clear()
         self.match.status, self.match.result = status, None
 
@@ -761,7 +1001,13 @@ class Room:
 
     async def _presence(self) -> None:
         connected = [self.connected(0), self.connected(1)]
-        await self._broadcast(lambda c: {"type": "presence", "connected": connected})
+        if not self.away:
+            await self._broadcast(lambda c: {"type": "presence", "connected": connected})
+            return
+        # real time (issue 24): each seat's person away, the seconds until the other may claim (0: now)
+        away = [self._claimable(seat ^ self.match.first_player) for seat in (0, 1)]
+        shown = [None if left is None else round(left, 1) for left in away]
+        await self._broadcast(lambda c: {"type": "presence", "connected": connected, "away": shown})
 
     async def _broadcast(self, make: Callable[[Conn], dict[str, Any]]) -> None:
         for conn in list(self.conns):
@@ -780,6 +1026,7 @@ class Room:
 CLOSED_WHY = {
     EXPIRED: N_("Nobody took the open seat in time: the room is closed. Make a new room to play."),
     CLOSED: N_("The room was closed by its player while a seat was still open."),
+    ABORTED: N_("A player made no first decision in time: the match is aborted, unrated."),
 }
 """What the ``ended`` message of a match closed unplayed says, by its status."""
 
@@ -826,7 +1073,7 @@ class Hall:
 
     def __init__(self, store: Store, *, executor: Executor | None = None, bots: BotPool | None = None,
                  seeds: Callable[[], int] = new_seed, limits: Limits | None = None,
-                 clock: Callable[[], float] = time.time, cluster: Callable[[Hall], Cluster] | None = None,
+                 clock: Clock | Callable[[], float] = time.time, cluster: Callable[[Hall], Cluster] | None = None,
                  process: str | None = None) -> None:
         """``bots``: where the bots think (``serve``: :func:`~flametable.web.settings.bot_pool`); else searches in
         ``executor`` (None: the loop's default thread pool), as :meth:`BotPool.around` puts them. ``cluster``:
@@ -837,12 +1084,13 @@ class Hall:
         self.bots = bots if bots is not None else BotPool.around(executor)
         self.seeds = seeds
         self.limits = limits or Limits()
-        self.clock = clock
+        self.clock: Clock = as_clock(clock)  # every read of the time, every wait for a clock's deadline
         self.process = process or process_id()
         self.rooms: dict[str, Room] = {}
         self.sockets: dict[str, int] = {}  # open WebSockets by address (``Conn.client``), while any is open
         self._loading: dict[str, asyncio.Future[Room | Remote | None]] = {}
         self.sweeper: asyncio.Task[None] | None = None
+        self.clock_loader: asyncio.Task[int] | None = None  # a single server's timed rooms taken up at its start
         self.expensive = Budgets(self.limits.expensive_per_second, self.limits.expensive_burst)
         self.log_builds = asyncio.Semaphore(self.limits.log_builds)  # the logs built at once, off the loop
         self.bodies = Budgets(self.limits.bodies_per_second, self.limits.bodies_burst)  # requests with a body
@@ -916,6 +1164,7 @@ class Hall:
         room = Room(self, row, game_of(row.game), fence)
         self.rooms[room_id] = room
         room.schedule_bot()
+        room.schedule_clock()
         return room
 
     def lost(self, room: Room) -> None:
@@ -928,6 +1177,7 @@ class Hall:
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
         room._cancel_bot()
+        room._cancel_clock()
         room.logs.cancel()
         conns, room.conns = list(room.conns), set()
 
@@ -983,15 +1233,21 @@ class Hall:
         """Drop a room nobody watches and no bot plays from memory (the store has it all). Whatever kept it from
         being dropped calls this again once it is done: a bot's move, a presence announcement (the lock)."""
         if (not room.conns and (room.bot_task is None or room.bot_task.done()) and not room.lock.locked()
+                and (room.clock_task is None or room.clock_task.done())
                 and not room.arriving and self.rooms.get(room.id) is room):
             del self.rooms[room.id]
             if self.cluster is not None and room.fence is not None:
                 self.cluster.release(room.id, room.fence)  # another process may take it at once
 
     async def create(self, game_name: str, options: Mapping[str, Any] | None, seats: Iterable[str],
-                     creator: str) -> tuple[Room, dict[int, str]]:
-        """A new room: ``seats`` are ``"me"`` (a seat for the creator), ``"open"`` or a bot spec. Returns the room
-        and the tokens of the creator's seats."""
+                     creator: str, clock: Any = None) -> tuple[Room, dict[int, str]]:
+        """A new room: ``seats`` are ``"me"`` (a seat for the creator), ``"open"`` or a bot spec; ``clock`` its time
+        control's JSON (:meth:`TimeControl.from_json`; None: untimed). Returns the room and the tokens of the
+        creator's seats."""
+        try:
+            control = TimeControl.from_json(clock)
+        except TimeControlError as exc:
+            raise RoomError("bad_clock", N_("The time control: {problem}"), problem=exc) from None
         entry = registry.get(game_name)
         game = game_of(entry.name)
         specs = list(seats)
@@ -1033,7 +1289,7 @@ class Hall:
         room_id = secrets.token_urlsafe(12)
         match = MatchRow(room_id=room_id, number=0, game=entry.name, rules_version=game.rules_version,
                          content_id=cid, content_hash=chash, options=opts, seed=seed,
-                         players=[row.kind for row in seat_rows], first_player=0)
+                         players=[row.kind for row in seat_rows], first_player=0, clock=control.to_json())
         row = RoomRow(id=room_id, game=entry.name, options=opts, creator=creator, created_at=self.clock(),
                       seats=seat_rows, match=match)
         await self.store.create_room(row)
@@ -1042,6 +1298,7 @@ class Hall:
         self.rooms[room_id] = room
         async with room.lock:
             room.schedule_bot()
+            room.schedule_clock()
         return room, tokens
 
     async def join(self, room_id: str, player: int | None) -> tuple[Room, int, str]:
@@ -1071,6 +1328,10 @@ class Hall:
                     raise room_closed(410)
                 raise RoomError("seat_taken", N_("That seat is not open."), status=409)
             room.row.seats[chosen].token_hash = digest
+            clocks = room.clocks
+            if clocks is not None and not room.waiting and not clocks.running(room.awaited()):
+                clocks.restart(room.hall.clock())  # a first decision's time counts from when both seats are taken
+                room.schedule_clock()
             await room._presence()
             for conn in list(room.conns):
                 await room._send(conn, room._welcome(conn))
@@ -1134,6 +1395,30 @@ class Hall:
         if closed:
             log.info("%d rooms waiting for a player past their time were closed", len(closed))
 
+    def start_clocks(self) -> None:
+        """A single server, at its start: take up every room whose match plays with a clock, so that the clocks
+        run whether or not anyone reconnects (each from now: the time the server was down is charged to nobody),
+        in a task of its own (the server answers meanwhile: a room asked for first is taken up then). In a cluster
+        the takeover of rooms left by their owners does it."""
+        if self.cluster is None:
+            self.clock_loader = asyncio.get_running_loop().create_task(self._take_up_clocks(),
+                                                                       name="flametable-clocks")
+
+    async def _take_up_clocks(self) -> int:
+        try:
+            ids = await self.store.timed_rooms()
+        except StoreError:
+            log.exception("the rooms with a clock could not be listed: they are taken up when asked")
+            return 0
+        for room_id in ids:
+            try:
+                await self.room(room_id)
+            except Exception:  # one room that cannot be taken up leaves the others' clocks running
+                log.exception("room %s: taking its clock up failed; it is taken up when asked", room_id)
+        if ids:
+            log.info("%d rooms with a clock were taken up", len(ids))
+        return len(ids)
+
     async def start_sweeping(self) -> None:
         """Sweep once now (the rooms whose time ran out while the server was down are closed before the first
         request), then run :meth:`sweeping` in a task of its own until :meth:`close`."""
@@ -1147,9 +1432,15 @@ class Hall:
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
+        loader, self.clock_loader = self.clock_loader, None
+        if loader is not None:
+            loader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await loader
         if self.cluster is not None:
             await self.cluster.stop()  # the leases given back: another process takes the rooms at once
         for room in list(self.rooms.values()):
             room._cancel_bot()
+            room._cancel_clock()
             room.logs.cancel()
         self.bots.close()

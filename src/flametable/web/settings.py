@@ -31,7 +31,9 @@ class Settings:
     bot_workers: int | None = None  # the searching bots' workers (default: one per core)
     limits: Limits | None = None
     seeds: Callable[[], int] = new_seed
-    clock: Callable[[], float] = time.time  # the rooms' time (when made, when past their time); tests give theirs
+    # the server's one clock (rooms: when made, when past their time; the matches' clocks, issue 24): a
+    # flametable.service.clock.Clock (tests: a ManualClock) or a plain () -> float
+    clock: Any = time.time
     migrate: bool = True
     open_store: Callable[..., Awaitable[Any]] = Store.open  # (url, migrate=...) -> a Store (tests: one in memory)
     password_cost: HashCost = field(default_factory=HashCost)  # Argon2id's (tests lower it: never in production)

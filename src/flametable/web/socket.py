@@ -80,6 +80,7 @@ HANDLERS: dict[str, Handler] = {
     "log": at_the_table(lambda room, conn, msg: room.match_log(conn)),
     "sync": at_the_table(lambda room, conn, msg: room.sync(conn)),
     "lang": lang,
+    "claim": at_the_table(lambda room, conn, msg: room.claim(conn, msg["take"])),
 }
 """The handler of each client message, by the ``type`` :data:`~flametable.web.messages.CLIENT` declares."""
 

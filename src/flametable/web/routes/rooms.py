@@ -33,7 +33,7 @@ async def create_room(request: Request) -> Response:
         return rated_by
     try:
         room, tokens = await hall_of(request).create(body["game"], body.get("options"), body["seats"],
-                                                      client_id(request))
+                                                      client_id(request), body.get("clock"))
     except RoomError as exc:
         return fail(tr, exc.code, exc, exc.status)
     except registry.UnknownGame as exc:

@@ -60,16 +60,59 @@ from flametable.web.store.errors import Conflict, LeaseLost, MatchOver, StoreErr
 from flametable.web.store.guard import SERVER_LOCK_KEY, ServerLock
 from flametable.web.store.migrate import MIGRATIONS, alembic_config, upgrade
 from flametable.web.store.queries import Store
-from flametable.web.store.rows import CLOSED, EXPIRED, PLAYING, UNPLAYED, MatchRow, RoomRow, SeatRow, record_of
+from flametable.web.store.rows import (
+    ABORTED,
+    CLOSED,
+    EXPIRED,
+    FORFEIT,
+    PLAYING,
+    TIMEOUT,
+    UNPLAYED,
+    MatchRow,
+    RoomRow,
+    SeatRow,
+    record_of,
+)
 from flametable.web.store.setup import DATA_DIR_VARIABLE, database_url, default_url, make_engine, shown_url
 from flametable.web.store.tables import actions, matches, metadata, room_owners, rooms, seats
 from flametable.web.store.writer import MAX_BATCH
 
 __all__ = [
-    "CLOSED", "DATA_DIR_VARIABLE", "EXPIRED", "MAX_BATCH", "MIGRATIONS", "PLAYING", "SERVER_LOCK_KEY", "UNPLAYED",
-    "Conflict", "LeaseLost", "MatchOver", "MatchRow", "RoomRow", "SeatRow", "ServerLock", "Store", "StoreError",
-    "UnsupportedDatabase", "actions", "alembic_config", "database_url", "default_url", "first_line", "make_engine",
-    "matches", "metadata", "record_of", "room_owners", "rooms", "seats", "shown_url", "upgrade",
+    "ABORTED",
+    "CLOSED",
+    "DATA_DIR_VARIABLE",
+    "EXPIRED",
+    "FORFEIT",
+    "MAX_BATCH",
+    "MIGRATIONS",
+    "PLAYING",
+    "SERVER_LOCK_KEY",
+    "TIMEOUT",
+    "UNPLAYED",
+    "Conflict",
+    "LeaseLost",
+    "MatchOver",
+    "MatchRow",
+    "RoomRow",
+    "SeatRow",
+    "ServerLock",
+    "Store",
+    "StoreError",
+    "UnsupportedDatabase",
+    "actions",
+    "alembic_config",
+    "database_url",
+    "default_url",
+    "first_line",
+    "make_engine",
+    "matches",
+    "metadata",
+    "record_of",
+    "room_owners",
+    "rooms",
+    "seats",
+    "shown_url",
+    "upgrade",
 ]
 
 # accounts (issue 23): the tables of migration 0004 and what reads and writes them

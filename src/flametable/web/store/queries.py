@@ -129,17 +129,19 @@ class Store:
 
     async def append_action(self, match_id: int, index: int, notation: str, seat: int, *,
                             status: str = "playing", result: dict[str, Any] | None = None,
-                            fence: int | None = None) -> None:
+                            fence: int | None = None, spent_ms: int | None = None) -> None:
         """Append action ``index`` (0-based) of the match and, in the same transaction, its status and result
         (the last action of a match ends it). Returns once committed; :class:`Conflict` if ``index`` exists,
         :class:`MatchOver` if the stored match is no longer being played, and with ``fence``, :class:`LeaseLost`
-        unless the room's lease is still held with it (these three write nothing)."""
+        unless the room's lease is still held with it (these three write nothing). ``spent_ms``: the time the
+        decision took, in a timed match (issue 24)."""
         self._check_open()
-        await self._writer.append(match_id, index, notation, seat, status, result, fence)
+        await self._writer.append(match_id, index, notation, seat, status, result, fence, spent_ms)
 
-    async def end_match(self, match_id: int, status: str, result: dict[str, Any], *,
+    async def end_match(self, match_id: int, status: str, result: dict[str, Any] | None, *,
                         fence: int | None = None) -> None:
-        """Mark a match ended outside the rules (``"resigned"``) with its result. :class:`MatchOver` if it is no
+        """Mark a match ended outside the rules (``"resigned"``, ``"timeout"``, ``"forfeit"``; ``"aborted"`` with no
+        result) with its result. :class:`MatchOver` if it is no
         longer being played (its stored result is kept); with ``fence``, :class:`LeaseLost` unless the room's lease
         is still held with it."""
         what = f"cannot end the match {match_id}"
@@ -153,6 +155,30 @@ class Store:
                 await _refuse(connection, match_id, what)
 
         await self._write(what, work)
+
+    async def replace_seat(self, room_id: str, player: int, kind: str, *, fence: int | None = None) -> None:
+        """A bot (``kind``) takes the room player ``player``'s seat, which a person left (issue 24): its token no
+        longer proves it. With ``fence``, :class:`LeaseLost` unless the room's lease is still held with it."""
+        what = f"cannot give seat {player} of the room {room_id} to a bot"
+
+        async def work(connection: AsyncConnection) -> None:
+            await leases.check_room(connection, room_id, fence, what)
+            done = await connection.execute(
+                sa.update(seats).where(seats.c.room_id == room_id, seats.c.player == player)
+                .values(kind=kind, token_hash=None))
+            if done.rowcount != 1:
+                raise StoreError(f"{what}: there is no such seat")
+
+        await self._write(what, work)
+
+    async def timed_rooms(self, limit: int = 10_000) -> list[str]:
+        """The rooms whose current match is being played with a clock (issue 24): a single server takes them up at
+        its start, so that their clocks run whether or not anyone reconnects."""
+        query = (sa.select(rooms.c.id).join(matches, current_match())
+                 .where(matches.c.status == PLAYING, matches.c.clock.is_not(None)).limit(limit))
+        with database_errors("cannot list the rooms with a clock"):
+            async with self.engine.connect() as connection:
+                return [str(room_id) for room_id in (await connection.execute(query)).scalars()]
 
     async def undo(self, match_id: int, keep: int, base: int, *, fence: int | None = None) -> None:
         """Delete the actions from index ``keep`` on and set the match's ``base``, in one transaction.
@@ -292,10 +318,11 @@ class Store:
 
     async def abandoned_bot_rooms(self, limit: int) -> list[str]:
         """Rooms whose lease ran out without being given back (their owner died or hung) while their current
-        match is being played with a bot's seat: a bot may have a move to make, and nobody to make it. The lease
-        ended longest ago first."""
-        query = leases.abandoned(sa.exists().where(seats.c.room_id == room_owners.c.room_id,
-                                                   seats.c.kind.like("bot:%")), limit)
+        match is being played with a bot's seat (a bot may have a move to make, and nobody to make it) or with a
+        clock (issue 24: a clock to run, and nobody to run it). The lease ended longest ago first."""
+        query = leases.abandoned(sa.or_(sa.exists().where(seats.c.room_id == room_owners.c.room_id,
+                                                          seats.c.kind.like("bot:%")),
+                                        matches.c.clock.is_not(None)), limit)  # a clock to run (issue 24)
         with database_errors("cannot list the rooms left by their owners"):
             async with self.engine.connect() as connection:
                 return [str(room_id) for room_id in (await connection.execute(query)).scalars()]
@@ -328,8 +355,10 @@ class Store:
         if row is None:
             return None
         match = match_row(row)
-        match.actions = list((await connection.execute(
-            sa.select(actions.c.notation).where(actions.c.match_id == match.id).order_by(actions.c.idx))).scalars())
+        stored = (await connection.execute(sa.select(actions.c.notation, actions.c.spent_ms)
+                                           .where(actions.c.match_id == match.id).order_by(actions.c.idx))).all()
+        match.actions = [str(row[0]) for row in stored]
+        match.spent = [None if row[1] is None else int(row[1]) for row in stored]
         return match
 
     @staticmethod

@@ -44,8 +44,9 @@ from flametable.web.store.tables import (
     seats,
 )
 
-ENDED = ("over", "resigned")
-"""The statuses of a match played to its end (the rules', or a resignation): the ones rated."""
+ENDED = ("over", "resigned", "timeout", "forfeit")
+"""The statuses of a match played to its end (the rules', a resignation, a clock at zero, a player who left and
+the other claimed the win: issue 24): the ones rated. An aborted match (no first decision in time) is not."""
 BOARD_SIZE = 100
 """The leaderboard lists the best this many non-provisional ratings."""
 

@@ -10,8 +10,11 @@ from flametable.core.record import MatchRecord
 PLAYING = "playing"
 EXPIRED = "expired"  # the room's open seat stayed empty past its time: closed by the server
 CLOSED = "closed"  # closed by a seated player while a seat was still open
-UNPLAYED = frozenset({EXPIRED, CLOSED})
+ABORTED = "aborted"  # real time: a seat made no first decision in time (issue 24); unrated
+UNPLAYED = frozenset({EXPIRED, CLOSED, ABORTED})
 """The statuses of a match closed before it was played out: no winner, no result, no record released."""
+TIMEOUT = "timeout"  # a clock reached zero: the other seat won (result reason "time")
+FORFEIT = "forfeit"  # a player left a real-time match and the other claimed the win (result reason "left")
 
 
 @dataclass
@@ -42,11 +45,13 @@ class MatchRow:
     players: list[str]  # the seats' players as specs, seat 0 first, as in the record
     first_player: int = 0
     setup: dict[str, Any] | None = None
-    status: str = PLAYING  # "playing", "over" (the rules ended it), "resigned", or one of UNPLAYED
+    status: str = PLAYING  # "playing", "over" (the rules ended it), "resigned", TIMEOUT, FORFEIT, or one of UNPLAYED
     result: dict[str, Any] | None = None  # the outcome's JSON (or the resignation's) once over; None if unplayed
     base: int = 0
     actions: list[str] = field(default_factory=list)
     id: int | None = None  # set by the store
+    clock: dict[str, Any] | None = None  # the time control's JSON (issue 24); None: untimed
+    spent: list[int | None] = field(default_factory=list)  # each action's time (ms), as ``actions``; None: untimed
 
 
 def record_of(match: MatchRow, *, actions: bool = True, result: bool = True) -> MatchRecord:
@@ -55,7 +60,8 @@ def record_of(match: MatchRow, *, actions: bool = True, result: bool = True) -> 
     return MatchRecord(game=match.game, rules_version=match.rules_version,
                        content={"id": match.content_id, "hash": match.content_hash}, options=match.options,
                        seed=match.seed, players=list(match.players), actions=list(match.actions) if actions else [],
-                       setup=match.setup, result=match.result if result else None)
+                       setup=match.setup, result=match.result if result else None, clock=match.clock,
+                       times=list(match.spent) if actions and match.clock is not None else None)
 
 
 @dataclass

@@ -53,6 +53,7 @@ matches = sa.Table(
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("result", JSON, nullable=True),
     sa.Column("base", sa.Integer(), nullable=False),
+    sa.Column("clock", JSON, nullable=True),  # the time control (issue 24); NULL: untimed
     sa.UniqueConstraint("room_id", "number"),  # also the index of a room's current match
     sa.Index(None, "status"),  # the matches still playing (the sweep of waiting rooms), not every one ever played
 )
@@ -62,6 +63,7 @@ actions = sa.Table(
     sa.Column("idx", sa.Integer(), primary_key=True),
     sa.Column("notation", sa.Text(), nullable=False),
     sa.Column("seat", sa.Integer(), nullable=False),
+    sa.Column("spent_ms", sa.Integer(), nullable=True),  # the decision's time by the server's clock; NULL: untimed
 )
 room_owners = sa.Table(  # the lease of the process that drives a room (see :mod:`.leases`)
     "room_owners", metadata,
@@ -73,10 +75,13 @@ room_owners = sa.Table(  # the lease of the process that drives a room (see :mod
 
 
 def match_values(match: MatchRow, room_id: str) -> dict[str, Any]:
-    return {"room_id": room_id, "number": match.number, "game": match.game, "rules_version": match.rules_version,
-            "content_id": match.content_id, "content_hash": match.content_hash, "options": match.options,
-            "seed": str(match.seed), "players": match.players, "first_player": match.first_player,
-            "setup": match.setup, "status": match.status, "result": match.result, "base": match.base}
+    values = {"room_id": room_id, "number": match.number, "game": match.game, "rules_version": match.rules_version,
+              "content_id": match.content_id, "content_hash": match.content_hash, "options": match.options,
+              "seed": str(match.seed), "players": match.players, "first_player": match.first_player,
+              "setup": match.setup, "status": match.status, "result": match.result, "base": match.base}
+    if match.clock is not None:  # an untimed match's row names no column of 0006 (NULL by default)
+        values["clock"] = match.clock
+    return values
 
 
 def match_row(row: Any, prefix: str = "") -> MatchRow:
@@ -87,7 +92,8 @@ def match_row(row: Any, prefix: str = "") -> MatchRow:
                     rules_version=get("rules_version"), content_id=get("content_id"),
                     content_hash=get("content_hash"), options=get("options"), seed=int(get("seed")),
                     players=list(get("players")), first_player=get("first_player"), setup=get("setup"),
-                    status=get("status"), result=get("result"), base=get("base"), id=get("id"))
+                    status=get("status"), result=get("result"), base=get("base"), id=get("id"),
+                    clock=get("clock"))
 
 
 def room_row(row: Any, seat_rows: list[SeatRow], match: MatchRow, prefix: str = "") -> RoomRow:

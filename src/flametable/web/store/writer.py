@@ -34,6 +34,7 @@ class _Append:
     result: dict[str, Any] | None
     fence: int | None
     future: asyncio.Future[None]
+    spent_ms: int | None = None
 
     def ends(self) -> bool:
         return self.status != PLAYING or self.result is not None
@@ -88,11 +89,11 @@ class Writer:
         return await future
 
     async def append(self, match_id: int, index: int, notation: str, seat: int, status: str,
-                     result: dict[str, Any] | None, fence: int | None = None) -> None:
+                     result: dict[str, Any] | None, fence: int | None = None, spent_ms: int | None = None) -> None:
         """Append action ``index`` of the match with its status and result (with ``fence``: if the room's lease
         is still held with it); returns once committed."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Append(match_id, index, notation, seat, status, result, fence, future))
+        self._queue.put_nowait(_Append(match_id, index, notation, seat, status, result, fence, future, spent_ms))
         await future
 
     async def _loop(self) -> None:
@@ -184,7 +185,8 @@ class Writer:
         kept = [item for item, refusal in zip(run, refusals, strict=True) if refusal is None]
         if kept:
             done = await connection.execute(actions.insert() if checked_first else _GUARDED_INSERT, [
-                {"match_id": a.match_id, "idx": a.index, "notation": a.notation, "seat": a.seat, "fence": a.fence}
+                {"match_id": a.match_id, "idx": a.index, "notation": a.notation, "seat": a.seat, "fence": a.fence,
+                 "spent_ms": a.spent_ms}
                 for a in kept])
             if not checked_first and done.rowcount != len(kept):
                 raise _Refused
@@ -250,9 +252,10 @@ class _Refused(Exception):
 
 
 _GUARDED_INSERT = actions.insert().from_select(
-    ["match_id", "idx", "notation", "seat"],
+    ["match_id", "idx", "notation", "seat", "spent_ms"],
     sa.select(sa.bindparam("match_id", type_=sa.Integer()), sa.bindparam("idx", type_=sa.Integer()),
-              sa.bindparam("notation", type_=sa.Text()), sa.bindparam("seat", type_=sa.Integer()))
+              sa.bindparam("notation", type_=sa.Text()), sa.bindparam("seat", type_=sa.Integer()),
+              sa.bindparam("spent_ms", type_=sa.Integer()))
     .where(sa.exists().where(
         matches.c.id == sa.bindparam("match_id", type_=sa.Integer()), matches.c.status == PLAYING,
         sa.or_(sa.bindparam("fence", type_=sa.BigInteger()).is_(None), sa.exists().where(

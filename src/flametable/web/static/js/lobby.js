@@ -3,6 +3,7 @@
 // the account's matches going on, each taken up with one click on this device.
 import { account, onAccount, profileLink } from "./account.js";
 import { api, keepSeatToken, seatToken } from "./api.js";
+import { controlText, readTimeControl, timeControlField } from "./clock.js";
 import { h } from "./dom.js";
 import { gameModule, games as knownGames } from "./games.js";
 import { _ } from "./i18n.js";
@@ -67,7 +68,7 @@ export async function mount(root) {
   const form = h("form", { class: "create" },
     h("h1", {}, _("New match")),
     h("label", { for: "game" }, _("Game")), gameSelect,
-    optionsSlot,
+    optionsSlot, timeControlField(),
     h("label", { for: "seat" }, _("You play as")), seat,
     h("label", { for: "opponent" }, _("Against")), opponent, ratedChoice,
     h("button", { type: "submit", class: "primary" }, _("Create the room")),
@@ -94,6 +95,8 @@ export async function mount(root) {
     try {
       const body = { game: gameSelect.value, seats, options: await readOptions(form, gameNamed(gameSelect.value), me) };
       if (!ratedChoice.hidden && ratedBox.checked) body.rated = true;
+      const clock = readTimeControl(form);
+      if (clock) body.clock = clock;
       const made = await api("/api/rooms", body);
       keepSeatToken(made.room, made.token);
       if (opponent.value === "open") {
@@ -170,6 +173,7 @@ export async function mount(root) {
     waiting.replaceChildren(...(rooms.length ? rooms.map((room) => h("li", {},
       h("span", {}, titles[room.game] || room.game), " ",
       room.rated ? [h("span", { class: "badge rated" }, _("Rated")), " "] : null,
+      room.clock ? [h("span", { class: "badge clock" }, controlText(room.clock)), " "] : null,
       creator(room), " ",
       h("a", { href: `/rooms/${room.room}`, "data-nav": true }, _("Join")), " ", closeButton(room)))
       : [h("li", {}, _("No room is waiting for a player."))]));

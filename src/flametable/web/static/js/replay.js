@@ -3,6 +3,7 @@
 // step counter, the view of the seat chosen (or the spectators') drawn by the game's own table, the log lines of
 // the step, and the result at the end. After the end everything may be shown, so both seats' views are offered.
 import { csrfHeaders } from "./api.js";
+import { clockText } from "./clock.js";
 import { fill, h } from "./dom.js";
 import { _, language } from "./i18n.js";
 import { loadGame } from "./games.js";
@@ -39,6 +40,7 @@ async function viewer(root, data) {
   const board = h("section", { class: "board", "aria-label": _("Table") });
   const lines = h("ul", { class: "step-log", "aria-label": _("What happened at this step") });
   const result = h("section", { class: "result", hidden: true });
+  const clockLine = h("p", { class: "step-clock", hidden: true }); // a timed match: both clocks after the step
   const go = (index) => {
     v.index = Math.max(0, Math.min(last, index));
     draw();
@@ -64,14 +66,23 @@ async function viewer(root, data) {
       act: () => {},
     });
     const told = step.lines[v.audience] || [];
+    clockLine.hidden = !step.time;
+    if (step.time) {
+      clockLine.textContent = _("Clocks: {first} | {second} (this decision: {seconds} s)", { first: clockText(step.time.left[0]),
+        second: clockText(step.time.left[1]), seconds: step.time.spent === null ? "—" : (step.time.spent / 1000).toFixed(1) });
+    }
     lines.replaceChildren(...(told.length ? told : [step.action === null ? _("The match begins.")
       : _("{player}: {action}", { player: playerName(step.actor, seat), action: step.action })]).map((line) => h("li", {}, line)));
     for (const b of nav.querySelectorAll("button")) {
       b.disabled = (b.classList.contains("first") || b.classList.contains("previous")) ? v.index === 0 : v.index === last;
     }
     result.hidden = v.index !== last;
-    fill(result, h("h2", {}, headline(data.result)), data.result && data.result.reason === "resigned"
-      ? h("p", {}, _("{player} resigned.", { player: playerName(1 - data.result.winner, seat) })) : null);
+    const reason = data.result && data.result.reason;
+    const loser = data.result ? playerName(1 - data.result.winner, seat) : "";
+    fill(result, h("h2", {}, headline(data.result)), reason === "resigned"
+      ? h("p", {}, _("{player} resigned.", { player: loser }))
+      : reason === "time" ? h("p", {}, _("{player} ran out of time.", { player: loser }))
+        : reason === "left" ? h("p", {}, _("{player} left the match.", { player: loser })) : null);
   }
 
   const keys = (e) => {
@@ -85,7 +96,7 @@ async function viewer(root, data) {
   root.append(h("section", { class: `replay table ${data.game}` },
     h("h1", {}, _("Replay: {game}", { game: data.title || data.game })),
     h("p", { class: "hint" }, _("Use the buttons, or the left and right arrow keys, Home and End.")),
-    seats, nav, counter, lines, board, result));
+    seats, nav, counter, clockLine, lines, board, result));
   draw();
   return () => document.removeEventListener("keydown", keys);
 }

@@ -4,6 +4,7 @@
 // actions, and the server checks every one.
 import { account } from "./account.js";
 import { api, keepSeatToken, seatToken } from "./api.js";
+import { TableClocks } from "./clock.js";
 import { announce, fill, h } from "./dom.js";
 import { loadGame } from "./games.js";
 import { _ } from "./i18n.js";
@@ -140,6 +141,9 @@ export async function mount(root, { room }) {
   root.append(frame);
 
   let socket = null;
+  const clocks = new TableClocks({ announce, nameOf: (seat) => playerName(seat, t.seat), mySeat: () => t.seat,
+    rated: summary.rated === true, claim: (take) => socket.send({ type: "claim", take }) }); // issue 24
+  frame.querySelector(".seats").after(clocks.box);
   const dialog = resignDialog(() => socket.send({ type: "resign" }));
   root.append(dialog);
 
@@ -186,7 +190,7 @@ export async function mount(root, { room }) {
         h("span", { class: "name" }, playerName(p.seat, t.seat)),
         p.kind.startsWith("bot:") ? h("span", { class: "kind" }, botName(p.kind)) : null,
         h("span", { class: "presence " + (p.connected ? "on" : "off") }, presenceWords(p)),
-        toAct ? h("span", { class: "turn" }, _("to play")) : null);
+        toAct ? h("span", { class: "turn" }, _("to play")) : null, clocks.slot(p.seat));
     }));
   };
 
@@ -370,12 +374,14 @@ export async function mount(root, { room }) {
   socket = new RoomSocket(room, token, {
     status: (state) => { t.status = state; draw(); },
     message: (msg) => {
+      clocks.take(msg);
       if (onMessage[msg.type]) onMessage[msg.type](msg);
       draw();
     },
   });
   return () => {
     socket.close();
+    clocks.stop();
     if (logTimer) clearTimeout(logTimer);
     forgetAway();
   };
