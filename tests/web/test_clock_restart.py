@@ -76,6 +76,8 @@ def test_a_server_killed_and_started_again_charges_no_one_for_the_time_it_was_do
         assert after["running"] == [to_act]
         assert after["remaining"][1 - to_act] == before[1 - to_act]  # stood still: to the millisecond
         charged = before[to_act] - after["remaining"][to_act]
-        assert 0 <= charged < DOWN_SECONDS * 1000 / 2, (before, after)  # the time since the start at most
+        # the time since the start at most; less the moment between the last stamp and its event (``before``
+        # was read then), which a crash leaves uncharged: a few milliseconds, more on a loaded machine
+        assert -500 < charged < DOWN_SECONDS * 1000 / 2, (before, after)
     finally:
         sock.close()

@@ -288,6 +288,7 @@ WRONG: dict[str, st.SearchStrategy[Any]] = {
     "action": (JSON.filter(lambda v: v is None or isinstance(v, (bool, float, list, dict)))
                | st.integers(-(2**64) + 1, -1) | st.integers(MAX_VERSION + 1, 2**64 - 1)
                | st.text(" \t\n", max_size=5) | st.text("abc ", min_size=201, max_size=1000)),
+    "take": NOT_STR | SHORT_TEXT.filter(lambda s: s not in ("win", "bot")),  # a claim's (issue 24)
 }
 """A value of the wrong type or out of range for each field of the client messages."""
 
@@ -320,7 +321,8 @@ class Draws:
 
     def field(self, name: str) -> st.SearchStrategy[Any]:
         """A valid value of a field of the client messages."""
-        return {"token": self.token, "match": VERSION, "version": VERSION, "lang": LANG, "action": self.action}[name]
+        return {"token": self.token, "match": VERSION, "version": VERSION, "lang": LANG, "action": self.action,
+                "take": st.sampled_from(["win", "bot"])}[name]
 
 
 @st.composite
