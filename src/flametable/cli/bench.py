@@ -15,8 +15,9 @@ from flametable.core.rng import Rng
 
 
 def playouts(game: Game[Any, Any], seconds: float, options: Mapping[str, Any] | None = None,
-             first_seed: int = 0) -> dict[str, Any]:
-    """Play random matches (seeds ``first_seed``, ``first_seed + 1``, ...) until ``seconds`` have passed.
+             first_seed: int = 0, max_matches: int | None = None) -> dict[str, Any]:
+    """Play random matches (seeds ``first_seed``, ``first_seed + 1``, ...) until ``seconds`` have passed (or
+    ``max_matches`` are played: ``benchmarks.engine_instructions`` counts a fixed number).
 
     Measures the engine: new_match, legal_actions and apply; the clock is read once per match.
     """
@@ -40,7 +41,7 @@ def playouts(game: Game[Any, Any], seconds: float, options: Mapping[str, Any] | 
             steps += 1
         matches += 1
         now = clock()
-        if now >= deadline:
+        if now >= deadline or matches == max_matches:
             break
     elapsed = max(now - started, 1e-9)
     return {
