@@ -46,6 +46,7 @@ def playouts(game: Game[Any, Any], seconds: float, options: Mapping[str, Any] | 
     elapsed = max(now - started, 1e-9)
     return {
         "game": game.name,
+        "engine": getattr(game, "engine", "python"),  # native: the C++ core (issue 26), where built
         "seconds": round(elapsed, 3),
         "steps": steps,
         "matches": matches,
@@ -61,8 +62,9 @@ def run_bench(game: Game[Any, Any], seconds: float, as_json: bool) -> None:
         return
     shown = {key: format_decimal(value, locale=language()) if isinstance(value, int | float) else value
              for key, value in result.items()}
+    shown["engine"] = _("native") if result["engine"] == "native" else _("Python")
     shown["seconds"] = format_decimal(result["seconds"], format="0.00", locale=language())
     shown["matches"] = ngettext("{n} match", "{n} matches", result["matches"]).format(n=shown["matches"])
     shown["steps"] = ngettext("{n} step", "{n} steps", result["steps"]).format(n=shown["steps"])
-    out().print(_("{game}: {matches}, {steps} in {seconds} s on one core.").format(**shown))
+    out().print(_("{game} ({engine} engine): {matches}, {steps} in {seconds} s on one core.").format(**shown))
     out().print(_("{steps_per_second} steps per second, {matches_per_second} matches per second.").format(**shown))

@@ -48,6 +48,7 @@ class DuelGame(GameBase):
     name = "duel"
     rules_version = RULES_VERSION
     num_actions = NUM_ACTIONS
+    engine = "python"  # which engine plays the matches (NativeDuelGame's is "native"): flametable bench says it
 
     def __init__(self, cards: CardSet | None = None) -> None:
         self.cards = cards if cards is not None else builtin_card_set()
