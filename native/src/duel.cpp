@@ -159,6 +159,22 @@ struct Tables {
     // Python's side: the DuelAction of each id, their notation, and the factories of what leaves the engine.
     nb::object actions;
     PyObject *action[NUM_ACTIONS];
+    // The actions by address (open addressing): apply finds the id of one of these without reading its attribute.
+    static constexpr int SLOTS = 512;
+    PyObject *key[SLOTS] = {};
+    int16_t value[SLOTS] = {};
+    static int slot_of(const PyObject *a) { return int((reinterpret_cast<uintptr_t>(a) >> 4) * 2654435761u) & (SLOTS - 1); }
+    void index(PyObject *a, int id) {
+        int i = slot_of(a);
+        while (key[i]) i = (i + 1) & (SLOTS - 1);
+        key[i] = a;
+        value[i] = int16_t(id);
+    }
+    int find(const PyObject *a) const {
+        for (int i = slot_of(a); key[i]; i = (i + 1) & (SLOTS - 1))
+            if (key[i] == a) return value[i];
+        return -1;
+    }
     std::string text[NUM_ACTIONS];
     nb::object make_outcome;  // (winner or None, reason index, wins 0, wins 1) -> Outcome
     nb::object illegal;       // (code, action id, extra) -> IllegalAction
@@ -943,11 +959,14 @@ struct DuelState {
     }
 
     void apply(nb::handle action) {
-        PyObject *id_obj = PyObject_GetAttr(action.ptr(), str_id);
-        if (!id_obj) throw nb::python_error();
-        long id = PyLong_AsLong(id_obj);
-        Py_DECREF(id_obj);
-        if (id == -1 && PyErr_Occurred()) throw nb::python_error();
+        long id = t->find(action.ptr());
+        if (id < 0) {  // an equal action that is not one of the game's own values: by its id
+            PyObject *id_obj = PyObject_GetAttr(action.ptr(), str_id);
+            if (!id_obj) throw nb::python_error();
+            id = PyLong_AsLong(id_obj);
+            Py_DECREF(id_obj);
+            if (id == -1 && PyErr_Occurred()) throw nb::python_error();
+        }
         if (id < 0 || id >= NUM_ACTIONS) throw nb::value_error("not a Flame Duel action");
         try {
             Engine{*t, s}.apply(int(id));
@@ -1234,6 +1253,7 @@ DuelTables make_tables(nb::handle printed, nb::handle support_kind, nb::handle s
     t->actions = nb::borrow(actions);
     for (int i = 0; i < NUM_ACTIONS; ++i) {
         t->action[i] = nb::handle(actions[i]).ptr();
+        t->index(t->action[i], i);
         t->text[i] = nb::cast<std::string>(texts[i]);
     }
     t->make_outcome = make_outcome;
@@ -1245,17 +1265,54 @@ DuelTables make_tables(nb::handle printed, nb::handle support_kind, nb::handle s
 
 }  // namespace
 
+// The three calls of every step (to_act, legal_actions, apply) as CPython's own descriptors on the class: a
+// getset and two methods called straight from the interpreter, without nanobind's dispatch (issue 26's P1).
+template <typename F>
+PyObject *guarded(F &&f) {
+    try {
+        return f();
+    } catch (nb::python_error &e) {
+        e.restore();
+    } catch (const std::exception &e) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+    return nullptr;
+}
+
+PyObject *py_to_act(PyObject *self, void *) {
+    const State &s = nb::inst_ptr<DuelState>(self)->s;
+    if (s.phase == OVER) Py_RETURN_NONE;
+    return PyLong_FromLong(s.acting);
+}
+
+PyObject *py_legal_actions(PyObject *self, PyObject *) {
+    return guarded([&] { return nb::inst_ptr<DuelState>(self)->legal_actions().release().ptr(); });
+}
+
+PyObject *py_apply(PyObject *self, PyObject *action) {
+    return guarded([&] {
+        nb::inst_ptr<DuelState>(self)->apply(action);
+        Py_RETURN_NONE;
+    });
+}
+
+PyGetSetDef TO_ACT = {"to_act", py_to_act, nullptr, "the seat to act, None once the match is over", nullptr};
+PyMethodDef LEGAL_ACTIONS = {"legal_actions", py_legal_actions, METH_NOARGS, "the legal actions, in the reference's order"};
+PyMethodDef APPLY = {"apply", py_apply, METH_O, "play an action for the seat to act (IllegalAction if it is not legal)"};
+
+void add_descriptor(nb::handle cls, const char *name, PyObject *descr) {
+    if (!descr || PyObject_SetAttrString(cls.ptr(), name, descr) != 0) throw nb::python_error();
+    Py_DECREF(descr);
+}
+
 NB_MODULE(_duel, m) {
     m.doc() = "Flame Duel's rules engine in C++ (flametable issue 26): flametable.games.duel.native wraps it.";
     str_id = PyUnicode_InternFromString("id");
     m.attr("NUM_ACTIONS") = NUM_ACTIONS;
     nb::class_<DuelTables>(m, "DuelTables");
     m.def("make_tables", &make_tables);
-    nb::class_<DuelState>(m, "DuelState")
-        .def("legal_actions", &DuelState::legal_actions)
-        .def("apply", &DuelState::apply)
-        .def_prop_ro("to_act", &DuelState::to_act)
-        .def_prop_ro("outcome", &DuelState::outcome)
+    auto state = nb::class_<DuelState>(m, "DuelState");
+    state.def_prop_ro("outcome", &DuelState::outcome)
         .def("clone", &DuelState::clone)
         .def("view_json", &DuelState::json, nb::arg("seat").none())
         .def("view",
@@ -1268,12 +1325,24 @@ NB_MODULE(_duel, m) {
              },
              nb::arg("seat").none())
         .def("fields", &fields)
-        .def("__getattr__",
-             [](nb::handle self, nb::handle name) {
-                 DuelState &d = nb::cast<DuelState &>(self);
-                 return d.t->fallback(self, name);
-             })
+
         .def_prop_ro("engine", [](const DuelState &) { return "native"; });
+    // The reference state's other fields (and helpers), read from a Python copy of the state: what the lab's
+    // summaries and the bots' evaluation read. Properties, not __getattr__, which would slow every attribute.
+    static const char *const FALLBACK[] = {
+        "cards", "shared", "draft", "pile_of", "rng", "phase", "acting", "first_picker", "characters", "lineups",
+        "champion", "hands", "piles", "discards", "looked_at", "place", "place_owner", "round_no", "chooser", "stat",
+        "current", "plays", "ability_used", "passes", "items", "events", "modifiers", "pending", "log", "results",
+        "revealed", "wins", "tiebreak", "totals", "pile"};
+    for (const char *name : FALLBACK)
+        state.def_prop_ro(name, [name](nb::handle self) {
+            DuelState &d = nb::cast<DuelState &>(self);
+            return d.t->fallback(self, name);
+        });
+    auto *type = reinterpret_cast<PyTypeObject *>(state.ptr());
+    add_descriptor(state, "to_act", PyDescr_NewGetSet(type, &TO_ACT));
+    add_descriptor(state, "legal_actions", PyDescr_NewMethod(type, &LEGAL_ACTIONS));
+    add_descriptor(state, "apply", PyDescr_NewMethod(type, &APPLY));
     m.def("new_match", &new_match);
     m.def("from_fields", &from_fields);
 }
