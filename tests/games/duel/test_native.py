@@ -13,6 +13,7 @@ Without the extension built (``pip install ./native``) these tests skip, saying 
 from __future__ import annotations
 
 import json
+import pickle
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -261,6 +262,15 @@ def test_bench_says_which_engine_ran(monkeypatch: pytest.MonkeyPatch) -> None:
 
     assert playouts(NativeDuelGame(), 10.0, max_matches=3)["engine"] == "native"
     assert playouts(PYTHON, 10.0, max_matches=3)["engine"] == "python"
+
+
+def test_the_native_game_pickles_as_the_python_one_does() -> None:
+    """Process pools send the game to their workers (the lab, the server's bots)."""
+    cards = custom_card_set(1)
+    copy = pickle.loads(pickle.dumps(NativeDuelGame(cards)))
+    assert isinstance(copy, NativeDuelGame)
+    assert copy.cards == cards
+    assert copy.new_match({}, 7).view_json(0) == NativeDuelGame(cards).new_match({}, 7).view_json(0)
 
 
 def test_the_builtin_card_set_is_shared() -> None:

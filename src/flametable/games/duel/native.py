@@ -153,6 +153,10 @@ class NativeDuelGame(DuelGame):
                                      for d in opts.decks]
         return self._core.new_match(self._tables, shared, opts.pick is DRAFT_PICK, seed & _MASK, decks)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its card set (a worker process makes its own core tables): as a DuelGame pickles."""
+        return (NativeDuelGame, (self.cards,))
+
     def native_state(self, st: DuelState) -> Any:
         """A native copy of a reference state (of this game's cards)."""
         return to_native(self, st)
