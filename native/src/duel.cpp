@@ -9,6 +9,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+#include <nanobind/ndarray.h>
 
 #include <algorithm>
 #include <array>
@@ -1157,11 +1158,17 @@ DuelState from_fields(const DuelTables &tables, nb::dict f) {
     return d;
 }
 
-// GameState.new_match without a setup (game.py): the seeded deal. ``decks``: per seat None or
-// (characters, supports), own decks only; ``seed`` is Rng's seed reduced to 64 bits.
-DuelState new_match(const DuelTables &tables, bool shared, bool draft, uint64_t seed, nb::handle decks) {
-    DuelState d{tables.t, State{}, nb::none()};
-    State &s = d.s;
+// A brought own deck (R2): its characters and support cards; none (``given`` false): dealt at random.
+struct Deck {
+    bool given = false;
+    Vec<int8_t, 3> characters;
+    Cards supports;
+};
+
+// GameState.new_match without a setup (game.py): the seeded deal. ``seed`` is Rng's seed reduced to 64 bits;
+// ``decks``: own decks only.
+void deal(State &s, bool shared, bool draft, uint64_t seed, const Deck *decks) {
+    s = State{};
     s.shared = shared;
     s.draft = draft;
     s.pile_of[0] = 0;
@@ -1191,12 +1198,11 @@ DuelState new_match(const DuelTables &tables, bool shared, bool draft, uint64_t 
             s.phase = LINEUP;
             s.acting = 0;
         }
-        return d;
+        return;
     }
     Cards sups[2];
     for (int p = 0; p < 2; ++p) {
-        nb::handle deck = decks[p];
-        if (deck.is_none()) {  // random_deck (game.py): a random valid own deck (R2)
+        if (!decks[p].given) {  // random_deck (game.py): a random valid own deck (R2)
             Vec<int8_t, NUM_CHARACTERS> all_chars;
             for (int c = 1; c <= NUM_CHARACTERS; ++c) all_chars.push(int8_t(c));
             Vec<int8_t, NUM_SUPPORTS> all_sups;
@@ -1208,8 +1214,8 @@ DuelState new_match(const DuelTables &tables, bool shared, bool draft, uint64_t 
             for (int8_t c : picked) sups[p].push(c);
             std::sort(sups[p].begin(), sups[p].end());
         } else {
-            fill(s.characters[p], deck[0]);
-            fill(sups[p], deck[1]);
+            s.characters[p] = decks[p].characters;
+            sups[p] = decks[p].supports;
         }
         std::sort(s.characters[p].begin(), s.characters[p].end());
     }
@@ -1220,8 +1226,130 @@ DuelState new_match(const DuelTables &tables, bool shared, bool draft, uint64_t 
     }
     s.phase = LINEUP;
     s.acting = 0;
+}
+
+DuelState new_match(const DuelTables &tables, bool shared, bool draft, uint64_t seed, nb::handle decks) {
+    DuelState d{tables.t, State{}, nb::none()};
+    Deck given[2];
+    if (!shared)
+        for (int p = 0; p < 2; ++p) {
+            nb::handle deck = decks[p];
+            if (deck.is_none()) continue;
+            given[p].given = true;
+            fill(given[p].characters, deck[0]);
+            fill(given[p].supports, deck[1]);
+        }
+    deal(d.s, shared, draft, seed, given);
     return d;
 }
+
+// ------------------------------------------------------------------ the batch API (issue 26, point 4)
+
+// N matches stepped in one call, each reset with its next seed when it ends: slot i plays the seeds
+// first_seed + i, first_seed + i + N, first_seed + i + 2N... (own decks: dealt at random).
+struct DuelBatch {
+    std::shared_ptr<const Tables> t;
+    bool shared, draft;
+    int n;
+    std::vector<State> states;
+    std::vector<uint64_t> seeds;
+
+    DuelBatch(const DuelTables &tables, int count, bool shared_, bool draft_, uint64_t first_seed)
+        : t(tables.t), shared(shared_), draft(draft_), n(count), states(size_t(count)), seeds(size_t(count)) {
+        if (count < 1) throw nb::value_error("a batch holds at least one match");
+        Deck none[2];
+        for (int i = 0; i < n; ++i) {
+            seeds[i] = first_seed + uint64_t(i);
+            deal(states[i], shared, draft, seeds[i], none);
+        }
+    }
+
+    void write_mask(int i, uint8_t *mask, int8_t *to_act) {
+        uint8_t *row = mask + size_t(i) * NUM_ACTIONS;
+        std::fill(row, row + NUM_ACTIONS, uint8_t(0));
+        State &s = states[i];
+        int ids[64];
+        int k = Engine{*t, s}.legal(ids);
+        for (int j = 0; j < k; ++j) row[ids[j]] = 1;
+        to_act[i] = int8_t(s.phase == OVER ? -1 : s.acting);
+    }
+
+    using Ids = nb::ndarray<const int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+    using Mask = nb::ndarray<uint8_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+    using Rewards = nb::ndarray<float, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+    using Flags = nb::ndarray<bool, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+    using Seats = nb::ndarray<int8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+    void check(const Mask &mask, const Seats &to_act) const {
+        if (mask.shape(0) != size_t(n) || mask.shape(1) != size_t(NUM_ACTIONS) || to_act.shape(0) != size_t(n))
+            throw nb::value_error("the batch's arrays: mask[N, 187], to_act[N]");
+    }
+
+    void observe(Mask mask, Seats to_act) {
+        check(mask, to_act);
+        for (int i = 0; i < n; ++i) write_mask(i, mask.data(), to_act.data());
+    }
+
+    // Every match plays its action (for the seat to act); a finished one gives its rewards (+1 win, -1 loss, 0 a
+    // draw, as the learning environments), done, and starts its next match. The masks and seats to act are
+    // then the matches' now. An illegal action raises the reference's IllegalAction before any match moves.
+    void step(Ids actions, Mask mask, Rewards rewards, Flags dones, Seats to_act) {
+        check(mask, to_act);
+        if (actions.shape(0) != size_t(n) || rewards.shape(0) != size_t(n) || rewards.shape(1) != 2 ||
+            dones.shape(0) != size_t(n))
+            throw nb::value_error("the batch's arrays: actions[N], rewards[N, 2], dones[N]");
+        const int64_t *a = actions.data();
+        int bad = -1;
+        {
+            nb::gil_scoped_release released;
+            for (int i = 0; i < n && bad < 0; ++i) {
+                int ids[64];
+                int k = states[i].phase == OVER ? 0 : Engine{*t, states[i]}.legal(ids);
+                if (a[i] < 0 || a[i] >= NUM_ACTIONS || std::find(ids, ids + k, int(a[i])) == ids + k) bad = i;
+            }
+            if (bad < 0) {
+                float *r = rewards.data();
+                bool *d = dones.data();
+                Deck none[2];
+                for (int i = 0; i < n; ++i) {
+                    State &s = states[i];
+                    Engine{*t, s}.apply(int(a[i]));
+                    r[2 * i] = r[2 * i + 1] = 0.0f;
+                    d[i] = s.over;
+                    if (s.over) {
+                        if (s.winner >= 0) {
+                            r[2 * i + s.winner] = 1.0f;
+                            r[2 * i + 1 - s.winner] = -1.0f;
+                        }
+                        seeds[i] += uint64_t(n);
+                        deal(s, shared, draft, seeds[i], none);
+                    }
+                    write_mask(i, mask.data(), to_act.data());
+                }
+            }
+        }
+        if (bad >= 0) {
+            if (a[bad] < 0 || a[bad] >= NUM_ACTIONS) throw nb::value_error("an action id is 0 to 186");
+            State copy = states[bad];
+            try {
+                Engine{*t, copy}.apply(int(a[bad]));
+            } catch (const Refused &r) {
+                nb::object exc = t->illegal(r.code, r.action, r.extra);
+                PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(exc.ptr())), exc.ptr());
+                throw nb::python_error();
+            }
+        }
+    }
+
+    DuelState state(int i) const {
+        if (i < 0 || i >= n) throw nb::index_error("no such match in the batch");
+        return DuelState{t, states[size_t(i)], nb::none()};
+    }
+    uint64_t seed(int i) const {
+        if (i < 0 || i >= n) throw nb::index_error("no such match in the batch");
+        return seeds[size_t(i)];
+    }
+};
 
 DuelTables make_tables(nb::handle printed, nb::handle support_kind, nb::handle support_stat, nb::handle support_bonus,
                        nb::handle equips_to, nb::handle at_most, nb::handle at_least, nb::handle support_effects,
@@ -1344,5 +1472,12 @@ NB_MODULE(_duel, m) {
     add_descriptor(state, "legal_actions", PyDescr_NewMethod(type, &LEGAL_ACTIONS));
     add_descriptor(state, "apply", PyDescr_NewMethod(type, &APPLY));
     m.def("new_match", &new_match);
+    nb::class_<DuelBatch>(m, "DuelBatch")
+        .def(nb::init<const DuelTables &, int, bool, bool, uint64_t>())
+        .def("observe", &DuelBatch::observe)
+        .def("step", &DuelBatch::step)
+        .def("state", &DuelBatch::state)
+        .def("seed", &DuelBatch::seed)
+        .def_ro("size", &DuelBatch::n);
     m.def("from_fields", &from_fields);
 }

@@ -275,3 +275,54 @@ def test_the_native_game_pickles_as_the_python_one_does() -> None:
 
 def test_the_builtin_card_set_is_shared() -> None:
     assert NativeDuelGame().cards is builtin_card_set()
+
+
+@pytest.mark.parametrize("options", [{}, {"pick": "draft"}, {"mode": "decks"}], ids=["shared", "draft", "decks"])
+def test_the_batch_plays_each_match_as_the_reference_engine(options: dict[str, Any]) -> None:
+    """Every slot of a batch is the reference engine's match of its seed, reset with the next seed when it ends:
+    masks are the legal actions, rewards +1 / -1 / 0 at the end (the learning environments'), done then."""
+    np = pytest.importorskip("numpy")
+    from flametable.games.duel.native import NativeDuelBatch
+
+    size, seed = 5, 40
+    batch = NativeDuelBatch(NativeDuelGame(), size, options, seed)
+    matches = [PYTHON.new_match(options, seed + i) for i in range(size)]
+    seeds = [seed + i for i in range(size)]
+    rng = Rng(7)
+    ends = 0
+    for _ in range(1000):
+        for i, st in enumerate(matches):
+            assert [a for a in range(187) if batch.mask[i, a]] == sorted(a.id for a in st.legal_actions())
+            assert batch.to_act[i] == st.to_act
+            assert batch.seed(i) == seeds[i]
+            assert json.loads(batch.state(i).view_json(st.to_act)) == st.view(st.to_act).to_json()
+        actions = [st.legal_actions()[rng.below(len(st.legal_actions()))] for st in matches]
+        mask, rewards, dones = batch.step(np.array([a.id for a in actions]))
+        assert mask is batch.mask
+        for i, (st, action) in enumerate(zip(matches, actions, strict=True)):
+            st.apply(action)
+            assert bool(dones[i]) == (st.outcome is not None)
+            if st.outcome is None:
+                assert list(rewards[i]) == [0.0, 0.0]
+                continue
+            ends += 1
+            winner = st.outcome.winner
+            assert list(rewards[i]) == ([0.0, 0.0] if winner is None else [1.0 - 2 * (winner != 0),
+                                                                             1.0 - 2 * (winner != 1)])
+            seeds[i] += size
+            matches[i] = PYTHON.new_match(options, seeds[i])
+    assert ends > 150
+
+
+def test_the_batch_refuses_an_illegal_action_before_any_match_moves() -> None:
+    np = pytest.importorskip("numpy")
+    from flametable.games.duel.native import NativeDuelBatch
+
+    batch = NativeDuelBatch(NativeDuelGame(), 3, {}, 1)
+    before = [batch.state(i).view_json(0) for i in range(3)]
+    legal = [int(np.flatnonzero(batch.mask[i])[0]) for i in range(3)]
+    expected = refusal(PYTHON.new_match({}, 3), ACTIONS[0])
+    with pytest.raises(IllegalAction) as refused:
+        batch.step(np.array([legal[0], legal[1], 0]))  # pass, during the line-up
+    assert (refused.value.reason, refused.value.params) == expected
+    assert [batch.state(i).view_json(0) for i in range(3)] == before

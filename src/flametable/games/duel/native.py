@@ -199,3 +199,44 @@ def to_python(cards: CardSet, native: Any) -> DuelState:
     st.results = [RoundResult(n, c, s, ch, t, w, b) for n, c, s, ch, t, w, b in f["results"]]
     st._outcome = native.outcome
     return st
+
+
+class NativeDuelBatch:
+    """N Flame Duel matches on the native engine stepped in one call, for learning (issue 26, point 4): ``step``
+    takes one action id per match (for its seat to act) and gives the legal-action masks ``mask[N, 187]``, the
+    rewards ``rewards[N, 2]`` (+1 a win, -1 a loss, 0 a draw, at a match's end) and ``dones[N]``; a finished match
+    starts its next one at once (slot ``i`` plays the seeds ``seed + i``, ``seed + i + N``, ...), and ``to_act[N]``
+    says whose decision each mask is. The core runs without the GIL. The arrays are the batch's own, overwritten
+    by every step. No observations yet (point 3)."""
+
+    def __init__(self, game: NativeDuelGame, size: int, options: Mapping[str, Any] | None = None,
+                 seed: int = 0) -> None:
+        import numpy as np
+
+        opts = DuelOptions.from_json(options) if options else _DEFAULT
+        if any(opts.decks):
+            raise ValueError("a batch deals own decks at random: no brought decks")
+        self.size = size
+        self._core = game._core.DuelBatch(game._tables, size, opts.mode is SHARED_MODE, opts.pick is DRAFT_PICK,
+                                          seed & _MASK)
+        self.mask = np.zeros((size, game.num_actions), np.uint8)
+        self.rewards = np.zeros((size, 2), np.float32)
+        self.dones = np.zeros(size, np.bool_)
+        self.to_act = np.zeros(size, np.int8)
+        self._core.observe(self.mask, self.to_act)
+
+    def step(self, actions: Any) -> tuple[Any, Any, Any]:
+        """Play ``actions`` (int64, one per match); raises IllegalAction (no match moved) for an illegal one."""
+        import numpy as np
+
+        self._core.step(np.ascontiguousarray(actions, np.int64), self.mask, self.rewards, self.dones, self.to_act)
+        return self.mask, self.rewards, self.dones
+
+    def state(self, i: int) -> Any:
+        """A copy of match ``i``'s state (a native state: views, clone...)."""
+        return self._core.state(i)
+
+    def seed(self, i: int) -> int:
+        """The seed of match ``i``'s current match."""
+        seed: int = self._core.seed(i)
+        return seed
