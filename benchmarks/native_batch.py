@@ -5,7 +5,8 @@
 ``NativeDuelBatch.step`` over ``--size`` matches, ``--steps`` times, each match playing a uniformly random legal
 action drawn from its mask with numpy (a random number per action, the largest of the legal ones). Reports the
 steps a second of the ``step`` calls alone (the engine: apply, resets, masks, rewards) and of the whole loop (the
-numpy draw included), process time.
+numpy draw included), process time; ``--obs``: with each match's observation for its seat to act after every
+step (``NativeDuelBatch.observe``), inside the timed calls.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import time
 
 import numpy as np
 
-from flametable.games.duel.native import NativeDuelBatch, NativeDuelGame
+from flametable.games.duel.native import NativeDuelBatch, NativeDuelGame, encoder
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -24,8 +25,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--size", type=int, default=1024)
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--options", default="{}")
+    parser.add_argument("--obs", action="store_true", help="also each match's observation after every step")
     args = parser.parse_args(argv)
-    batch = NativeDuelBatch(NativeDuelGame(), args.size, json.loads(args.options), seed=1)
+    game = NativeDuelGame()
+    batch = NativeDuelBatch(game, args.size, json.loads(args.options), seed=1)
+    encode = encoder(game)
+    obs = np.zeros((args.size, *encode.spec.shape), np.float32)
     rng = np.random.default_rng(1)
     noise = np.empty((args.size, batch.mask.shape[1]), np.float32)
     in_step = 0.0
@@ -36,11 +41,13 @@ def main(argv: list[str] | None = None) -> None:
         actions = np.argmax(noise * batch.mask, axis=1)
         before = time.process_time()
         _mask, _rewards, dones = batch.step(actions)
+        if args.obs:
+            batch.observe(encode, obs)
         in_step += time.process_time() - before
         ends += int(dones.sum())
     whole = time.process_time() - started
     steps = args.size * args.steps
-    print(json.dumps({"size": args.size, "steps": steps, "matches_ended": ends,
+    print(json.dumps({"size": args.size, "observations": args.obs, "steps": steps, "matches_ended": ends,
                       "step_calls_steps_per_second": round(steps / in_step),
                       "whole_loop_steps_per_second": round(steps / whole)}))
 

@@ -930,6 +930,198 @@ std::string view_json(const Tables &t, State &s, int seat, bool spectator, const
     return std::move(j.o);
 }
 
+// ------------------------------------------------------------------ observations (issue 26, point 3)
+
+// One seat's view (observe() of state.py) as plain values: what the encoder reads, and nothing else.
+struct SeatView {
+    Vec<int8_t, 4> flipped;
+    Vec<int8_t, 24> known;
+    int character, hand_size, pile_size, plays, wins, modifier, total;
+    bool ability_used;
+    const Cards *revealed, *discard, *items;
+};
+struct View {
+    int seat, phase, round_number, stat, place, passes;
+    int to_act, chooser, place_owner;  // -1: null
+    bool shared, draft;
+    const Vec<Pending, 12> *pending;
+    const Vec<Played, 96> *log;
+    const Vec<RoundResult, 4> *results;
+    const Vec<std::pair<int8_t, int8_t>, 24> *events;
+    bool over;
+    int winner;  // -1: none (a tied match)
+    SeatView seats[2];
+    const Cards *hand;
+    const Vec<int8_t, 3> *lineup;
+    int champion;
+    Vec<int8_t, 24> known_top, my_pile;
+    Vec<int8_t, NUM_CHARACTERS> draft_pool;
+};
+
+View seat_view(const Tables &t, State &s, int seat) {
+    Engine e{t, s};
+    View v{};
+    int phase = v.phase = s.phase;
+    bool over = v.over = phase == OVER;
+    auto totals = over ? std::pair<int, int>{0, 0} : e.totals();
+    bool in_round = phase == STAT || phase == PLAY || phase == CHOICE || (over && s.results.n);
+    v.seat = seat;
+    v.to_act = over ? -1 : s.acting;
+    v.shared = s.shared;
+    v.draft = s.draft;
+    v.round_number = s.round_no + 1;
+    v.chooser = phase == STAT || phase == PLAY || phase == CHOICE ? s.chooser : -1;
+    v.stat = phase == PLAY || phase == CHOICE ? s.stat : -1;
+    v.place = s.place;
+    v.place_owner = s.place ? s.place_owner : -1;
+    v.events = &s.events;
+    v.log = &s.log;
+    v.passes = s.passes;
+    v.pending = &s.pending;
+    v.results = &s.results;
+    v.winner = s.over ? s.winner : -1;
+    for (int p = 0; p < 2; ++p) {
+        SeatView &i = v.seats[p];
+        if (phase != DRAFT && phase != LINEUP) {
+            int shown = std::min(s.round_no + 1, 3);
+            for (int k = 0; k < std::min(shown, s.lineups[p].n); ++k) i.flipped.push(s.lineups[p][k]);
+        }
+        i.known = p == seat || s.draft ? sorted_copy(s.characters[p]) : sorted_copy(i.flipped);
+        i.character = in_round ? s.current[p] : 0;
+        if (s.round_no == ROUNDS && i.character && !i.flipped.contains(int8_t(i.character)))
+            i.flipped.push(int8_t(i.character));
+        i.hand_size = s.hands[p].n;
+        i.revealed = &s.revealed[p];
+        i.pile_size = e.pile(p).n;
+        i.discard = &s.discards[p];
+        i.items = &s.items[p];
+        i.plays = s.plays[p];
+        i.ability_used = s.ability_used[p];
+        i.wins = s.wins[p];
+        i.modifier = s.modifiers[p];
+        i.total = p == 0 ? totals.first : totals.second;
+    }
+    v.hand = &s.hands[seat];
+    v.lineup = &s.lineups[seat];
+    Cards &pl = e.pile(seat);
+    for (int k = 0, n = s.looked_at[seat]; k < n; ++k) v.known_top.push(pl[pl.n - 1 - k]);
+    if (!s.shared) v.my_pile = sorted_copy(pl);
+    v.champion = phase == CHAMPION ? s.champion[seat] : 0;
+    if (phase == DRAFT)
+        for (int c = 1; c <= NUM_CHARACTERS; ++c)
+            if (!s.characters[0].contains(int8_t(c)) && !s.characters[1].contains(int8_t(c)))
+                v.draft_pool.push(int8_t(c));
+    return v;
+}
+
+// DuelObservation's layout (observation.py): its offsets, in the order DuelObservation.native_layout gives them.
+struct Layout {
+    int phase, to_act, mode, round, chooser, stat, place, place_owner, passes, pending, pending_first, last, log,
+        results, outcome, pool, hand, lineup, champion, top_first, top, top_n, my_pile, size;
+    int seat[2][15];  // per seat (mine, the opponent's): SEAT_PARTS' offsets, card parts less one
+    double hand_scale;
+    double printed[NUM_CHARACTERS + 1][3];  // printed stats / 100, clipped to 2
+};
+
+constexpr double STAT_SCALE = 100.0, STAT_CLIP = 2.0;
+constexpr int ROUND_CELLS = 12, LOG_SCALE = 16, NK = 7;
+inline double clip(double x) { return x > STAT_CLIP ? STAT_CLIP : x < -STAT_CLIP ? -STAT_CLIP : x; }
+
+// DuelObservation.encode(view, out), from the seat's view as the state gives it.
+void encode(const View &v, const Layout &L, float *out) {
+    std::fill(out, out + L.size, 0.0f);
+    int me = v.seat;
+    auto one = [&](int i) { out[i] = 1.0f; };
+    auto val = [&](int i, double x) { out[i] = float(x); };
+    one(L.phase + v.phase);
+    one(L.round + v.round_number - 1);
+    val(L.passes, v.passes / 2.0);
+    if (v.to_act >= 0) one(L.to_act + (v.to_act != me));
+    if (v.shared) one(L.mode);
+    if (v.draft) one(L.mode + 1);
+    if (v.chooser >= 0) one(L.chooser + (v.chooser != me));
+    if (v.stat >= 0) one(L.stat + v.stat);
+    if (v.place) {
+        one(L.place + v.place - 1);
+        if (v.place_owner >= 0) one(L.place_owner + (v.place_owner != me));
+    }
+    if (v.pending->n) {
+        for (const Pending &x : *v.pending) one(L.pending + (x.seat != me) * NK + x.kind);
+        one(L.pending_first + (*v.pending)[0].kind);
+    }
+    if (v.log->n) {
+        const Played &last = (*v.log)[v.log->n - 1];
+        one(L.last + (last.autom ? 2 : (last.seat != me)));
+        one(L.last + 3 + kind_of(last.action));
+        val(L.log, std::min(double(v.log->n) / LOG_SCALE, 1.0));
+    }
+    for (const RoundResult &r : *v.results) {
+        int a = L.results + (r.number - 1) * ROUND_CELLS;
+        one(a);
+        one(a + 1 + (r.chooser != me));
+        one(a + 3 + r.stat);
+        one(r.winner == DRAW ? a + 8 : a + 6 + (r.winner != me));
+        if (r.by_charm) one(a + 9);
+        val(a + 10, clip(r.totals[me] / STAT_SCALE));
+        val(a + 11, clip(r.totals[1 - me] / STAT_SCALE));
+    }
+    if (v.over) {
+        one(L.outcome);
+        if (v.winner >= 0) one(L.outcome + 1 + (v.winner != me));
+    }
+    for (int c : v.draft_pool) one(L.pool - 1 + c);
+    for (int side = 0; side < 2; ++side) {
+        int p = side == 0 ? me : 1 - me;
+        const int *o = L.seat[side];
+        const SeatView &i = v.seats[p];
+        for (int c : i.flipped) one(o[0] + c);
+        for (int c : i.known) one(o[1] + c);
+        if (i.character) {
+            one(o[2] + i.character);
+            for (int k = 0; k < 3; ++k) val(o[3] + k, L.printed[i.character][k]);
+        }
+        for (int x : *i.revealed) one(o[5] + x);
+        for (int x : *i.discard) one(o[7] + x);
+        for (int x : *i.items) one(o[8] + x);
+        if (i.ability_used) one(o[11]);
+        val(o[4], std::min(i.hand_size / L.hand_scale, 1.0));
+        val(o[6], double(i.pile_size) / NUM_SUPPORTS);
+        val(o[10], double(i.plays) / MAX_PLAYS);
+        val(o[12], double(i.wins) / ROUNDS);
+        val(o[13], clip(i.modifier / STAT_SCALE));
+        val(o[14], clip(i.total / STAT_SCALE));
+    }
+    for (auto [p, x] : *v.events) one((p == me ? L.seat[0][9] : L.seat[1][9]) + x);
+    for (int x : *v.hand) one(L.hand - 1 + x);
+    for (int k = 0; k < v.lineup->n; ++k) one(L.lineup - 1 + k * NUM_CHARACTERS + (*v.lineup)[k]);
+    if (v.champion) one(L.champion + v.champion - 1);
+    if (v.known_top.n) {
+        one(L.top_first + v.known_top[0] - 1);
+        for (int x : v.known_top) one(L.top - 1 + x);
+        val(L.top_n, double(v.known_top.n) / NUM_SUPPORTS);
+    }
+    for (int x : v.my_pile) one(L.my_pile - 1 + x);
+}
+
+struct DuelEncoder {
+    Layout L;
+};
+
+DuelEncoder make_encoder(nb::handle offsets, nb::handle seats, double hand_scale, nb::handle printed) {
+    DuelEncoder e{};
+    int *f = &e.L.phase;
+    if (nb::len(offsets) != 24) throw nb::value_error("24 offsets expected");
+    for (int i = 0; i < 24; ++i) f[i] = nb::cast<int>(offsets[i]);
+    for (int side = 0; side < 2; ++side)
+        for (int k = 0; k < 15; ++k) e.L.seat[side][k] = nb::cast<int>(seats[side][k]);
+    e.L.hand_scale = hand_scale;
+    for (int c = 0; c <= NUM_CHARACTERS; ++c)
+        for (int k = 0; k < 3; ++k) e.L.printed[c][k] = nb::cast<double>(printed[c][k]);
+    return e;
+}
+
+using Obs = nb::ndarray<float, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
 const char *REASON_VALUE[] = {"two_round_wins", "more_round_wins", "tiebreak_round", "tied_match"};
 
 // ------------------------------------------------------------------ the Python classes
@@ -1351,6 +1543,17 @@ struct DuelBatch {
     }
 };
 
+// Each match's observation for its seat to act (a finished match's: the seat that would act, 0), into obs[N, L].
+void batch_encode(DuelBatch &b, const DuelEncoder &enc, nb::ndarray<float, nb::ndim<2>, nb::c_contig, nb::device::cpu> obs) {
+    if (obs.shape(0) != size_t(b.n) || obs.shape(1) != size_t(enc.L.size))
+        throw nb::value_error("the batch's observations: obs[N, the layout's length]");
+    nb::gil_scoped_release released;
+    for (int i = 0; i < b.n; ++i) {
+        State &s = b.states[size_t(i)];
+        encode(seat_view(*b.t, s, s.acting), enc.L, obs.data() + size_t(i) * size_t(enc.L.size));
+    }
+}
+
 DuelTables make_tables(nb::handle printed, nb::handle support_kind, nb::handle support_stat, nb::handle support_bonus,
                        nb::handle equips_to, nb::handle at_most, nb::handle at_least, nb::handle support_effects,
                        nb::handle ability_effects, nb::handle actions, nb::handle texts, nb::object make_outcome,
@@ -1440,6 +1643,13 @@ NB_MODULE(_duel, m) {
     nb::class_<DuelTables>(m, "DuelTables");
     m.def("make_tables", &make_tables);
     auto state = nb::class_<DuelState>(m, "DuelState");
+    nb::class_<DuelEncoder>(m, "DuelEncoder");
+    m.def("make_encoder", &make_encoder);
+    state.def("encode", [](DuelState &d, int seat, const DuelEncoder &enc, Obs out) {
+        if (seat != 0 && seat != 1) throw nb::value_error("an observation is made of a seat's view, not a spectator's");
+        if (out.shape(0) != size_t(enc.L.size)) throw nb::value_error("the observation's length is not the layout's");
+        encode(seat_view(*d.t, d.s, seat), enc.L, out.data());
+    });
     state.def_prop_ro("outcome", &DuelState::outcome)
         .def("clone", &DuelState::clone)
         .def("view_json", &DuelState::json, nb::arg("seat").none())
@@ -1473,6 +1683,7 @@ NB_MODULE(_duel, m) {
     add_descriptor(state, "apply", PyDescr_NewMethod(type, &APPLY));
     m.def("new_match", &new_match);
     nb::class_<DuelBatch>(m, "DuelBatch")
+        .def("encode", &batch_encode)
         .def(nb::init<const DuelTables &, int, bool, bool, uint64_t>())
         .def("observe", &DuelBatch::observe)
         .def("step", &DuelBatch::step)

@@ -326,3 +326,50 @@ def test_the_batch_refuses_an_illegal_action_before_any_match_moves() -> None:
         batch.step(np.array([legal[0], legal[1], 0]))  # pass, during the line-up
     assert (refused.value.reason, refused.value.params) == expected
     assert [batch.state(i).view_json(0) for i in range(3)] == before
+
+
+@pytest.mark.parametrize("card_seed", [None, 2, 3])
+def test_the_core_encodes_the_observation_of_the_seats_view(card_seed: int | None) -> None:
+    """The core's encoder, from the state, writes what DuelObservation.encode writes from the seat's view
+    (R15: so it reads no more than the view holds), at every step, both seats, every kind of match."""
+    np = pytest.importorskip("numpy")
+    from flametable.games.duel.native import encoder
+    from flametable.games.duel.observation import DuelObservation
+
+    cards = builtin_card_set() if card_seed is None else custom_card_set(card_seed)
+    python, native = DuelGame(cards), NativeDuelGame(cards)
+    spec, encode = DuelObservation(python), encoder(native)
+    want, got = np.zeros(spec.shape, np.float32), np.full(spec.shape, 9.0, np.float32)
+    rng = Rng(5)
+    for seed in range(80):
+        options = [{}, {"pick": "draft"}, {"mode": "decks"}, own_decks(rng)][seed % 4]
+        a, b = python.new_match(options, seed), native.new_match(options, seed)
+        while True:
+            for seat in (0, 1):
+                spec.encode(a.view(seat), want)
+                encode(b, seat, got)
+                assert np.array_equal(want, got), (options, seed, seat, np.flatnonzero(want != got))
+            if a.to_act is None:
+                break
+            action = a.legal_actions()[rng.below(len(a.legal_actions()))]
+            a.apply(action)
+            b.apply(action)
+
+
+def test_the_batch_writes_each_matchs_observation_for_its_seat_to_act() -> None:
+    np = pytest.importorskip("numpy")
+    from flametable.games.duel.native import NativeDuelBatch, encoder
+    from flametable.games.duel.observation import DuelObservation
+
+    native = NativeDuelGame()
+    batch, encode, spec = NativeDuelBatch(native, 6, {"pick": "draft"}, 3), encoder(native), DuelObservation(PYTHON)
+    obs = np.zeros((6, *spec.shape), np.float32)
+    want = np.zeros(spec.shape, np.float32)
+    rng = np.random.default_rng(3)
+    for _ in range(120):
+        batch.observe(encode, obs)
+        for i in range(6):
+            st = batch.state(i)
+            spec.encode(st.view(st.to_act), want)
+            assert np.array_equal(obs[i], want)
+        batch.step(np.argmax(rng.random(batch.mask.shape) * batch.mask, axis=1))

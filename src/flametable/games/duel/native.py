@@ -207,7 +207,7 @@ class NativeDuelBatch:
     rewards ``rewards[N, 2]`` (+1 a win, -1 a loss, 0 a draw, at a match's end) and ``dones[N]``; a finished match
     starts its next one at once (slot ``i`` plays the seeds ``seed + i``, ``seed + i + N``, ...), and ``to_act[N]``
     says whose decision each mask is. The core runs without the GIL. The arrays are the batch's own, overwritten
-    by every step. No observations yet (point 3)."""
+    by every step. ``observe`` writes each match's observation for its seat to act (point 3)."""
 
     def __init__(self, game: NativeDuelGame, size: int, options: Mapping[str, Any] | None = None,
                  seed: int = 0) -> None:
@@ -232,6 +232,12 @@ class NativeDuelBatch:
         self._core.step(np.ascontiguousarray(actions, np.int64), self.mask, self.rewards, self.dones, self.to_act)
         return self.mask, self.rewards, self.dones
 
+    def observe(self, encode: NativeEncoder, obs: Any) -> Any:
+        """Each match's observation for its seat to act into ``obs[N, L]`` (a finished match: its next one's), as
+        ``DuelObservation.encode`` of that seat's view; ``obs``."""
+        self._core.encode(encode.core, obs)
+        return obs
+
     def state(self, i: int) -> Any:
         """A copy of match ``i``'s state (a native state: views, clone...)."""
         return self._core.state(i)
@@ -240,3 +246,28 @@ class NativeDuelBatch:
         """The seed of match ``i``'s current match."""
         seed: int = self._core.seed(i)
         return seed
+
+
+class NativeEncoder:
+    """``encoder(state, seat, out)``: the core writes ``seat``'s observation of a native state into ``out`` (a
+    float32 array of the layout's length), equal to ``DuelObservation.encode`` of that seat's view, from the same
+    fields of the state the view holds (issue 26, point 3)."""
+
+    def __init__(self, game: NativeDuelGame) -> None:
+        from flametable.games.duel.observation import DuelObservation  # numpy: the learning extras'
+
+        spec = self.spec = DuelObservation(game)
+        offsets = [spec.o_phase, spec.o_to_act, spec.o_mode, spec.o_round, spec.o_chooser, spec.o_stat,
+                   spec.o_place, spec.o_place_owner, spec.o_passes, spec.o_pending, spec.o_pending_first, spec.o_last,
+                   spec.o_log, spec.o_results, spec.o_outcome, spec.o_pool, spec.o_hand, spec.o_lineup,
+                   spec.o_champion, spec.o_top_first, spec.o_top, spec.o_top_n, spec.o_my_pile, spec.shape[0]]
+        self.core = game._core.make_encoder(offsets, [list(o) for o in spec.seat_offsets], spec.hand_scale,
+                                            [list(p) for p in spec.printed])
+
+    def __call__(self, state: Any, seat: int, out: Any) -> None:
+        state.encode(seat, self.core, out)
+
+
+def encoder(game: NativeDuelGame) -> NativeEncoder:
+    """The core's observation encoder for ``game``'s card set (:class:`NativeEncoder`)."""
+    return NativeEncoder(game)
