@@ -373,3 +373,36 @@ def test_the_batch_writes_each_matchs_observation_for_its_seat_to_act() -> None:
             spec.encode(st.view(st.to_act), want)
             assert np.array_equal(obs[i], want)
         batch.step(np.argmax(rng.random(batch.mask.shape) * batch.mask, axis=1))
+
+
+def test_the_learning_environment_observes_the_same_on_both_engines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The PettingZoo environment on the native engine encodes its states in the core: the same observations
+    and masks as on the Python engine, step by step (and the leak test's argument holds: the core reads the view's
+    fields only, test_the_core_encodes_the_observation_of_the_seats_view)."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("pettingzoo")
+    from flametable.rl.aec import raw_env
+
+    envs = []
+    for engine in ("python", "native"):
+        monkeypatch.setenv(registry.ENGINE_VARIABLE, engine)
+        envs.append(raw_env("duel", {"pick": "draft"}))
+    python_env, native_env = envs
+    assert isinstance(native_env.game, NativeDuelGame)
+    assert type(python_env.game) is DuelGame
+    rng = np.random.default_rng(2)
+    for seed in range(15):
+        for env in envs:
+            env.reset(seed=seed)
+        while python_env.agents:
+            agent = python_env.agent_selection
+            assert native_env.agent_selection == agent
+            for who in python_env.agents:
+                want, got = python_env.observe(who), native_env.observe(who)
+                assert np.array_equal(want["observation"], got["observation"])
+                assert np.array_equal(want["action_mask"], got["action_mask"])
+            done = python_env.terminations[agent] or python_env.truncations[agent]
+            action = None if done else int(rng.choice(np.flatnonzero(python_env.observe(agent)["action_mask"])))
+            for env in envs:
+                env.step(action)
+            assert native_env.rewards == python_env.rewards

@@ -153,6 +153,15 @@ class NativeDuelGame(DuelGame):
                                      for d in opts.decks]
         return self._core.new_match(self._tables, shared, opts.pick is DRAFT_PICK, seed & _MASK, decks)
 
+    def state_encoder(self, spec: Any) -> NativeEncoder | None:
+        """The core's encoder of this game's states for ``spec`` when it is Flame Duel's own layout (the learning
+        environments: ``rl.spec.state_encoder``), else None (they encode the views)."""
+        from flametable.games.duel.observation import DuelObservation  # numpy: the learning extras'
+
+        if type(spec) is not DuelObservation or spec.shape != DuelObservation(self).shape:
+            return None
+        return NativeEncoder(self)
+
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its card set (a worker process makes its own core tables): as a DuelGame pickles."""
         return (NativeDuelGame, (self.cards,))
