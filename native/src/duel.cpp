@@ -1358,9 +1358,8 @@ struct Deck {
 };
 
 // GameState.new_match without a setup (game.py): the seeded deal. ``seed`` is Rng's seed reduced to 64 bits;
-// ``decks``: own decks only.
+// ``decks``: own decks only. ``s`` is a blank State{}.
 void deal(State &s, bool shared, bool draft, uint64_t seed, const Deck *decks) {
-    s = State{};
     s.shared = shared;
     s.draft = draft;
     s.pile_of[0] = 0;
@@ -1514,6 +1513,7 @@ struct DuelBatch {
                             r[2 * i + 1 - s.winner] = -1.0f;
                         }
                         seeds[i] += uint64_t(n);
+                        s = State{};
                         deal(s, shared, draft, seeds[i], none);
                     }
                     write_mask(i, mask.data(), to_act.data());
