@@ -18,6 +18,8 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <exception>
+#include <thread>
 #include <vector>
 
 namespace nb = nanobind;
@@ -1444,6 +1446,36 @@ struct DuelBatch {
     int n;
     std::vector<State> states;
     std::vector<uint64_t> seeds;
+    int threads = 1;  // the matches are split among this many threads in each call (1: the caller's only)
+
+    // f(lo, hi) over [0, n) in ``threads`` contiguous parts, each on its own thread (the first on this one); the
+    // matches share nothing mutable, so the results are those of one thread.
+    template <typename F>
+    void in_parallel(F &&f) {
+        int k = std::max(1, std::min(threads, n));
+        if (k == 1) {
+            f(0, n);
+            return;
+        }
+        std::vector<std::thread> pool;
+        std::vector<std::exception_ptr> errors(static_cast<size_t>(k));
+        for (int j = 1; j < k; ++j)
+            pool.emplace_back([&, j] {
+                try {
+                    f(n * j / k, n * (j + 1) / k);
+                } catch (...) {
+                    errors[size_t(j)] = std::current_exception();
+                }
+            });
+        try {
+            f(0, n / k);
+        } catch (...) {
+            errors[0] = std::current_exception();
+        }
+        for (auto &th : pool) th.join();
+        for (auto &e : errors)
+            if (e) std::rethrow_exception(e);
+    }
 
     DuelBatch(const DuelTables &tables, int count, bool shared_, bool draft_, uint64_t first_seed)
         : t(tables.t), shared(shared_), draft(draft_), n(count), states(size_t(count)), seeds(size_t(count)) {
@@ -1501,23 +1533,27 @@ struct DuelBatch {
             if (bad < 0) {
                 float *r = rewards.data();
                 bool *d = dones.data();
-                Deck none[2];
-                for (int i = 0; i < n; ++i) {
-                    State &s = states[i];
-                    Engine{*t, s}.apply(int(a[i]));
-                    r[2 * i] = r[2 * i + 1] = 0.0f;
-                    d[i] = s.over;
-                    if (s.over) {
-                        if (s.winner >= 0) {
-                            r[2 * i + s.winner] = 1.0f;
-                            r[2 * i + 1 - s.winner] = -1.0f;
+                uint8_t *mk = mask.data();
+                int8_t *ta = to_act.data();
+                in_parallel([&](int lo, int hi) {
+                    Deck none[2];
+                    for (int i = lo; i < hi; ++i) {
+                        State &s = states[i];
+                        Engine{*t, s}.apply(int(a[i]));
+                        r[2 * i] = r[2 * i + 1] = 0.0f;
+                        d[i] = s.over;
+                        if (s.over) {
+                            if (s.winner >= 0) {
+                                r[2 * i + s.winner] = 1.0f;
+                                r[2 * i + 1 - s.winner] = -1.0f;
+                            }
+                            seeds[i] += uint64_t(n);
+                            s = State{};
+                            deal(s, shared, draft, seeds[i], none);
                         }
-                        seeds[i] += uint64_t(n);
-                        s = State{};
-                        deal(s, shared, draft, seeds[i], none);
+                        write_mask(i, mk, ta);
                     }
-                    write_mask(i, mask.data(), to_act.data());
-                }
+                });
             }
         }
         if (bad >= 0) {
@@ -1548,10 +1584,13 @@ void batch_encode(DuelBatch &b, const DuelEncoder &enc, nb::ndarray<float, nb::n
     if (obs.shape(0) != size_t(b.n) || obs.shape(1) != size_t(enc.L.size))
         throw nb::value_error("the batch's observations: obs[N, the layout's length]");
     nb::gil_scoped_release released;
-    for (int i = 0; i < b.n; ++i) {
-        State &s = b.states[size_t(i)];
-        encode(seat_view(*b.t, s, s.acting), enc.L, obs.data() + size_t(i) * size_t(enc.L.size));
-    }
+    float *o = obs.data();
+    b.in_parallel([&](int lo, int hi) {
+        for (int i = lo; i < hi; ++i) {
+            State &s = b.states[size_t(i)];
+            encode(seat_view(*b.t, s, s.acting), enc.L, o + size_t(i) * size_t(enc.L.size));
+        }
+    });
 }
 
 DuelTables make_tables(nb::handle printed, nb::handle support_kind, nb::handle support_stat, nb::handle support_bonus,
@@ -1689,6 +1728,7 @@ NB_MODULE(_duel, m) {
         .def("step", &DuelBatch::step)
         .def("state", &DuelBatch::state)
         .def("seed", &DuelBatch::seed)
-        .def_ro("size", &DuelBatch::n);
+        .def_ro("size", &DuelBatch::n)
+        .def_rw("threads", &DuelBatch::threads);
     m.def("from_fields", &from_fields);
 }

@@ -406,3 +406,22 @@ def test_the_learning_environment_observes_the_same_on_both_engines(monkeypatch:
             for env in envs:
                 env.step(action)
             assert native_env.rewards == python_env.rewards
+
+
+def test_the_batch_on_several_threads_gives_the_same_results() -> None:
+    np = pytest.importorskip("numpy")
+    from flametable.games.duel.native import NativeDuelBatch, encoder
+
+    native = NativeDuelGame()
+    encode = encoder(native)
+    one, three = NativeDuelBatch(native, 50, {}, 8), NativeDuelBatch(native, 50, {}, 8, threads=3)
+    obs_one, obs_three = np.zeros((50, *encode.spec.shape), np.float32), np.zeros((50, *encode.spec.shape), np.float32)
+    rng = np.random.default_rng(8)
+    for _ in range(200):
+        actions = np.argmax(rng.random(one.mask.shape) * one.mask, axis=1)
+        for (mask, rewards, dones), (mask3, rewards3, dones3) in [(one.step(actions), three.step(actions))]:
+            assert np.array_equal(mask, mask3)
+            assert np.array_equal(rewards, rewards3)
+            assert np.array_equal(dones, dones3)
+        assert np.array_equal(one.observe(encode, obs_one), three.observe(encode, obs_three))
+    assert [one.seed(i) for i in range(50)] == [three.seed(i) for i in range(50)]

@@ -216,10 +216,11 @@ class NativeDuelBatch:
     rewards ``rewards[N, 2]`` (+1 a win, -1 a loss, 0 a draw, at a match's end) and ``dones[N]``; a finished match
     starts its next one at once (slot ``i`` plays the seeds ``seed + i``, ``seed + i + N``, ...), and ``to_act[N]``
     says whose decision each mask is. The core runs without the GIL. The arrays are the batch's own, overwritten
-    by every step. ``observe`` writes each match's observation for its seat to act (point 3)."""
+    by every step. ``observe`` writes each match's observation for its seat to act (point 3). ``threads``: the
+    matches are split among that many threads in each call (the same results)."""
 
     def __init__(self, game: NativeDuelGame, size: int, options: Mapping[str, Any] | None = None,
-                 seed: int = 0) -> None:
+                 seed: int = 0, threads: int = 1) -> None:
         import numpy as np
 
         opts = DuelOptions.from_json(options) if options else _DEFAULT
@@ -228,6 +229,7 @@ class NativeDuelBatch:
         self.size = size
         self._core = game._core.DuelBatch(game._tables, size, opts.mode is SHARED_MODE, opts.pick is DRAFT_PICK,
                                           seed & _MASK)
+        self._core.threads = threads  # the matches split among that many threads in each call
         self.mask = np.zeros((size, game.num_actions), np.uint8)
         self.rewards = np.zeros((size, 2), np.float32)
         self.dones = np.zeros(size, np.bool_)
