@@ -55,3 +55,20 @@ def test_the_readme_says_what_flametable_is_before_the_commands() -> None:
     assert "flametable is a digital table" in intro
     assert "docs/architecture.md" in intro
     assert (ROOT / "docs" / "architecture.md").is_file()
+
+
+def test_the_native_build_requirements_are_pinned_as_in_constraints() -> None:
+    """pip's build isolation does not read ``-c constraints.txt``: ``native/pyproject.toml`` pins the same
+    versions of nanobind and scikit-build-core (issue 26)."""
+    build = tomllib.loads((ROOT / "native" / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]
+    pins = _pins()
+    for requirement in build["requires"]:
+        name, sep, version = requirement.partition("==")
+        assert sep, f"native/pyproject.toml: {requirement!r} is not pinned with =="
+        assert pins.get(_name(name)) == version, f"{requirement} is not what constraints.txt pins"
+
+
+def test_the_readme_installs_the_native_engines() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = [line for line in readme.split("```sh\n", 1)[1].split("```", 1)[0].splitlines() if line]
+    assert all(" ./native " in line for line in lines)

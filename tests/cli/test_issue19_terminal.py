@@ -189,6 +189,6 @@ def test_a_bench_of_one_match_says_match(cli: Cli) -> None:
     """Counts take their plural forms: ``1 match``, not ``1 matches``."""
     result = cli("bench", "duel", "--seconds", "0", "--lang", "en")
     assert result.exit_code == 0
-    assert re.search(r"duel: 1 match, [\d,]+ steps in ", result.output), result.output
+    assert re.search(r"duel \((native|Python) engine\): 1 match, [\d,]+ steps in ", result.output), result.output
     spanish = cli("bench", "duel", "--seconds", "0", "--lang", "es")
-    assert re.search(r"duel: 1 partida, [\d.]+ pasos en ", spanish.output), spanish.output
+    assert re.search(r"duel \(motor (nativo|Python)\): 1 partida, [\d.]+ pasos en ", spanish.output), spanish.output

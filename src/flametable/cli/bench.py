@@ -15,8 +15,9 @@ from flametable.core.rng import Rng
 
 
 def playouts(game: Game[Any, Any], seconds: float, options: Mapping[str, Any] | None = None,
-             first_seed: int = 0) -> dict[str, Any]:
-    """Play random matches (seeds ``first_seed``, ``first_seed + 1``, ...) until ``seconds`` have passed.
+             first_seed: int = 0, max_matches: int | None = None) -> dict[str, Any]:
+    """Play random matches (seeds ``first_seed``, ``first_seed + 1``, ...) until ``seconds`` have passed (or
+    ``max_matches`` are played: ``benchmarks.engine_instructions`` counts a fixed number).
 
     Measures the engine: new_match, legal_actions and apply; the clock is read once per match.
     """
@@ -40,11 +41,12 @@ def playouts(game: Game[Any, Any], seconds: float, options: Mapping[str, Any] | 
             steps += 1
         matches += 1
         now = clock()
-        if now >= deadline:
+        if now >= deadline or matches == max_matches:
             break
     elapsed = max(now - started, 1e-9)
     return {
         "game": game.name,
+        "engine": getattr(game, "engine", "python"),  # native: the C++ core (issue 26), where built
         "seconds": round(elapsed, 3),
         "steps": steps,
         "matches": matches,
@@ -60,8 +62,9 @@ def run_bench(game: Game[Any, Any], seconds: float, as_json: bool) -> None:
         return
     shown = {key: format_decimal(value, locale=language()) if isinstance(value, int | float) else value
              for key, value in result.items()}
+    shown["engine"] = _("native") if result["engine"] == "native" else _("Python")
     shown["seconds"] = format_decimal(result["seconds"], format="0.00", locale=language())
     shown["matches"] = ngettext("{n} match", "{n} matches", result["matches"]).format(n=shown["matches"])
     shown["steps"] = ngettext("{n} step", "{n} steps", result["steps"]).format(n=shown["steps"])
-    out().print(_("{game}: {matches}, {steps} in {seconds} s on one core.").format(**shown))
+    out().print(_("{game} ({engine} engine): {matches}, {steps} in {seconds} s on one core.").format(**shown))
     out().print(_("{steps_per_second} steps per second, {matches_per_second} matches per second.").format(**shown))

@@ -147,6 +147,10 @@ class GameEntry:
     game: Ref
     """The game's factory: called with no argument for the built-in data, or with what ``data`` loaded.
     A plug-in's protocol-only game object is wrapped in a factory that returns it."""
+    native: Ref = None
+    """``() -> factory | None``: the game's native engine (a factory taking what ``game`` takes), or None where
+    its extension is not built here; :meth:`make` takes it unless ``FLAMETABLE_ENGINE=python`` (``native``
+    requires it). None: the game has only its Python engine."""
     data: Ref = None
     """``(path) -> data`` for ``game``, raising DataError. None: the game plays with no data file."""
     check: Ref = None
@@ -214,6 +218,8 @@ class GameEntry:
     @overload
     def piece(self, name: Literal["game"]) -> Callable[..., Game[Any, Any]]: ...
     @overload
+    def piece(self, name: Literal["native"]) -> Callable[[], Callable[..., Game[Any, Any]] | None] | None: ...
+    @overload
     def piece(self, name: Literal["data"]) -> Callable[[Path], Any] | None: ...
     @overload
     def piece(self, name: Literal["check"]) -> Callable[[Path], str] | None: ...
@@ -275,6 +281,8 @@ class GameEntry:
     @overload
     def required(self, name: Literal["game"]) -> Callable[..., Game[Any, Any]]: ...
     @overload
+    def required(self, name: Literal["native"]) -> Callable[[], Callable[..., Game[Any, Any]] | None]: ...
+    @overload
     def required(self, name: Literal["data"]) -> Callable[[Path], Any]: ...
     @overload
     def required(self, name: Literal["check"]) -> Callable[[Path], str]: ...
@@ -329,16 +337,33 @@ class GameEntry:
     def takes_data(self) -> bool:
         return self.data is not None
 
+    def engine(self) -> str:
+        """Which engine :meth:`make` gives: ``"native"`` where the game has a native engine built here and
+        ``FLAMETABLE_ENGINE`` is not ``python`` (the ``native`` piece decides, raising :class:`EngineError` for
+        ``FLAMETABLE_ENGINE=native`` without one), ``"python"`` otherwise."""
+        native = self.piece("native")
+        return "native" if native is not None and native() is not None else "python"
+
     def make(self, data: Any = None) -> Any:
         """The game playing with the data file ``data`` (a path; None: its built-in data); raises DataError.
 
-        A game that takes no data file refuses one with :class:`NoDataFile`."""
-        factory = self.piece("game")
+        A game that takes no data file refuses one with :class:`NoDataFile`; the engine is :meth:`engine`'s."""
+        native = self.piece("native")
+        factory = (native() if native is not None else None) or self.piece("game")
         if data is None:
             return factory()
         if not self.takes_data:
             raise NoDataFile(self.name)
         return factory(self.required("data")(data))
+
+
+class EngineError(FlametableError):
+    """``FLAMETABLE_ENGINE`` asks for an engine this installation does not have (or is not an engine's name)."""
+
+
+ENGINE_VARIABLE = "FLAMETABLE_ENGINE"
+"""The environment variable choosing the engines: ``python``, ``native`` (where built: the default); a game's
+``native`` piece reads it (this module reads no environment)."""
 
 
 class NoDataFile(FlametableError):

@@ -35,7 +35,7 @@ from flametable.core import registry
 from flametable.core.outcome import Outcome
 from flametable.core.registry import GameEntry
 from flametable.core.rng import SEED_MAX
-from flametable.rl.spec import ObservationSpec, bounds
+from flametable.rl.spec import ObservationSpec, bounds, state_encoder
 from flametable.texts.plain import view_text
 
 Obs = dict[str, npt.NDArray[Any]]
@@ -136,7 +136,7 @@ class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo 
         check_render_mode(render_mode, self.metadata["render_modes"])
         self.entry, self.game, self.options, self.observation_spec = prepare(game, options, data)
         self._shape = self.observation_spec.shape
-        self._encode = self.observation_spec.encode
+        self._encode = state_encoder(self.game, self.observation_spec)
         self.metadata = {**type(self).metadata, "name": f"{self.entry.name}_v0"}  # type: ignore[misc]
         self.render_mode = render_mode
         self.num_actions: int = self.game.num_actions
@@ -186,7 +186,7 @@ class FlametableAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pettingzoo 
         st = self.match
         seat = self._seat_of[agent]
         obs = np.empty(self._shape, np.float32)  # the spec writes every cell
-        self._encode(st.view(seat), obs)
+        self._encode(st, seat, obs)
         mask = np.zeros(self.num_actions, np.int8)
         if st.to_act == seat:
             fill_mask(mask, st.legal_actions())

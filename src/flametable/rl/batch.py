@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from flametable.core.registry import GameEntry
 from flametable.rl.aec import draw_seed, fill_mask, prepare, reward
+from flametable.rl.spec import state_encoder
 
 
 class BatchEnv:
@@ -36,6 +37,7 @@ class BatchEnv:
         if n < 1:
             raise ValueError(f"a batch holds at least one match, got n={n}")
         self.entry, self.game, self.options, self.observation_spec = prepare(game, options, data)
+        self._encode = state_encoder(self.game, self.observation_spec)
         self.n = n
         self.num_actions: int = self.game.num_actions
         self.num_players: int = self.observation_spec.num_players
@@ -101,7 +103,7 @@ class BatchEnv:
     def _observe(self, i: int, st: Any) -> None:
         seat = st.to_act
         self.seats[i] = seat
-        self.observation_spec.encode(st.view(seat), self.obs[i])
+        self._encode(st, seat, self.obs[i])
         row = self.mask[i]
         row[:] = 0
         fill_mask(row, st.legal_actions())

@@ -33,6 +33,7 @@ from gymnasium import spaces
 from flametable.bots.registry import make_bot
 from flametable.core.registry import GameEntry
 from flametable.rl.aec import ansi, check_render_mode, draw_seed, fill_mask, mask_box, observation_box, prepare, reward
+from flametable.rl.spec import state_encoder
 
 Seat = int | Literal["alternate", "random"]
 
@@ -49,6 +50,7 @@ class SingleEnv(gymnasium.Env[Any, np.int64]):
         if seat not in (0, 1, "alternate", "random"):
             raise ValueError(f"seat must be 0, 1, 'alternate' or 'random', got {seat!r}")
         self.entry, self.game, self.options, self.observation_spec = prepare(game, options, data)
+        self._encode = state_encoder(self.game, self.observation_spec)
         if self.observation_spec.num_players != 2:
             raise ValueError(f"a single-agent environment needs a two-player game, {self.entry.name!r} has "
                              f"{self.observation_spec.num_players}")
@@ -133,7 +135,7 @@ class SingleEnv(gymnasium.Env[Any, np.int64]):
     def _observe(self) -> Any:
         st = self.match
         obs = np.empty(self.observation_spec.shape, np.float32)  # the spec writes every cell
-        self.observation_spec.encode(st.view(self.seat), obs)
+        self._encode(st, self.seat, obs)
         self._mask = mask = np.zeros(self.num_actions, np.int8)
         self._legal = {}
         if st.to_act == self.seat and not self._done:

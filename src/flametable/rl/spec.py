@@ -7,6 +7,7 @@ so an observation can hold nothing the seat may not see (the leak tests check it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -29,6 +30,26 @@ class ObservationSpec(Protocol):
         """Write the observation of ``view`` (a seat's view, as the engine gives it) into ``out`` (``shape``,
         float32), every cell of it."""
         ...
+
+
+StateEncoder = Callable[[Any, int, npt.NDArray[np.float32]], None]
+"""``(state, seat, out)``: ``seat``'s observation of a state into ``out``."""
+
+
+def state_encoder(game: Any, spec: ObservationSpec) -> StateEncoder:
+    """How the environments encode a seat's observation of a state of ``game``: the game's own encoder of its
+    states where it has one for ``spec`` (``game.state_encoder(spec)``, not None: a native engine's, issue 26, equal
+    to ``spec.encode`` of the seat's view), else ``spec.encode(state.view(seat), out)``."""
+    own = getattr(game, "state_encoder", None)
+    made: StateEncoder | None = own(spec) if own is not None else None
+    if made is not None:
+        return made
+    encode = spec.encode
+
+    def from_view(state: Any, seat: int, out: npt.NDArray[np.float32]) -> None:
+        encode(state.view(seat), out)
+
+    return from_view
 
 
 def observe(spec: ObservationSpec, view: Any) -> npt.NDArray[np.float32]:

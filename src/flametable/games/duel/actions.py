@@ -43,6 +43,11 @@ class Kind(IntEnum):
         return self.name.lower()
 
 
+# The members as module globals for the engine's hot paths (issue 26): on Python 3.11 reading `Kind.X` is a
+# lookup through the enum's metaclass, several times slower than reading a global.
+PASS_KIND, PLAY_KIND, ABILITY_KIND, STAT_KIND, PICK_KIND, LINE_KIND, CHAMPION_KIND, TAKE_KIND, SWAP_KIND = Kind
+
+
 _SIZES = {
     Kind.PASS: 1,
     Kind.PLAY: NUM_SUPPORTS,

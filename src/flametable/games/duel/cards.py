@@ -58,6 +58,11 @@ class EffectKind(IntEnum):
         return self.name.lower()
 
 
+# The members as module globals for the engine's hot paths (issue 26): on Python 3.11 reading `EffectKind.X` is a
+# lookup through the enum's metaclass, several times slower than reading a global.
+DRAW_EFFECT, PEEK_EFFECT, RECOVER_EFFECT, SWAP_PLACE_EFFECT, CLEAR_PLACE_EFFECT, BOOST_EFFECT, SAP_EFFECT = EffectKind
+ITEM_CARD, PLACE_CARD, EVENT_CARD = SupportKind
+
 _NEEDS_N = {EffectKind.DRAW, EffectKind.PEEK, EffectKind.BOOST, EffectKind.SAP}
 
 

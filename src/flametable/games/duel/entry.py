@@ -41,6 +41,7 @@ ENTRY = GameEntry(
     name="duel",
     title=N_("Flame Duel"),
     game=f"{HERE}.game:DuelGame",
+    native=f"{HERE}.native:factory",
     data=f"{HERE}.cards:load_card_set",
     check=f"{HERE}.cards_page:check",
     claims=claims,

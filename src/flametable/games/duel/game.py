@@ -20,7 +20,19 @@ from flametable.games.duel.cards import (
     SupportKind,
     builtin_card_set,
 )
-from flametable.games.duel.rules import HAND_SIZE, MAX_PLAYS, ROUNDS, RULES_VERSION, DuelOptions, Mode, Phase, Pick
+from flametable.games.duel.rules import (
+    DRAFT_PHASE,
+    DRAFT_PICK,
+    HAND_SIZE,
+    LINEUP_PHASE,
+    MAX_PLAYS,
+    ROUNDS,
+    RULES_VERSION,
+    SHARED_MODE,
+    DuelOptions,
+    Mode,
+    Phase,
+)
 from flametable.games.duel.state import DuelState
 
 _ALL_CHARS = list(range(1, NUM_CHARACTERS + 1))
@@ -36,6 +48,7 @@ class DuelGame(GameBase):
     name = "duel"
     rules_version = RULES_VERSION
     num_actions = NUM_ACTIONS
+    engine = "python"  # which engine plays the matches (NativeDuelGame's is "native"): flametable bench says it
 
     def __init__(self, cards: CardSet | None = None) -> None:
         self.cards = cards if cards is not None else builtin_card_set()
@@ -57,7 +70,7 @@ class DuelGame(GameBase):
     ) -> DuelState:
         opts = DuelOptions.from_json(options)
         rng = Rng(seed)
-        st = DuelState.blank(self.cards, opts.mode is Mode.SHARED, opts.pick is Pick.DRAFT, rng)
+        st = DuelState.blank(self.cards, opts.mode is SHARED_MODE, opts.pick is DRAFT_PICK, rng)
         if setup is not None:
             st.rng = Rng(seed ^ 0x5EED)
             _apply_setup(st, opts, setup)
@@ -68,12 +81,12 @@ class DuelGame(GameBase):
             rng.shuffle(pile)
             st.piles = [pile]
             if st.draft:
-                st.phase = Phase.DRAFT
+                st.phase = DRAFT_PHASE
                 st.acting = st.first_picker
             else:
                 dealt = rng.sample(_ALL_CHARS, 6)
                 st.characters = [sorted(dealt[:3]), sorted(dealt[3:])]
-                st.phase = Phase.LINEUP
+                st.phase = LINEUP_PHASE
                 st.acting = 0
         else:
             decks = [d if d is not None else random_deck(rng) for d in opts.decks]
@@ -83,7 +96,7 @@ class DuelGame(GameBase):
                 pile = list(d.supports)
                 rng.shuffle(pile)
                 st.piles.append(pile)
-            st.phase = Phase.LINEUP
+            st.phase = LINEUP_PHASE
             st.acting = 0
         return st
 

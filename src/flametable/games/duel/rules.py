@@ -29,6 +29,10 @@ class Pick(StrEnum):
     DRAFT = "draft"  # R2: players alternate picking, picks public
 
 
+SHARED_MODE, DECKS_MODE = Mode
+RANDOM_PICK, DRAFT_PICK = Pick  # aliases, as the phases' below
+
+
 class Phase(IntEnum):
     DRAFT = 0
     LINEUP = 1
@@ -37,6 +41,11 @@ class Phase(IntEnum):
     PLAY = 4  # R6: turns of plays and passes
     CHOICE = 5  # R10: a table effect waits for its player's choice
     OVER = 6
+
+
+# The members as module globals for the engine's hot paths (issue 26): on Python 3.11 reading `Phase.X` is a
+# lookup through the enum's metaclass, several times slower than reading a global.
+DRAFT_PHASE, LINEUP_PHASE, CHAMPION_PHASE, STAT_PHASE, PLAY_PHASE, CHOICE_PHASE, OVER_PHASE = Phase
 
 
 PHASE_TEXT = {  # what the seat to act is expected to do (a phrase inside messages, e.g. an IllegalAction's)

@@ -19,19 +19,52 @@ from flametable.core.outcome import Outcome
 from flametable.core.rng import Rng
 from flametable.games.duel.actions import (
     ABILITY,
+    ABILITY_KIND,
     CHAMPION,
+    CHAMPION_KIND,
     LINE,
+    LINE_KIND,
     PASS,
+    PASS_KIND,
     PICK,
+    PICK_KIND,
     PLAY,
+    PLAY_KIND,
     STAT,
+    STAT_KIND,
     SWAP,
+    SWAP_KIND,
     TAKE,
+    TAKE_KIND,
     DuelAction,
-    Kind,
 )
-from flametable.games.duel.cards import CardSet, EffectKind, SupportKind
-from flametable.games.duel.rules import ABILITY_BONUS, HAND_SIZE, MAX_PLAYS, PHASE_TEXT, ROUNDS, Phase, Reason
+from flametable.games.duel.cards import (
+    BOOST_EFFECT,
+    CLEAR_PLACE_EFFECT,
+    DRAW_EFFECT,
+    ITEM_CARD,
+    PEEK_EFFECT,
+    PLACE_CARD,
+    RECOVER_EFFECT,
+    SAP_EFFECT,
+    CardSet,
+)
+from flametable.games.duel.rules import (
+    ABILITY_BONUS,
+    CHAMPION_PHASE,
+    CHOICE_PHASE,
+    DRAFT_PHASE,
+    HAND_SIZE,
+    LINEUP_PHASE,
+    MAX_PLAYS,
+    OVER_PHASE,
+    PHASE_TEXT,
+    PLAY_PHASE,
+    ROUNDS,
+    STAT_PHASE,
+    Phase,
+    Reason,
+)
 from flametable.games.duel.view import DRAW as DRAW  # re-exported: DRAW, Played and RoundResult were defined here
 from flametable.games.duel.view import DuelView, SeatInfo
 from flametable.games.duel.view import Played as Played
@@ -53,7 +86,7 @@ class DuelState(EngineState):
     draft: bool = slot(Copy.SHARED)
     pile_of: tuple[int, int] = slot(Copy.SHARED)  # which pile each seat draws from
     rng: Rng = slot(Copy.CLONE)
-    phase: Phase = slot(Copy.SHARED, Phase.LINEUP)
+    phase: Phase = slot(Copy.SHARED, LINEUP_PHASE)
     acting: int = slot(Copy.SHARED, 0)  # the seat to act (meaningless once OVER)
     first_picker: int = slot(Copy.SHARED, 0)
     # each seat's characters (dealt, drafted or brought), sorted
@@ -99,7 +132,7 @@ class DuelState(EngineState):
 
     @property
     def to_act(self) -> int | None:
-        return None if self.phase is Phase.OVER else self.acting
+        return None if self.phase is OVER_PHASE else self.acting
 
     @property
     def outcome(self) -> Outcome | None:
@@ -116,23 +149,23 @@ class DuelState(EngineState):
     def legal_actions(self) -> list[DuelAction]:
         phase = self.phase
         p = self.acting
-        if phase is Phase.PLAY:
+        if phase is PLAY_PHASE:
             hand = self.hands[p]
             acts = [PASS]
             acts += [PLAY[s] for s in hand]
             if not self.ability_used[p]:
                 acts += [ABILITY[s] for s in hand]
             return acts
-        if phase is Phase.STAT:
+        if phase is STAT_PHASE:
             return list(STAT)
-        if phase is Phase.CHOICE:
-            return [(TAKE if self.pending[0][1] == EffectKind.RECOVER else SWAP)[s] for s in self._options()]
-        if phase is Phase.LINEUP:
+        if phase is CHOICE_PHASE:
+            return [(TAKE if self.pending[0][1] == RECOVER_EFFECT else SWAP)[s] for s in self._options()]
+        if phase is LINEUP_PHASE:
             return [LINE[c] for c in self.characters[p] if c not in self.lineups[p]]
-        if phase is Phase.DRAFT:
+        if phase is DRAFT_PHASE:
             taken = self.characters[0] + self.characters[1]
             return [PICK[c] for c in range(1, len(self.cards.characters) + 1) if c not in taken]
-        if phase is Phase.CHAMPION:
+        if phase is CHAMPION_PHASE:
             return [CHAMPION[c] for c in self._champion_options(p)]
         return []
 
@@ -147,12 +180,12 @@ class DuelState(EngineState):
         """PLAY: ``pass``, play a support card, or trigger the ability with one (R6, R11)."""
         kind = action.kind
         p = self.acting
-        if kind is Kind.PASS:
+        if kind is PASS_KIND:
             self._pass(p, auto=False)
-        elif kind is Kind.PLAY:
+        elif kind is PLAY_KIND:
             self._check_in_hand(p, action.arg)
             self._play_support(p, action)
-        elif kind is Kind.ABILITY:
+        elif kind is ABILITY_KIND:
             if self.ability_used[p]:
                 raise IllegalAction(N_("Your ability can be triggered only once per round."))  # R6
             self._check_in_hand(p, action.arg)
@@ -162,34 +195,34 @@ class DuelState(EngineState):
 
     def _on_stat(self, action: DuelAction) -> None:
         """STAT: the chooser picks the round's stat (R5), then plays start with the chooser (R6)."""
-        if action.kind is not Kind.STAT:
+        if action.kind is not STAT_KIND:
             self._not_now(action)
         self.stat = action.arg
-        self.phase = Phase.PLAY
+        self.phase = PLAY_PHASE
         self.acting = self.chooser  # R6: starting with the chooser
         self._advance()
 
     def _on_choice(self, action: DuelAction) -> None:
         """CHOICE: ``take`` or ``swap`` a card of the discard pile for the pending effect (R10)."""
-        if action.kind is not Kind.TAKE and action.kind is not Kind.SWAP:
+        if action.kind is not TAKE_KIND and action.kind is not SWAP_KIND:
             self._not_now(action)
         self._choose(self.acting, action)
 
     def _on_lineup(self, action: DuelAction) -> None:
         """LINEUP: the next character of the secret line-up (R3)."""
-        if action.kind is not Kind.LINE:
+        if action.kind is not LINE_KIND:
             self._not_now(action)
         self._line(self.acting, action.arg)
 
     def _on_draft(self, action: DuelAction) -> None:
         """DRAFT: pick a character (R2)."""
-        if action.kind is not Kind.PICK:
+        if action.kind is not PICK_KIND:
             self._not_now(action)
         self._pick(self.acting, action.arg)
 
     def _on_champion(self, action: DuelAction) -> None:
         """CHAMPION: the tie-break character among the most charming ones (R14)."""
-        if action.kind is not Kind.CHAMPION:
+        if action.kind is not CHAMPION_KIND:
             self._not_now(action)
         p = self.acting
         if action.arg not in self._champion_options(p):
@@ -237,7 +270,7 @@ class DuelState(EngineState):
             raise IllegalAction(N_("{card} has already been picked."), card=f"C{c}")  # R2
         insort(self.characters[p], c)  # kept sorted, like dealt characters
         if len(self.characters[0]) == 3 and len(self.characters[1]) == 3:
-            self.phase = Phase.LINEUP
+            self.phase = LINEUP_PHASE
             self.acting = 0
         else:
             self.acting = 1 - p
@@ -280,7 +313,7 @@ class DuelState(EngineState):
             last = self.results[-1]
             # R5: after a won round the loser chooses, after a draw the one who did not choose.
             self.chooser = 1 - last.chooser if last.winner == DRAW else 1 - last.winner
-        self.phase = Phase.STAT
+        self.phase = STAT_PHASE
         self.acting = self.chooser
 
     def _advance(self) -> None:
@@ -306,9 +339,9 @@ class DuelState(EngineState):
         s = self._from_hand(p, action)
         cards = self.cards
         kind = cards.support_kind[s]
-        if kind is SupportKind.ITEM:
+        if kind is ITEM_CARD:
             self.items[p].append(s)  # R7: equipped to the current character
-        elif kind is SupportKind.PLACE:
+        elif kind is PLACE_CARD:
             self._set_place(s, p)  # R8
         else:
             self.events.append((p, s))  # R9
@@ -355,41 +388,41 @@ class DuelState(EngineState):
         pending = self.pending
         while pending:
             p, kind, n = pending[0]
-            if kind == EffectKind.DRAW:
+            if kind == DRAW_EFFECT:
                 for _ in range(n):
                     self._draw(p)
-            elif kind == EffectKind.PEEK:
+            elif kind == PEEK_EFFECT:
                 self.looked_at[p] = max(self.looked_at[p], min(n, len(self.pile(p))))
-            elif kind == EffectKind.BOOST:
+            elif kind == BOOST_EFFECT:
                 self.modifiers[p] += n
-            elif kind == EffectKind.SAP:
+            elif kind == SAP_EFFECT:
                 self.modifiers[1 - p] -= n
-            elif kind == EffectKind.CLEAR_PLACE:
+            elif kind == CLEAR_PLACE_EFFECT:
                 if self.place:
                     self.discards[self.place_owner].append(self.place)
                     self.place = 0
             else:  # RECOVER, SWAP_PLACE: a choice among the discard pile
                 options = self._options()
                 if len(options) > 1:
-                    self.phase = Phase.CHOICE
+                    self.phase = CHOICE_PHASE
                     self.acting = p
                     return
                 if options:  # a single option needs no decision
                     self._do_choice(p, kind, options[0])
-                    table = TAKE if kind == EffectKind.RECOVER else SWAP
+                    table = TAKE if kind == RECOVER_EFFECT else SWAP
                     self.log.append((p, table[options[0]], True))
             pending.pop(0)
-        if self.phase is Phase.CHOICE:
-            self.phase = Phase.PLAY
+        if self.phase is CHOICE_PHASE:
+            self.phase = PLAY_PHASE
         self.acting = 1 - actor
         self._advance()
 
     def _options(self) -> list[int]:
         p, kind, _ = self.pending[0]
-        if kind == EffectKind.RECOVER:
+        if kind == RECOVER_EFFECT:
             return sorted(set(self.discards[p]))
         kinds = self.cards.support_kind
-        return sorted({s for s in self.discards[p] if kinds[s] is SupportKind.PLACE})
+        return sorted({s for s in self.discards[p] if kinds[s] is PLACE_CARD})
 
     def _unreveal(self, p: int, s: int) -> None:
         if s in self.revealed[p]:
@@ -397,7 +430,7 @@ class DuelState(EngineState):
 
     def _do_choice(self, p: int, kind: int, s: int) -> None:
         self.discards[p].remove(s)
-        if kind == EffectKind.RECOVER:
+        if kind == RECOVER_EFFECT:
             self.hands[p].append(s)
             self.revealed[p].append(s)  # it came from a public pile (R15)
         else:
@@ -405,7 +438,7 @@ class DuelState(EngineState):
 
     def _choose(self, p: int, action: DuelAction) -> None:
         kind = self.pending[0][1]
-        wanted = Kind.TAKE if kind == EffectKind.RECOVER else Kind.SWAP
+        wanted = TAKE_KIND if kind == RECOVER_EFFECT else SWAP_KIND
         if action.kind is not wanted:
             raise IllegalAction(N_("{action} is not possible now: {expected}."), action=action.text(),
                                 expected=CHOICE_TEXT[wanted])
@@ -504,7 +537,7 @@ class DuelState(EngineState):
             self._start_round()
 
     def _finish(self, winner: int | None, reason: Reason) -> None:
-        self.phase = Phase.OVER
+        self.phase = OVER_PHASE
         self.pending = []
         self._outcome = Outcome(winner, reason, (self.wins[0], self.wins[1]))
 
@@ -531,7 +564,7 @@ class DuelState(EngineState):
     def _next_champion(self) -> None:
         for p in (0, 1):
             if not self.champion[p]:
-                self.phase = Phase.CHAMPION
+                self.phase = CHAMPION_PHASE
                 self.acting = p
                 return
         self._start_round()
@@ -542,7 +575,7 @@ class DuelState(EngineState):
 
 
 def _flipped(st: DuelState, p: int) -> tuple[int, ...]:
-    if st.phase in (Phase.DRAFT, Phase.LINEUP):
+    if st.phase in (DRAFT_PHASE, LINEUP_PHASE):
         return ()
     shown = min(st.round_no + 1, 3)
     return tuple(st.lineups[p][:shown])
@@ -552,9 +585,9 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
     """What ``seat`` may see of ``st`` (``None``: a spectator); see ``duel.view`` for what is public and private."""
     if seat not in (None, 0, 1):
         raise ValueError(f"seat must be 0, 1 or None, got {seat!r}")
-    over = st.phase is Phase.OVER
+    over = st.phase is OVER_PHASE
     totals = st.totals() if not over else (0, 0)  # (0, 0) until the round's stat is chosen
-    in_round = st.phase in (Phase.STAT, Phase.PLAY, Phase.CHOICE) or (over and bool(st.results))
+    in_round = st.phase in (STAT_PHASE, PLAY_PHASE, CHOICE_PHASE) or (over and bool(st.results))
     infos = []
     for p in (0, 1):
         flipped = _flipped(st, p)
@@ -595,10 +628,10 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
         known_top = tuple(reversed(pile[len(pile) - k :])) if k else ()
         if not st.shared:
             my_pile = tuple(sorted(pile))
-        champion = st.champion[seat] if st.phase is Phase.CHAMPION else 0
+        champion = st.champion[seat] if st.phase is CHAMPION_PHASE else 0
         legal = tuple(st.legal_actions()) if st.to_act == seat else ()
     draft_pool: tuple[int, ...] = ()
-    if st.phase is Phase.DRAFT:
+    if st.phase is DRAFT_PHASE:
         taken = set(st.characters[0]) | set(st.characters[1])
         draft_pool = tuple(c for c in range(1, len(st.cards.characters) + 1) if c not in taken)
     return DuelView(
@@ -608,8 +641,8 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
         shared_pile=st.shared,
         draft=st.draft,
         round_number=st.round_no + 1,
-        chooser=st.chooser if st.phase in (Phase.STAT, Phase.PLAY, Phase.CHOICE) else None,
-        stat=st.stat if st.phase in (Phase.PLAY, Phase.CHOICE) else -1,
+        chooser=st.chooser if st.phase in (STAT_PHASE, PLAY_PHASE, CHOICE_PHASE) else None,
+        stat=st.stat if st.phase in (PLAY_PHASE, CHOICE_PHASE) else -1,
         place=st.place,
         place_owner=st.place_owner if st.place else None,
         events=tuple(st.events),
@@ -632,13 +665,13 @@ def observe(st: DuelState, seat: int | None) -> DuelView:
 
 # The handler of each phase, indexed by the Phase's value.
 _ON_PHASE = step_table(Phase, {
-    Phase.DRAFT: DuelState._on_draft,
-    Phase.LINEUP: DuelState._on_lineup,
-    Phase.CHAMPION: DuelState._on_champion,
-    Phase.STAT: DuelState._on_stat,
-    Phase.PLAY: DuelState._on_play,
-    Phase.CHOICE: DuelState._on_choice,
-    Phase.OVER: DuelState._on_over,
+    DRAFT_PHASE: DuelState._on_draft,
+    LINEUP_PHASE: DuelState._on_lineup,
+    CHAMPION_PHASE: DuelState._on_champion,
+    STAT_PHASE: DuelState._on_stat,
+    PLAY_PHASE: DuelState._on_play,
+    CHOICE_PHASE: DuelState._on_choice,
+    OVER_PHASE: DuelState._on_over,
 })
 
 FIELDS = fields_of(DuelState)
@@ -646,6 +679,6 @@ FIELDS = fields_of(DuelState)
 _blank = blank_of(DuelState)
 
 CHOICE_TEXT = {
-    Kind.TAKE: Phrase(N_("take a card from your discard pile")),
-    Kind.SWAP: Phrase(N_("put a place from your discard pile on the table")),
+    TAKE_KIND: Phrase(N_("take a card from your discard pile")),
+    SWAP_KIND: Phrase(N_("put a place from your discard pile on the table")),
 }
