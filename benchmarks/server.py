@@ -624,6 +624,27 @@ def proc_cpu_seconds(pid: int, tree: bool = False) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def named_cpu_seconds(names: tuple[str, ...]) -> float:
+    """The CPU time used so far by the live processes of these command names (``postgres``: the database's server
+    and its backends; every user of it on this machine counts)."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            head, _, rest = (entry / "stat").read_text().rpartition(")")
+        except OSError:
+            continue
+        if head.partition("(")[2] in names:
+            fields = rest.split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+SERVICES = {"postgres": ("postgres",), "redis": ("redis-server",)}
+"""The services whose CPU a level counts beside the server's and the clients' (what else the machine must run)."""
+
+
 @contextmanager
 def database(db: str | None, tmp: Path) -> Iterator[str]:
     """The database URL a server uses: an SQLite file in ``tmp``, or a fresh database on ``db``'s PostgreSQL."""
@@ -789,6 +810,8 @@ def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
                 neighbour.expect("ready", 300)
                 time.sleep(2)  # its load under way
             cpu = proc_cpu_seconds(server.pid, server.tree)
+            others = {"clients": proc_cpu_seconds(clients.proc.pid),
+                      **{name: named_cpu_seconds(names) for name, names in SERVICES.items()}}
             clients.tell("play")
             peak = idle
             phases = 2 if bots else 1
@@ -802,6 +825,8 @@ def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
                         raise
                     peak = max(peak, proc_rss_kib(server.pid, server.tree))
             cpu = proc_cpu_seconds(server.pid, server.tree) - cpu
+            others = {"clients": proc_cpu_seconds(clients.proc.pid) - others["clients"],
+                      **{name: named_cpu_seconds(names) - others[name] for name, names in SERVICES.items()}}
             if neighbour is not None:
                 neighbour.tell("quit")
                 did = neighbour.expect("done", 120)
@@ -834,6 +859,9 @@ def run_level(args: argparse.Namespace, tmp: Path, connections: int, bots: int,
                            "kib_per_connection_after": round((after - warm) / n, 1),
                            "kib_per_connection_closed": round((closed - warm) / n, 1),
                            **summary(played["alone"]), "latencies_ms": [x * 1000 for x in played["alone"]["latencies"]]}
+    if out["actions"] and not bots:  # the CPU each action cost, everything the machine ran for it
+        out["cpu_ms_per_action"] = {name: round(1000 * seconds / out["actions"], 3)
+                                    for name, seconds in {"server": cpu, **others}.items()}
     if did is not None:
         did.pop("stage", None)
         out["neighbour"] = did
@@ -927,6 +955,14 @@ def table(levels: list[dict[str, Any]], bots: dict[str, Any] | None, args: argpa
             base = same[0]["median_ms"]
             print(f"median / baseline{f' ({workers} workers)' if workers else ''}: " + ", ".join(
                 f"{r['connections']}: {r['median_ms'] / base:.2f}x" for r in same if r["median_ms"]))
+    for r in levels:
+        if "cpu_ms_per_action" in r:
+            per = r["cpu_ms_per_action"]
+            cores = os.cpu_count() or 1
+            print(f"CPU per action at {r['connections']} connections, {r['workers'] or 1} worker(s), ms: " + ", ".join(
+                f"{name} {value}" for name, value in per.items())
+                + f"; the most {cores} cores can serve with all of it on them: "
+                f"{1000 * cores / max(1e-9, sum(per.values())):.0f} actions a second")
     counts = list(dict.fromkeys(r["workers"] for r in levels))
     if len(counts) > 1:
         for n in dict.fromkeys(r["connections"] for r in levels):
