@@ -14,6 +14,7 @@ under a row lock (``SKIP LOCKED``), so that two server processes never pair one 
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -46,28 +47,43 @@ class Gap:
 
 def pairs(seeks: Iterable[Seek], now: float, gap: Gap = Gap()) -> list[tuple[Seek, Seek]]:
     """The pairs to make now among ``seeks`` (one pool's), closest first (see the module); each pair's first seek
-    is the one that has waited longer."""
+    is the one that has waited longer.
+
+    The closest pair that may be made is always of two seeks next to each other in rating among those still
+    waiting: were ``b`` between ``a`` and ``c``, the longer waiter of ``a`` and ``c`` would allow its pair with
+    ``b``, which is no farther. So only neighbours are weighed, in a heap, and when a pair is made its two outer
+    neighbours become neighbours: ``n log n`` for ``n`` seeks, however wide the gaps have grown."""
     ordered = sorted(seeks, key=lambda s: (s.rating, s.since, s.id))
     if len({s.id for s in ordered}) != len(ordered):
         raise ValueError("a seek is given twice")
     allowance = [gap.allowed(now - s.since) for s in ordered]
-    widest = max(allowance, default=0.0)
-    candidates: list[tuple[float, float, str, str, int, int]] = []
-    for i, low in enumerate(ordered):  # every pair within the widest allowance, then each one's own
-        for j in range(i + 1, len(ordered)):
-            high = ordered[j]
-            difference = high.rating - low.rating
-            if difference > widest:
-                break
-            older, newer = (i, j) if (low.since, low.id) <= (high.since, high.id) else (j, i)
-            if difference <= allowance[older]:
-                candidates.append((difference, ordered[older].since, ordered[older].id, ordered[newer].id,
-                                   older, newer))
-    candidates.sort()
+    before = list(range(-1, len(ordered) - 1))  # the neighbours still waiting, by index (-1 / n: none)
+    after = list(range(1, len(ordered) + 1))
     taken = [False] * len(ordered)
+    heap: list[tuple[float, float, str, str, int, int]] = []
+
+    def weigh(i: int, j: int) -> None:
+        if i < 0 or j >= len(ordered):
+            return
+        low, high = ordered[i], ordered[j]
+        older, newer = (i, j) if (low.since, low.id) <= (high.since, high.id) else (j, i)
+        difference = high.rating - low.rating
+        if difference <= allowance[older]:
+            heapq.heappush(heap, (difference, ordered[older].since, ordered[older].id, ordered[newer].id, i, j))
+
+    for i in range(len(ordered) - 1):
+        weigh(i, i + 1)
     made: list[tuple[Seek, Seek]] = []
-    for _difference, _since, _a, _b, older, newer in candidates:
-        if not taken[older] and not taken[newer]:
-            taken[older] = taken[newer] = True
-            made.append((ordered[older], ordered[newer]))
+    while heap:
+        _difference, _since, first, _second, i, j = heapq.heappop(heap)
+        if taken[i] or taken[j] or after[i] != j:
+            continue  # (one of them paired meanwhile)
+        taken[i] = taken[j] = True
+        made.append((ordered[i], ordered[j]) if ordered[i].id == first else (ordered[j], ordered[i]))
+        left, right = before[i], after[j]
+        if left >= 0:
+            after[left] = right
+        if right < len(ordered):
+            before[right] = left
+        weigh(left, right)
     return made
