@@ -6,6 +6,7 @@ and nothing covers them (the dock pinned at the bottom)."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -35,6 +36,24 @@ OUT_OF_SIGHT = """([controls, hand]) => {
   document.querySelectorAll(hand).forEach((el) => check(el, 'card'));
   return { out, scrollY: window.scrollY, controls: document.querySelectorAll(controls).length };
 }"""
+
+BROKEN_WORDS = """(selector) => {
+  const broken = [];
+  for (const cell of document.querySelectorAll(selector)) {
+    const text = cell.firstChild && cell.firstChild.nodeType === Node.TEXT_NODE ? cell.firstChild : null;
+    if (!text) continue;
+    for (const m of text.data.matchAll(/[^\\s-]+/g)) {  // a break after a hyphen is a break between words
+      const range = document.createRange();
+      range.setStart(text, m.index);
+      range.setEnd(text, m.index + m[0].length);
+      if (range.getClientRects().length > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}"""
+"""The words of the cells that a line break cuts in two ("Jug ado r 1")."""
+
+TASK = ".duals-table .task h2 .turn-words.mine"
 
 MATCHES = [  # each kind of match at both sizes, the languages taken in turn
     ("duel", {"mode": "shared", "pick": "random"}, "en-GB", (360, 740)),
@@ -68,11 +87,17 @@ def test_every_option_and_the_hand_are_in_sight_at_every_decision(browser: Brows
         phase = page.evaluate("() => { const h = document.querySelector('.duel-head h2, .duals-table .task h2');"
                               " return h ? h.textContent : ''; }")
         phases.add("draft" if page.locator(".dock .tiles").count() else phase)
+        if game == "duals":  # the step's words begin with a capital ("Coin: put cards back…")
+            step = page.locator(TASK).text_content() or ""
+            assert re.match(r"^(Your turn|Tu turno): [A-ZÁÉÍÓÚÑ]", step), step
         assert found["controls"] > 0
         assert not found["out"], f"out of sight at decision {decisions} ({phase}): {found['out']}"
         click_one(page, rng)
         decisions += 1
     expect(page.locator(".result .headline")).to_be_visible()
+    if game == "duals":  # the final count's words whole, at 360 px too
+        expect(page.locator(".final-count")).to_be_visible()
+        assert page.evaluate(BROKEN_WORDS, ".final-count th, .final-count td") == []
     assert decisions >= 5, f"a whole match of decisions: {decisions}"
     if game == "duel" and options["pick"] == "draft":
         assert "draft" in phases, phases

@@ -227,7 +227,9 @@ function buttonLabel(f, view, action, mySeat) {
     return withNodes(_("Do not FIRE UP {token}"), { token: stack.length ? tokenChip(f, stack[stack.length - 1]) : "" });
   }
   if (verb === "coin") {
-    return _("Spend a coin (you have {n})", { n: view.seats[mySeat].coins });
+    // the effect in the button's name, its first words in sight (the dock keeps to a line)
+    return [_("Spend a coin (you have {n})", { n: view.seats[mySeat].coins }),
+      h("span", { class: "sr-only" }, ": ", _("draw 2 cards, then put 2 of your hand at the bottom of the deck"))];
   }
   if (verb === "fire") {
     const type = f.types.find((t) => t.key === arg);
@@ -370,8 +372,6 @@ export function render(root, ctx) {
     mine ? h("p", { class: "hint" }, hint(options)) : (!view.outcome && seat !== null ? h("p", { class: "hint" }, upperFirst(taskText(f, view, legal))) : null));
 
   const buttons = options.buttons.map((action) => h("button", { class: "target action", "data-action": action, "data-key": "act-" + action,
-    "aria-label": action === "coin" ? _("Spend a coin (you have {n}): draw 2 cards, then put 2 of your hand at the bottom of the deck",
-      { n: view.seats[me].coins }) : null,
     onclick: () => send(action) }, buttonLabel(f, view, action, me)));
   if (picked.space !== null) buttons.push(h("button", { class: "cancel", "data-key": "cancel", onclick: () => { picked.space = null; rerender(); } }, _("Cancel")));
 

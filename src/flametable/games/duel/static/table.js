@@ -203,8 +203,8 @@ function mini(W, card, { key, extra = "", note = null, buttons = [] }) {
 }
 
 function faceDown() {
-  return h("li", { class: "mini card character face-down", role: "img", "aria-label": _("A face-down character") },
-    h("span", { "aria-hidden": "true" }, "?"));
+  return h("li", { class: "mini card character face-down" },
+    h("span", { role: "img", "aria-label": _("A face-down character") }, "?"));
 }
 
 // ------------------------------------------------------------------ the parts of the table
@@ -212,7 +212,8 @@ function faceDown() {
 // Whose turn it is, in words that fit the reader: one's own task, or what the other player is doing.
 function turnWords(W, view, names) {
   if (view.to_act === null) return view.outcome ? W.F.phases.over : "";
-  if (view.seat !== null && view.to_act === view.seat) return _("Your turn: {task}", { task: W.F.phases[view.phase] });
+  const deciding = view.seat !== null && view.to_act === view.seat && view.legal.length > 0; // not in a replay
+  if (deciding) return _("Your turn: {task}", { task: W.F.phases[view.phase] });
   const player = names[view.to_act];
   const doing = {
     [PHASE.DRAFT]: _("{player} is picking a character…"),
@@ -229,7 +230,7 @@ function header(W, view, names) {
   let title = roundTitle(W, view.round_number);
   if (view.phase === PHASE.DRAFT) title = _("Draft");
   else if (view.phase === PHASE.LINEUP) title = _("Line-up");
-  const mine = view.seat !== null && view.to_act === view.seat;
+  const mine = view.seat !== null && view.to_act === view.seat && view.legal.length > 0;
   return h("header", { class: "duel-head" }, h("h2", {}, title),
     h("p", { class: "turn-words" + (mine ? " mine" : "") }, turnWords(W, view, names)));
 }
@@ -263,7 +264,7 @@ function lineup(W, view, seat, ctl, shown) {
     })));
   } else {
     for (const n of [...flipped]) cards.push(mini(W, `C${n}`, { key: `line-${seat}-C${n}`, extra: "flipped" + current(n), note: W.w.flipped }));
-    const rest = shown ? shown.lineup.filter((n) => !flipped.has(n)) : [];
+    const rest = shown ? (shown.lineup.length ? shown.lineup : shown.my_characters).filter((n) => !flipped.has(n)) : [];
     for (const n of rest) cards.push(mini(W, `C${n}`, { key: `line-${seat}-C${n}`, extra: "revealed", note: _("never flipped") }));
     for (let i = flipped.size + rest.length; i < LINEUP_SIZE; i += 1) cards.push(faceDown());
   }

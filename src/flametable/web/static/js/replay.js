@@ -60,18 +60,19 @@ async function viewer(root, data) {
     const view = { ...step.views[v.audience], legal: [] }; // nothing to play in a replay
     counter.textContent = _("Step {n} of {total}", { n: v.index, total: last });
     game.render(board, {
-      view, legal: [], version: step.version, seat, facts: game.facts, names: [playerName(0, seat), playerName(1, seat)],
+      view, legal: [], version: step.version, seat, facts: game.facts,
+      names: [playerName(0, null), playerName(1, null)], // a record's players: nobody here is "you"
       act: () => {},
     });
     const told = step.lines[v.audience] || [];
     lines.replaceChildren(...(told.length ? told : [step.action === null ? _("The match begins.")
-      : _("{player}: {action}", { player: playerName(step.actor, seat), action: step.action })]).map((line) => h("li", {}, line)));
+      : _("{player}: {action}", { player: playerName(step.actor, null), action: step.action })]).map((line) => h("li", {}, line)));
     for (const b of nav.querySelectorAll("button")) {
       b.disabled = (b.classList.contains("first") || b.classList.contains("previous")) ? v.index === 0 : v.index === last;
     }
     result.hidden = v.index !== last;
     fill(result, h("h2", {}, headline(data.result)), data.result && data.result.reason === "resigned"
-      ? h("p", {}, _("{player} resigned.", { player: playerName(1 - data.result.winner, seat) })) : null);
+      ? h("p", {}, _("{player} resigned.", { player: playerName(1 - data.result.winner, null) })) : null);
   }
 
   const keys = (e) => {
