@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocketRoute, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, WebSocketRoute, expect
 
 from tests.browser.rooms import Room, Rooms
 
@@ -226,6 +226,18 @@ def test_a_move_that_the_socket_cannot_carry_is_said_not_sent(context: BrowserCo
 def test_at_the_end_the_hidden_cards_are_shown_and_the_replay_names_no_one_you(context: BrowserContext,
                                                                                rooms: Rooms) -> None:
     page = context.new_page()
+    refused: list[str] = []
+
+    def budget_spent(route: Route) -> None:
+        """The first replay asked is refused as a busy server refuses it (the address's replays a second): the
+        client asks again, as the message says."""
+        if not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=429, json={"error": "too_many_requests", "message": "Too many replays"})
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/matches/\d+/replay"), budget_spent)
     rooms.sit(page, rooms.make("duel", ["me", "bot:easy"]))
     until_a_hand(page)  # round 1: one character of each line-up flipped, the hands dealt
     hidden = page.locator(".side.theirs .lineup .face-down").count()
@@ -237,6 +249,7 @@ def test_at_the_end_the_hidden_cards_are_shown_and_the_replay_names_no_one_you(c
     expect(page.locator(".side.theirs .lineup .mini.revealed")).to_have_count(hidden, timeout=TIMEOUT)
     expect(page.locator(".side.theirs .lineup .face-down")).to_have_count(0)
     expect(page.locator(".side.theirs .shown-hand .mini").first).to_be_visible()
+    assert len(refused) == 1, "refused once, then asked again"
     page.locator(".result a[href^='/replay']").click()
     expect(page.locator(".replay .step-counter")).to_be_visible(timeout=TIMEOUT)
     page.locator(".replay-nav .last").click()

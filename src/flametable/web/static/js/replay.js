@@ -2,7 +2,7 @@
 // file the player uploads (/replay). First / previous / next / last (buttons, or the arrow, Home and End keys), a
 // step counter, the view of the seat chosen (or the spectators') drawn by the game's own table, the log lines of
 // the step, and the result at the end. After the end everything may be shown, so both seats' views are offered.
-import { csrfHeaders } from "./api.js";
+import { csrfHeaders, replayResponse } from "./api.js";
 import { fill, h } from "./dom.js";
 import { _, language } from "./i18n.js";
 import { loadGame } from "./games.js";
@@ -18,7 +18,8 @@ async function upload(text) {
 }
 
 async function fromServer(room, match) {
-  const response = await fetch(`/api/rooms/${encodeURIComponent(room)}/matches/${encodeURIComponent(match)}/replay?lang=${language()}`);
+  const response = await replayResponse(room, match, language());
+  if (!response) throw new Error(_("The replay could not be loaded: try again in a moment."));
   const data = await response.json();
   if (!response.ok) throw new Error(data.message);
   return data;

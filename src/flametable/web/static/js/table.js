@@ -3,7 +3,7 @@
 // move of the others told to screen readers. The table holds no rule: the options it offers are the view's legal
 // actions, and the server checks every one.
 import { account } from "./account.js";
-import { api, keepSeatToken, seatToken } from "./api.js";
+import { api, keepSeatToken, replayResponse, seatToken } from "./api.js";
 import { announce, fill, h } from "./dom.js";
 import { loadGame } from "./games.js";
 import { _, language } from "./i18n.js";
@@ -108,27 +108,17 @@ function chime() {
   }
 }
 
-// A finished match's record, as its replay's steps (GET .../replay): each seat's last view shows the cards that were
-// still hidden. Asked again after a refusal for the moment (429: the address's budget; 503: the worker is full), as
-// the server's message says, a few times.
+// A finished match's record, as its replay's steps: each seat's last view shows the cards that were still hidden.
 async function finalViews(room, match, stillWanted) {
-  let wait = 1000;
-  for (let attempt = 0; attempt < 6 && stillWanted(); attempt += 1) {
-    try {
-      const response = await fetch(`/api/rooms/${encodeURIComponent(room)}/matches/${encodeURIComponent(match)}/replay?lang=${language()}`);
-      if (response.ok) {
-        const data = await response.json();
-        const last = data.steps[data.steps.length - 1];
-        return [last.views["0"], last.views["1"]];
-      }
-      if (response.status !== 429 && response.status !== 503) return null;
-    } catch {
-      // the network: try again
-    }
-    await new Promise((resolve) => { setTimeout(resolve, wait); });
-    wait = Math.min(wait * 2, 8000);
+  try {
+    const response = await replayResponse(room, match, language(), stillWanted);
+    if (!response || !response.ok) return null;
+    const data = await response.json();
+    const last = data.steps[data.steps.length - 1];
+    return [last.views["0"], last.views["1"]];
+  } catch {
+    return null; // the table stands without them
   }
-  return null;
 }
 
 // Before the table: a free seat can be taken, or the match watched.
