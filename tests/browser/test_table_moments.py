@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, WebSocketRoute, expect
 
+from tests.browser.a11y import describe, violations
 from tests.browser.rooms import Room, Rooms
 
 SIZES = {"phone": (360, 740), "desktop": (1280, 800)}
@@ -255,3 +256,27 @@ def test_at_the_end_the_hidden_cards_are_shown_and_the_replay_names_no_one_you(c
     page.locator(".replay-nav .last").click()
     expect(page.locator(".replay .board")).not_to_contain_text(re.compile(r"\((you|tú)\)"))
     expect(page.locator(".replay .board .side-name").first).to_contain_text(re.compile(r"(Player|Jugador) \d"))
+
+
+HELP_TITLE = {("en", "duel"): "How to play Flame Duel", ("es", "duel"): "Cómo se juega a Duelo de llamas",
+              ("en", "duals"): "How to play Flamecraft Duals", ("es", "duals"): "Cómo se juega a Flamecraft Duals"}
+
+
+def test_how_to_play_each_game_from_the_lobby_and_from_the_table(context: BrowserContext, rooms: Rooms) -> None:
+    """Point 9: a short how-to-play of each game in the reader's language, reached from the lobby (the game
+    chosen) and from a table; no accessibility violation on it."""
+    page = context.new_page()
+    lang = "es" if "es" in str(context.pages[0].evaluate("navigator.language")) else "en"
+    for game in ("duel", "duals"):
+        page.goto("/")
+        page.select_option("#game", game)
+        page.locator("form.create .help-link").click()
+        expect(page.locator(".help h1")).to_have_text(HELP_TITLE[(lang, game)], timeout=TIMEOUT)
+        expect(page.locator(".help section")).to_have_count(5 if game == "duals" else 6)
+        found = violations(page)
+        assert not found, describe(found)
+    rooms.sit(page, rooms.make("duals", ["me", "bot:easy"]))
+    page.locator(".table .controls .help-link").click()
+    expect(page.locator(".help h1")).to_have_text(HELP_TITLE[(lang, "duals")], timeout=TIMEOUT)
+    page.go_back()
+    expect(page.locator(".table .board > *").first).to_be_attached(timeout=TIMEOUT)  # back at the table

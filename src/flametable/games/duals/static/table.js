@@ -411,3 +411,4 @@ function legend(f) {
     h("span", { class: "glyph", style: `background: ${t.colour}`, "aria-hidden": "true" }, t.letter), " ", t.name)),
   h("span", { class: "chip" }, h("span", { class: "glyph buddy", "aria-hidden": "true" }, f.buddy_letter), " ", f.kinds.buddy.name));
 }
+export { help } from "./help.js";

@@ -438,3 +438,4 @@ export function render(root, { view, version, facts: F, names, act, moves, revea
     if (again) again.focus();
   }
 }
+export { help } from "./help.js";

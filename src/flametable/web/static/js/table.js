@@ -7,6 +7,7 @@ import { api, keepSeatToken, replayResponse, seatToken } from "./api.js";
 import { announce, fill, h } from "./dom.js";
 import { loadGame } from "./games.js";
 import { _, language } from "./i18n.js";
+import { helpLink } from "./help.js";
 import { RoomSocket } from "./socket.js";
 
 export function playerName(seat, mySeat) {
@@ -277,6 +278,7 @@ export async function mount(root, { room }) {
         _("Close the room")) : null,
       t.seat !== null && !playing && !unplayed ? h("button", { class: "rematch primary", onclick: () => socket.send({ type: "rematch" }) },
         t.offer !== null && t.offer !== t.seat ? _("Accept the rematch") : _("Rematch")) : null,
+      helpLink(summary.game),
       h("button", { class: "show-log", "aria-expanded": String(t.logOpen), "aria-controls": "match-log", onclick: () => {
         t.logOpen = !t.logOpen;
         if (t.logOpen) socket.send({ type: "log" });
