@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, WebSocket, sync_playwright
-
 from tests.browser.conftest import FLAGS
 from tests.browser.table_play import click_one, next_decision
 from tests.web.live import LiveServer
@@ -88,7 +87,7 @@ def play(server: LiveServer, browser: Browser, out: Path, game: str, options: di
 
 def waiting_and_watching(server: LiveServer, browser: Browser, out: Path, game: str, lang: str,
                          size: tuple[int, int]) -> None:
-    """A room of two people: the page of the one waiting, a spectator's, and the one to act with its socket down."""
+    """A room of two people after one move: the page of the one waiting, and a spectator's."""
     width, height = size
     room = server.post("/api/rooms", {"game": game, "seats": ["me", "open"]}, expect=201)
     other = server.post(f"/api/rooms/{room['room']}/join", {}, expect=200)["token"]
@@ -102,7 +101,6 @@ def waiting_and_watching(server: LiveServer, browser: Browser, out: Path, game: 
     for page in (a, b):
         page.wait_for_selector(".table .board > *")
     acting = a if a.locator(".board [data-action]").count() else b
-    waiting = b if acting is a else a
     click_one(acting, random.Random(3))  # one move: the other page tells it
     for page in (a, b, watcher):
         page.wait_for_selector(".table .board > *")
@@ -110,11 +108,7 @@ def waiting_and_watching(server: LiveServer, browser: Browser, out: Path, game: 
     idle = b if actor is a else a
     idle.screenshot(path=str(out / f"{game}-waiting-{lang}-{width}x{height}.png"))
     watcher.screenshot(path=str(out / f"{game}-spectator-{lang}-{width}x{height}.png"))
-    actor.context.set_offline(True)
-    actor.evaluate("() => { for (const s of window.__sockets || []) s.close(); }")
-    actor.context.close()
-    del waiting
-    for page in (idle, watcher):
+    for page in (a, b, watcher):
         page.context.close()
 
 

@@ -53,6 +53,10 @@ BROKEN_WORDS = """(selector) => {
 }"""
 """The words of the cells that a line break cuts in two ("Jug ado r 1")."""
 
+WIDER = """width => [...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > width + 0.5)
+    .map(e => e.tagName + "." + e.className + ": " + Math.round(e.getBoundingClientRect().right))"""
+"""The elements that stick out of a viewport ``width`` wide (a page that scrolls sideways)."""
+
 TASK = ".duals-table .task h2 .turn-words.mine"
 
 MATCHES = [  # each kind of match at both sizes, the languages taken in turn
@@ -98,6 +102,8 @@ def test_every_option_and_the_hand_are_in_sight_at_every_decision(browser: Brows
     if game == "duals":  # the final count's words whole, at 360 px too
         expect(page.locator(".final-count")).to_be_visible()
         assert page.evaluate(BROKEN_WORDS, ".final-count th, .final-count td") == []
+    wide = page.evaluate(WIDER, width)
+    assert not wide, f"no sideways scrolling at the end: {wide}"
     assert decisions >= 5, f"a whole match of decisions: {decisions}"
     if game == "duel" and options["pick"] == "draft":
         assert "draft" in phases, phases

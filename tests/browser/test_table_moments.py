@@ -280,3 +280,38 @@ def test_how_to_play_each_game_from_the_lobby_and_from_the_table(context: Browse
     expect(page.locator(".help h1")).to_have_text(HELP_TITLE[(lang, "duals")], timeout=TIMEOUT)
     page.go_back()
     expect(page.locator(".table .board > *").first).to_be_attached(timeout=TIMEOUT)  # back at the table
+
+
+DECKS = [{"name": "Good", "characters": [1, 2, 3], "supports": [1, 2, 3, 4, 5, 6, 7, 8]},
+         {"name": "Short", "characters": [4, 5], "supports": [1, 2, 3, 4, 5, 6, 7, 8]}]
+"""A deck the game accepts and one it refuses (2 characters: a deck holds 3, R2)."""
+
+
+def test_a_failed_save_takes_the_focus_to_why_and_the_lobby_offers_only_good_decks(context: BrowserContext,
+                                                                                   base_url: str) -> None:
+    """Point 6: the deck builder's refused save moves the keyboard's focus to the problem, in sight; the lobby's
+    choice of an own deck offers only the decks the game accepts, and says why beside the others (the problem in
+    words, not the option's path)."""
+    page = context.new_page()
+    page.goto("/games/duel/decks")
+    page.locator("button.new-deck").click()
+    for n in (1, 2):  # two characters only
+        page.locator(f'input[name="character"][value="{n}"]').check()
+    page.locator('input[name="support"]').first.scroll_into_view_if_needed()  # the player is far below the message
+    page.locator("form.deck-builder button[type=submit]").click()
+    problem = page.locator("#deck-problem")
+    expect(problem).to_be_focused(timeout=TIMEOUT)
+    expect(problem).to_be_in_viewport(timeout=TIMEOUT)
+    expect(problem).not_to_have_text("")
+    page.evaluate("(decks) => localStorage.setItem('flametable.decks', JSON.stringify(decks))", DECKS)
+    page.goto("/")
+    page.select_option("#game", "duel")
+    deck = page.locator("select[name=deck]")
+    expect(deck.locator("option[value='1']")).to_be_disabled(timeout=TIMEOUT)
+    expect(deck.locator("option[value='0']")).to_be_enabled()
+    why = page.locator("#deck-problems li")
+    expect(why).to_have_count(1)
+    expect(why).to_contain_text("Short: ")
+    expect(why).not_to_contain_text("options.")
+    found = violations(page)
+    assert not found, describe(found)

@@ -8,7 +8,7 @@
 import { api } from "/static/js/api.js";
 import { h } from "/static/js/dom.js";
 import { _ } from "/static/js/i18n.js";
-import { savedDecks } from "./decks.js";
+import { deckProblem, savedDecks } from "./decks.js";
 
 const PHASE = { DRAFT: "draft", LINEUP: "lineup", CHAMPION: "champion", STAT: "stat", PLAY: "play", CHOICE: "choice", OVER: "over" };
 const IN_ROUND = [PHASE.STAT, PHASE.PLAY, PHASE.CHOICE]; // the phases of a round being played
@@ -21,10 +21,20 @@ export function facts() {
 // ------------------------------------------------------------------ the lobby's field: an own deck
 
 // The lobby's field beside the declared options (mode, pick): one of the decks saved by the deck builder.
+// Only the decks that the game accepts can be chosen: each saved deck is checked by the game (as the deck builder
+// does), and one it refuses is shown unavailable, with why beside the field.
 export function optionFields() {
-  return [h("label", {}, _("Your deck"), " ", h("select", { name: "deck" },
-    h("option", { value: "" }, _("A random deck")),
-    savedDecks().map((d, i) => h("option", { value: String(i) }, d.name))))];
+  const decks = savedDecks();
+  const why = h("ul", { class: "deck-problems", id: "deck-problems" });
+  const choices = decks.map((d, i) => h("option", { value: String(i) }, d.name));
+  decks.forEach((deck, i) => deckProblem(deck).then((problem) => {
+    if (!problem) return;
+    choices[i].disabled = true;
+    choices[i].textContent = _("{deck} (cannot be used)", { deck: deck.name });
+    why.append(h("li", { class: "error" }, _("{deck}: {problem}", { deck: deck.name, problem })));
+  }));
+  return [h("label", {}, _("Your deck"), " ", h("select", { name: "deck", "aria-describedby": "deck-problems" },
+    h("option", { value: "" }, _("A random deck")), choices)), why];
 }
 
 // The options with the deck chosen, as the player's seat's own deck (R2; the other seat's is dealt).
@@ -262,6 +272,10 @@ function lineup(W, view, seat, ctl, shown) {
       note: _("#{position} · {state}", { position: i + 1, state: flipped.has(n) ? W.w.flipped : W.w.face_down })
         + (view.champion === n ? ` · ${_("Your tie-break pick")}` : ""),
     })));
+    // the characters still to line up (their buttons are in the dock when it is this seat's decision)
+    for (const n of view.my_characters.filter((c) => !view.lineup.includes(c))) {
+      cards.push(mini(W, `C${n}`, { key: `line-${seat}-C${n}`, extra: "unlined", note: _("Not lined up yet") }));
+    }
   } else {
     for (const n of [...flipped]) cards.push(mini(W, `C${n}`, { key: `line-${seat}-C${n}`, extra: "flipped" + current(n), note: W.w.flipped }));
     const rest = shown ? (shown.lineup.length ? shown.lineup : shown.my_characters).filter((n) => !flipped.has(n)) : [];
