@@ -125,6 +125,12 @@ def test_the_turn_is_told_the_last_move_shown_and_the_chime_rings_only_when_aske
     watcher = browser.new_context(locale="en-GB", base_url=base_url).new_page()  # no seat token: a spectator
     rooms.sit(watcher, room, player=None)
     expect(watcher.locator(".watching")).to_be_visible()
+    sides = watcher.locator(".duel-table .side")
+    expect(sides).to_have_count(2, timeout=TIMEOUT)
+    top, bottom = (sides.nth(i).bounding_box() for i in (0, 1))
+    assert top is not None
+    assert bottom is not None
+    assert top["y"] + top["height"] <= bottom["y"], "a spectator sees both sides, one above the other"
     actor, waiting = to_act(a, b)
     expect(actor).to_have_title(TITLE[lang_of(actor)], timeout=TIMEOUT)
     expect(waiting).to_have_title("flametable")

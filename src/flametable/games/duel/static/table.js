@@ -314,7 +314,10 @@ function seatFacts(W, view, seat, shown) {
 
 function side(W, view, seat, names, ctl, shown) {
   const mine = seat === view.seat;
-  return h("section", { class: `side seat${seat}` + (mine ? " mine" : " theirs") + (view.to_act === seat ? " to-act" : ""), "aria-label": names[seat] },
+  // near: the side at the bottom (the viewer's; a spectator's Player 1), far: the other at the top
+  const near = seat === (view.seat === null ? 0 : view.seat);
+  return h("section", { class: `side seat${seat}` + (mine ? " mine" : " theirs") + (near ? " near" : " far")
+    + (view.to_act === seat ? " to-act" : ""), "aria-label": names[seat] },
     h("h3", { class: "side-name" }, names[seat], " ", h("span", { class: "clock", "data-seat": seat })),
     lineup(W, view, seat, ctl, shown), seatFacts(W, view, seat, shown));
 }
