@@ -354,6 +354,7 @@ export async function mount(root, { room }) {
 
   const draw = () => keepingFocus(root, board, () => {
     frame.dataset.version = t.event ? String(t.event.version) : "";
+    board.dataset.over = t.ended ? "true" : "false"; // nothing left to do: the dock needs no pinning
     frame.dataset.seat = t.seat === null ? "" : String(t.seat);
     status.dataset.state = t.status;
     status.textContent = {
