@@ -343,6 +343,23 @@ export function moveWords({ facts: f, names }, move) {
   }
 }
 
+// On a phone, at one's decision, the dock is pinned at the bottom: the board keeps above it, so that every space to
+// click and the dock are in sight together (the board shrinks to the room left, never below a size a finger can use).
+function fitBoard(table) {
+  const svg = table.querySelector(".hexboard");
+  const dock = table.querySelector(".dock");
+  if (!svg) return;
+  svg.style.maxHeight = "";
+  if (!dock || getComputedStyle(dock).position !== "sticky") return;
+  const top = svg.getBoundingClientRect().top + window.scrollY;
+  const room = window.innerHeight - dock.offsetHeight - top - 8;
+  svg.style.maxHeight = `${Math.round(Math.max(170, Math.min(room, window.innerHeight * 0.36)))}px`;
+}
+
+if (typeof window !== "undefined") { // a browser (the unit tests import this module without one)
+  window.addEventListener("resize", () => { const t = document.querySelector(".duals-table"); if (t) fitBoard(t); });
+}
+
 // ------------------------------------------------------------------ render
 
 export function render(root, ctx) {
@@ -400,6 +417,7 @@ export function render(root, ctx) {
     if (el) el.classList.add("last-move");
   }
   root.replaceChildren(table);
+  fitBoard(table);
   if (focusedKey) {
     const again = root.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
     if (again) again.focus();
