@@ -227,7 +227,9 @@ function buttonLabel(f, view, action, mySeat) {
     return withNodes(_("Do not FIRE UP {token}"), { token: stack.length ? tokenChip(f, stack[stack.length - 1]) : "" });
   }
   if (verb === "coin") {
-    return _("Spend a coin (you have {n}): draw 2 cards, then put 2 of your hand at the bottom of the deck", { n: view.seats[mySeat].coins });
+    // the effect in the button's name, its first words in sight (the dock keeps to a line)
+    return [_("Spend a coin (you have {n})", { n: view.seats[mySeat].coins }),
+      h("span", { class: "sr-only" }, ": ", _("draw 2 cards, then put 2 of your hand at the bottom of the deck"))];
   }
   if (verb === "fire") {
     const type = f.types.find((t) => t.key === arg);
@@ -281,7 +283,7 @@ function supplyPanel(f, view) {
     h("p", {}, h("strong", {}, ngettext("Shop deck: {n} card", "Shop deck: {n} cards", view.deck_size))));
 }
 
-function finalCount(f, view, names) {
+function finalCount(f, view, names, revealed) {
   const o = view.outcome;
   const rows = view.seats.map((info, i) => {
     const cards = cardVp(f, info.pile);
@@ -297,7 +299,65 @@ function finalCount(f, view, names) {
       h("th", { scope: "col" }, _("VP of cards")), h("th", { scope: "col" }, _("VP of coins")),
       h("th", { scope: "col" }, _("Scored cards (tie-break)")))), h("tbody", {}, rows)),
     h("p", {}, why),
+    revealed ? h("ul", { class: "hands-at-end" }, revealed.map((v, i) => (v ? h("li", {}, _("{player}'s hand at the end: {cards}", {
+      player: names[i], cards: v.hand.length ? v.hand.map((n) => f.cards[n - 1].label).join(", ") : _("no cards") })) : null))) : null,
     h("p", { class: "note" }, _("Most VP wins (each unspent coin is 1 VP, 0 with STARBURST); on equal VP, more scored cards; then the victory is shared.")));
+}
+
+// ------------------------------------------------------------------ the last moves
+
+// A step's words begin with a capital in a heading ("Coin: put cards back…").
+function upperFirst(text) {
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+}
+
+// The spaces named by the other player's last moves (placed on, moved from and to, swapped, used, fired).
+function movedSpaces(moves) {
+  const spaces = new Set();
+  for (const m of moves || []) {
+    if (!m.action) continue;
+    const [verb, a, b] = m.action.split(" ");
+    if (["place", "use"].includes(verb)) spaces.add(a);
+    if (["move", "swap"].includes(verb)) { spaces.add(a); spaces.add(b); }
+  }
+  return spaces;
+}
+
+// A move of the other player in words (the frame's "last move" strip).
+export function moveWords({ facts: f, names }, move) {
+  const [verb, a, b] = move.action.split(" ");
+  const player = names[move.actor];
+  const token = (key) => kindOf(f, key).name;
+  switch (verb) {
+    case "place": return _("{player} placed a token on {space}.", { player, space: a });
+    case "fire": return _("{player} FIRED UP {ability}.", { player, ability: (f.types.find((t) => t.key === a) || { name: a }).name });
+    case "skip": return _("{player} did not FIRE UP.", { player });
+    case "take": return _("{player} kept {token}.", { player, token: token(a) });
+    case "move": return _("{player} moved a token from {from} to {to}.", { player, from: a, to: b });
+    case "swap": return _("{player} swapped the tokens of {from} and {to}.", { player, from: a, to: b });
+    case "use": return _("{player} used the token on {space}.", { player, space: a });
+    case "score": return _("{player} scored {card}.", { player, card: f.cards[Number(a.slice(1)) - 1] ? f.cards[Number(a.slice(1)) - 1].label : a });
+    case "coin": return _("{player} spent a coin.", { player });
+    case "done": return _("{player} finished the turn.", { player });
+    default: return _("{player}: {action}", { player, action: move.action });
+  }
+}
+
+// On a phone, at one's decision, the dock is pinned at the bottom: the board keeps above it, so that every space to
+// click and the dock are in sight together (the board shrinks to the room left, never below a size a finger can use).
+function fitBoard(table) {
+  const svg = table.querySelector(".hexboard");
+  const dock = table.querySelector(".dock");
+  if (!svg) return;
+  svg.style.maxHeight = "";
+  if (!dock || getComputedStyle(dock).position !== "sticky") return;
+  const top = svg.getBoundingClientRect().top + window.scrollY;
+  const room = window.innerHeight - dock.offsetHeight - top - 8;
+  svg.style.maxHeight = `${Math.round(Math.max(170, Math.min(room, window.innerHeight * 0.36)))}px`;
+}
+
+if (typeof window !== "undefined") { // a browser (the unit tests import this module without one)
+  window.addEventListener("resize", () => { const t = document.querySelector(".duals-table"); if (t) fitBoard(t); });
 }
 
 // ------------------------------------------------------------------ render
@@ -321,10 +381,12 @@ export function render(root, ctx) {
     view.end_triggered && !view.outcome ? h("p", { class: "notice" }, "⚑ ", _("The end is triggered.")) : null,
     view.last_chance && !view.outcome ? h("p", { class: "notice" }, "⚑ ", _("Last chance: only scoring and the coin; then the match ends.")) : null,
   ];
-  const task = view.outcome ? f.steps.over : taskText(f, view, legal);
+  // whose turn, in words that fit the reader: one's own step, or what the other player is doing
+  const task = view.outcome ? upperFirst(f.steps.over) : mine ? _("Your turn: {task}", { task: upperFirst(taskText(f, view, legal)) })
+    : _("{player} is playing…", { player: names[view.to_act ?? view.turn] });
   const header = h("div", { class: "task", "aria-live": "polite" },
-    h("h2", {}, _("Turn {n}", { n: view.turn_number }), " · ", task),
-    mine ? h("p", { class: "hint" }, hint(options)) : (!view.outcome ? h("p", { class: "hint" }, _("Waiting for {player}…", { player: names[view.to_act ?? view.turn] })) : null));
+    h("h2", {}, _("Turn {n}", { n: view.turn_number }), " · ", h("span", { class: "turn-words" + (mine ? " mine" : "") }, task)),
+    mine ? h("p", { class: "hint" }, hint(options)) : (!view.outcome && seat !== null ? h("p", { class: "hint" }, upperFirst(taskText(f, view, legal))) : null));
 
   const buttons = options.buttons.map((action) => h("button", { class: "target action", "data-action": action, "data-key": "act-" + action,
     onclick: () => send(action) }, buttonLabel(f, view, action, me)));
@@ -334,19 +396,28 @@ export function render(root, ctx) {
     h("h3", {}, _("Your hand")),
     h("div", { class: "cards" }, view.hand.length ? view.hand.map((n) => cardView(f, n, { matching: view.matching, choice: options.cards.get(n), send }))
       : h("p", {}, _("No cards in hand."))),
-    view.bottom_known.length ? h("p", { class: "note" }, _("Your cards under the deck:"), " ",
-      view.bottom_known.map(([n, pos]) => _("K{card} ({n} from the bottom)", { card: n, n: pos + 1 })).join(", ")) : null);
+);
 
-  root.replaceChildren(h("div", {
+  const dock = mine || hand ? h("div", { class: "dock" },
+    buttons.length ? h("div", { class: "actions", role: "group", "aria-label": _("Your options") }, buttons) : null, hand) : null;
+  const table = h("div", {
     class: "duals-table", "data-version": version ?? "", "data-mine": mine ? "true" : "false",
     "data-state": `${version}:${picked.space ?? ""}`,
   },
   header, notices, held, drawn,
   h("div", { class: "duals-main" },
     h("div", { class: "board-wrap" }, boardSvg(f, view, targets, send, rerender), legend(f)),
-    h("div", { class: "side" },
-      buttons.length ? h("div", { class: "actions", role: "group", "aria-label": _("Your options") }, buttons) : null,
-      hand, view.outcome ? finalCount(f, view, names) : null, seatsPanel(f, view, names), supplyPanel(f, view)))));
+    h("div", { class: "side" }, dock, seat !== null && view.bottom_known.length ? h("p", { class: "note bottom-known" }, _("Your cards under the deck:"), " ",
+      view.bottom_known.map(([n, pos]) => _("K{card} ({n} from the bottom)", { card: n, n: pos + 1 })).join(", ")) : null,
+    view.outcome ? finalCount(f, view, names, ctx.revealed) : null, seatsPanel(f, view, names),
+      supplyPanel(f, view))));
+  // the spaces of the other player's last moves, marked
+  for (const space of movedSpaces(ctx.moves)) {
+    const el = table.querySelector(`.hexboard .space[data-space="${CSS.escape(space)}"]`);
+    if (el) el.classList.add("last-move");
+  }
+  root.replaceChildren(table);
+  fitBoard(table);
   if (focusedKey) {
     const again = root.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
     if (again) again.focus();
@@ -358,3 +429,4 @@ function legend(f) {
     h("span", { class: "glyph", style: `background: ${t.colour}`, "aria-hidden": "true" }, t.letter), " ", t.name)),
   h("span", { class: "chip" }, h("span", { class: "glyph buddy", "aria-hidden": "true" }, f.buddy_letter), " ", f.kinds.buddy.name));
 }
+export { help } from "./help.js";

@@ -23,7 +23,7 @@ function keepDecks(decks) {
 
 // The game's verdict on a deck: null when it is good, else the problem in the player's language (the problem
 // alone when the server names it, "a deck has exactly 3 characters, got 2", else its whole message).
-async function deckProblem(deck) {
+export async function deckProblem(deck) {
   const options = { mode: "decks", decks: [{ characters: deck.characters, supports: deck.supports }, null] };
   try {
     const response = await fetch(`/api/games/duel/options/check?lang=${language()}`, {
@@ -71,7 +71,7 @@ function builder(cards, index, done) {
   const deck = index === null ? { name: _("Deck {n}", { n: decks.length + 1 }), characters: [], supports: [] } : decks[index];
   const [cmin, cmax] = cards.deck.characters;
   const [smin, smax] = cards.deck.supports;
-  const problem = h("p", { class: "error", id: "deck-problem", role: "alert" });
+  const problem = h("p", { class: "error", id: "deck-problem", role: "alert", tabindex: "-1" });
   const counts = h("p", { class: "deck-counts", "aria-live": "polite" });
   const name = h("input", { type: "text", id: "deck-name", name: "name", value: deck.name, maxlength: "60", required: true });
   const count = () => {
@@ -101,6 +101,8 @@ function builder(cards, index, done) {
     const text = await deckProblem(made);
     if (text) {
       problem.textContent = text;
+      problem.focus({ preventScroll: true }); // the keyboard and the eyes go to what is wrong
+      problem.scrollIntoView({ block: "center" });
       return;
     }
     const all = savedDecks();

@@ -78,3 +78,22 @@ export function heldSeats() {
   }
   return seats;
 }
+
+// A finished match's replay (GET /api/rooms/ID/matches/N/replay?lang=...): the response, asked again after a
+// refusal for the moment (429: the address's replays a second; 503: the server's replay worker is full), as the
+// server's message says, a few times with growing waits, while `stillWanted()`. Network errors are tried again too.
+export async function replayResponse(room, match, lang, stillWanted = () => true) {
+  let wait = 1000;
+  let response = null;
+  for (let attempt = 0; attempt < 6 && stillWanted(); attempt += 1) {
+    try {
+      response = await fetch(`/api/rooms/${encodeURIComponent(room)}/matches/${encodeURIComponent(match)}/replay?lang=${lang}`);
+      if (response.status !== 429 && response.status !== 503) return response;
+    } catch {
+      response = null;
+    }
+    await new Promise((resolve) => { setTimeout(resolve, wait); });
+    wait = Math.min(wait * 2, 8000);
+  }
+  return response;
+}

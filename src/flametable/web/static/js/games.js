@@ -45,7 +45,7 @@ export async function gameModule(name) {
   }
 }
 
-// The game's table: its render() and its facts (the words and pieces it draws, in the player's language), or
+// The game's table: its render(), its moveWords() when it has one (a move in words), and its facts (the words and pieces it draws, in the player's language), or
 // null facts when the server could not give them (a table without its facts still draws what it can).
 export async function loadGame(name) {
   const module = await gameModule(name);
@@ -55,7 +55,7 @@ export async function loadGame(name) {
   } catch {
     facts = null;
   }
-  return { render: module.render, facts };
+  return { render: module.render, moveWords: module.moveWords || null, facts };
 }
 
 // One of a game's own pages (/games/NAME/PAGE): its module (with the game's styles), or null.

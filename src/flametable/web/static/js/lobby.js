@@ -6,6 +6,7 @@ import { api, keepSeatToken, seatToken } from "./api.js";
 import { controlText, readTimeControl, timeControlField } from "./clock.js";
 import { h } from "./dom.js";
 import { gameModule, games as knownGames } from "./games.js";
+import { helpLink } from "./help.js";
 import { _ } from "./i18n.js";
 import { go } from "./nav.js";
 
@@ -52,6 +53,8 @@ export async function mount(root) {
   const gameNamed = (name) => games.find((g) => g.name === name);
   const error = h("p", { class: "error", role: "alert" });
   const optionsSlot = h("div");
+  const helpSlot = h("p", { class: "help-slot" });
+  const showHelp = () => helpSlot.replaceChildren(helpLink(gameSelect.value));
   const gameSelect = h("select", { name: "game", id: "game" }, games.map((g) => h("option", { value: g.name }, g.title)));
   const opponent = h("select", { name: "opponent", id: "opponent" },
     h("option", { value: "open" }, _("A friend (send them the link)")),
@@ -67,7 +70,7 @@ export async function mount(root) {
   opponent.addEventListener("change", showRated);
   const form = h("form", { class: "create" },
     h("h1", {}, _("New match")),
-    h("label", { for: "game" }, _("Game")), gameSelect,
+    h("label", { for: "game" }, _("Game")), gameSelect, helpSlot,
     optionsSlot, timeControlField(),
     h("label", { for: "seat" }, _("You play as")), seat,
     h("label", { for: "opponent" }, _("Against")), opponent, ratedChoice,
@@ -82,7 +85,8 @@ export async function mount(root) {
   // the options form of the game chosen last, made or being made: a submit right after a change of game waits for
   // it (else the old game's fields would be read, or none: "Cannot read properties of null")
   let optionsShown = showOptions();
-  gameSelect.addEventListener("change", () => { optionsShown = showOptions(); });
+  gameSelect.addEventListener("change", () => { optionsShown = showOptions(); showHelp(); });
+  showHelp();
   await optionsShown;
   form.addEventListener("submit", async (e) => {
     e.preventDefault();

@@ -1,5 +1,6 @@
 // The page's router: the lobby (/), a room's table (/rooms/ID), the replay viewer (/replay), a player's profile
-// (/players/NAME), a game's leaderboard (/leaderboard/GAME), the account's page (/account), and each game's own
+// (/players/NAME), a game's leaderboard (/leaderboard/GAME), the account's page (/account), how to play a game
+// (/help/GAME), and each game's own
 // pages (/games/NAME/PAGE, such as a deck builder: the registry's client pieces, linked from the menu). Links marked
 // data-nav move without reloading; the language switch redraws the page.
 import { drawHeader, loadAccount } from "./account.js";
@@ -15,6 +16,7 @@ const PAGES = {
   profile: () => import("./profile.js"),
   leaderboard: () => import("./leaderboard.js"),
   account: () => import("./account.js"),
+  help: () => import("./help.js"),
   game: async ({ game, page }) => (await pageModule(game, page)) || import("./lobby.js"),
 };
 
@@ -27,6 +29,8 @@ function route(path) {
   const own = path.match(/^\/games\/([A-Za-z0-9_-]{1,100})\/([A-Za-z0-9_-]{1,64})$/);
   if (own) return ["game", { game: own[1], page: own[2] }];
   if (path.startsWith("/replay")) return ["replay", {}];
+  const help = path.match(/^\/help\/([A-Za-z0-9_-]{1,100})$/);
+  if (help) return ["help", { game: help[1] }];
   const player = path.match(/^\/players\/([^/]{1,200})$/);
   if (player) return ["profile", { name: decodeURIComponent(player[1]) }];
   const board = path.match(/^\/leaderboard(?:\/([A-Za-z0-9_-]{1,100}))?\/?$/);

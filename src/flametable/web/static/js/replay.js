@@ -2,7 +2,7 @@
 // file the player uploads (/replay). First / previous / next / last (buttons, or the arrow, Home and End keys), a
 // step counter, the view of the seat chosen (or the spectators') drawn by the game's own table, the log lines of
 // the step, and the result at the end. After the end everything may be shown, so both seats' views are offered.
-import { csrfHeaders } from "./api.js";
+import { csrfHeaders, replayResponse } from "./api.js";
 import { clockText } from "./clock.js";
 import { fill, h } from "./dom.js";
 import { _, language } from "./i18n.js";
@@ -19,7 +19,8 @@ async function upload(text) {
 }
 
 async function fromServer(room, match) {
-  const response = await fetch(`/api/rooms/${encodeURIComponent(room)}/matches/${encodeURIComponent(match)}/replay?lang=${language()}`);
+  const response = await replayResponse(room, match, language());
+  if (!response) throw new Error(_("The replay could not be loaded: try again in a moment."));
   const data = await response.json();
   if (!response.ok) throw new Error(data.message);
   return data;
@@ -62,7 +63,8 @@ async function viewer(root, data) {
     const view = { ...step.views[v.audience], legal: [] }; // nothing to play in a replay
     counter.textContent = _("Step {n} of {total}", { n: v.index, total: last });
     game.render(board, {
-      view, legal: [], version: step.version, seat, facts: game.facts, names: [playerName(0, seat), playerName(1, seat)],
+      view, legal: [], version: step.version, seat, facts: game.facts,
+      names: [playerName(0, null), playerName(1, null)], // a record's players: nobody here is "you"
       act: () => {},
     });
     const told = step.lines[v.audience] || [];
@@ -72,13 +74,13 @@ async function viewer(root, data) {
         second: clockText(step.time.left[1]), seconds: step.time.spent === null ? "—" : (step.time.spent / 1000).toFixed(1) });
     }
     lines.replaceChildren(...(told.length ? told : [step.action === null ? _("The match begins.")
-      : _("{player}: {action}", { player: playerName(step.actor, seat), action: step.action })]).map((line) => h("li", {}, line)));
+      : _("{player}: {action}", { player: playerName(step.actor, null), action: step.action })]).map((line) => h("li", {}, line)));
     for (const b of nav.querySelectorAll("button")) {
       b.disabled = (b.classList.contains("first") || b.classList.contains("previous")) ? v.index === 0 : v.index === last;
     }
     result.hidden = v.index !== last;
     const reason = data.result && data.result.reason;
-    const loser = data.result ? playerName(1 - data.result.winner, seat) : "";
+    const loser = data.result ? playerName(1 - data.result.winner, null) : "";
     fill(result, h("h2", {}, headline(data.result)), reason === "resigned"
       ? h("p", {}, _("{player} resigned.", { player: loser }))
       : reason === "time" ? h("p", {}, _("{player} ran out of time.", { player: loser }))

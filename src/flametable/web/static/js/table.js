@@ -3,11 +3,12 @@
 // move of the others told to screen readers. The table holds no rule: the options it offers are the view's legal
 // actions, and the server checks every one.
 import { account } from "./account.js";
-import { api, keepSeatToken, seatToken } from "./api.js";
+import { api, keepSeatToken, replayResponse, seatToken } from "./api.js";
 import { TableClocks } from "./clock.js";
 import { announce, fill, h } from "./dom.js";
 import { loadGame } from "./games.js";
-import { _ } from "./i18n.js";
+import { _, language } from "./i18n.js";
+import { helpLink } from "./help.js";
 import { RoomSocket } from "./socket.js";
 
 export function playerName(seat, mySeat) {
@@ -80,6 +81,48 @@ function ratingLines(rating, mySeat) {
         after: p.after.display, change: p.delta_display }))));
 }
 
+// The page's title while a decision waits for this player (the tab says it when the page is not in sight).
+const TITLE = "flametable";
+
+// A short chime (Web Audio: no file), when the player asked for it.
+const SOUND_KEY = "flametable.sound";
+
+function soundOn() {
+  return localStorage.getItem(SOUND_KEY) === "on";
+}
+
+function chime() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return;
+  try {
+    const audio = new Context();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.4);
+    tone.onended = () => audio.close();
+  } catch {
+    // no sound here: the title still says it
+  }
+}
+
+// A finished match's record, as its replay's steps: each seat's last view shows the cards that were still hidden.
+async function finalViews(room, match, stillWanted) {
+  try {
+    const response = await replayResponse(room, match, language(), stillWanted);
+    if (!response || !response.ok) return null;
+    const data = await response.json();
+    const last = data.steps[data.steps.length - 1];
+    return [last.views["0"], last.views["1"]];
+  } catch {
+    return null; // the table stands without them
+  }
+}
+
 // Before the table: a free seat can be taken, or the match watched.
 async function chooseSeat(root, room, summary) {
   let token = seatToken(room);
@@ -123,8 +166,16 @@ export async function mount(root, { room }) {
     seat: null, players: summary.players, event: null, legal: [], status: "connecting", ended: null, match: null,
     offer: null, log: [], logLoaded: false, logOpen: false, error: "", undoing: false, welcomed: false, canUndo: false,
     presence: [true, true], rating: null,
+    moves: [], // the last moves of the other seat since this seat's own (a spectator: of the seat that moved last)
+    revealed: null, // each seat's last view once the match is over (from its record)
+    decided: null, // the version at which this seat's decision was told (the chime rings once a decision)
   };
+  let left = false; // the page was left: nothing more to ask for
   const status = h("p", { class: "status", role: "status" });
+  const lastMove = h("p", { class: "last-move", hidden: true });
+  const sound = h("input", { type: "checkbox", id: "turn-sound", checked: soundOn(), onchange: () => {
+    localStorage.setItem(SOUND_KEY, sound.checked ? "on" : "off");
+  } });
   const watching = h("p", { class: "watching", hidden: true });
   const bar = h("ul", { class: "players" });
   const board = h("section", { class: "board", "aria-label": _("Table"), tabindex: "-1" });
@@ -137,7 +188,10 @@ export async function mount(root, { room }) {
   const frame = h("div", { class: "table " + summary.game },
     h("h1", {}, title),
     h("section", { class: "seats", "aria-label": _("Players") }, bar, status, watching),
-    errorBox, result, board, controls, logBox);
+    lastMove, errorBox, result, board, controls,
+    h("p", { class: "sound-choice" }, h("label", { for: "turn-sound" }, sound, " ",
+      _("A sound when it is my turn and this tab is not in sight"))),
+    logBox);
   root.append(frame);
 
   let socket = null;
@@ -190,7 +244,7 @@ export async function mount(root, { room }) {
         h("span", { class: "name" }, playerName(p.seat, t.seat)),
         p.kind.startsWith("bot:") ? h("span", { class: "kind" }, botName(p.kind)) : null,
         h("span", { class: "presence " + (p.connected ? "on" : "off") }, presenceWords(p)),
-        toAct ? h("span", { class: "turn" }, _("to play")) : null, clocks.slot(p.seat));
+        toAct ? h("span", { class: "turn" }, p.seat === t.seat ? _("your turn") : _("to play")) : null, clocks.slot(p.seat));
     }));
   };
 
@@ -227,6 +281,7 @@ export async function mount(root, { room }) {
         _("Close the room")) : null,
       t.seat !== null && !playing && !unplayed ? h("button", { class: "rematch primary", onclick: () => socket.send({ type: "rematch" }) },
         t.offer !== null && t.offer !== t.seat ? _("Accept the rematch") : _("Rematch")) : null,
+      helpLink(summary.game),
       h("button", { class: "show-log", "aria-expanded": String(t.logOpen), "aria-controls": "match-log", onclick: () => {
         t.logOpen = !t.logOpen;
         if (t.logOpen) socket.send({ type: "log" });
@@ -255,8 +310,54 @@ export async function mount(root, { room }) {
         h("a", { href: `/replay?room=${room}&match=${t.ended.match}`, "data-nav": true }, _("Replay it"))) : null);
   };
 
+  // While the socket is down, every control of a move is off and says why (the server would not hear it).
+  const offline = (down) => {
+    const why = board.querySelector(".offline-why");
+    if (!down) {
+      if (why) why.remove();
+      return;
+    }
+    const note = why || h("p", { class: "offline-why", id: "offline-why", role: "alert" });
+    note.textContent = _("Connection lost: your moves wait until it is back (reconnecting…).");
+    const dock = board.querySelector(".dock");
+    if (!why) (dock || board).prepend(note);
+    for (const el of board.querySelectorAll("[data-action]")) {
+      if (el.tagName === "BUTTON") el.disabled = true;
+      else {
+        el.setAttribute("aria-disabled", "true");
+        el.removeAttribute("tabindex");
+      }
+      el.setAttribute("aria-describedby", "offline-why");
+      el.classList.add("offline");
+    }
+  };
+
+  // The last moves of the other player (of whoever moved last, for a spectator), in one line.
+  const drawLastMove = (names) => {
+    const moves = t.moves;
+    lastMove.hidden = !moves.length || !t.event;
+    if (lastMove.hidden) return;
+    const said = moves.slice().reverse().map((m) => (m.action === null
+      ? _("{player} made a move you cannot see.", { player: names[m.actor] })
+      : game.moveWords ? game.moveWords({ facts, names, seat: t.seat }, m)
+        : _("{player}: {action}", { player: names[m.actor], action: m.action })));
+    fill(lastMove, h("span", { class: "label" }, _("Last move:")), " ", said.join(" · "));
+    lastMove.title = said.join(" · ");
+  };
+
+  // The tab's title while a decision of this player waits, and the chime (asked for) while the tab is hidden.
+  const drawTurn = () => {
+    const mine = t.event && !t.ended && t.seat !== null && t.event.view.to_act === t.seat && t.legal.length > 0;
+    document.title = mine ? _("● Your turn — flametable") : TITLE;
+    if (mine && t.decided !== t.event.version) {
+      t.decided = t.event.version;
+      if (document.hidden && soundOn()) chime();
+    }
+  };
+
   const draw = () => keepingFocus(root, board, () => {
     frame.dataset.version = t.event ? String(t.event.version) : "";
+    board.dataset.over = t.ended ? "true" : "false"; // nothing left to do: the dock needs no pinning
     frame.dataset.seat = t.seat === null ? "" : String(t.seat);
     status.dataset.state = t.status;
     status.textContent = {
@@ -267,16 +368,28 @@ export async function mount(root, { room }) {
     watching.textContent = _("You are watching this match.");
     drawPlayers();
     errorBox.textContent = t.error;
+    const names = [playerName(0, t.seat), playerName(1, t.seat)];
     if (t.event) {
       // Once the match is over (a resignation sends no new view), nothing is left to play.
       const over = t.ended !== null;
       game.render(board, {
         view: over ? { ...t.event.view, legal: [] } : t.event.view, legal: over ? [] : t.legal, version: t.event.version,
-        seat: t.seat,
-        facts, names: [playerName(0, t.seat), playerName(1, t.seat)],
-        act: (action) => { if (over) return; t.error = ""; socket.act(action); },
+        seat: t.seat, facts, names, moves: t.moves, revealed: over ? t.revealed : null,
+        act: (action) => {
+          if (over) return;
+          t.error = "";
+          // nothing clicked is lost without a word: a move the socket cannot carry now is said not sent
+          if (t.status !== "connected" || !socket.act(action)) {
+            t.error = _("Not sent: the connection is lost. Your move can be made again once it is back.");
+            announce(t.error);
+            draw();
+          }
+        },
       });
+      offline(t.status !== "connected" && !over);
     }
+    drawLastMove(names);
+    drawTurn();
     drawControls();
     logBox.hidden = !t.logOpen;
     logList.replaceChildren(...t.log.map((line) => h("li", {}, line)));
@@ -303,6 +416,8 @@ export async function mount(root, { room }) {
       if (newMatch || msg.status === "playing") t.offer = null;
       if (newMatch) {
         t.rating = null;
+        t.moves = [];
+        t.revealed = null;
         t.log = [];
         t.logLoaded = false;
         announce(t.seat === null ? _("A new match begins.")
@@ -312,6 +427,15 @@ export async function mount(root, { room }) {
     },
     event: (msg) => {
       const first = t.event === null || t.match !== msg.match;
+      if (t.match !== msg.match) t.moves = [];
+      const actor = msg.event.actor;
+      if (actor !== null && !(msg.event.version === (t.event && t.event.version))) {
+        if (actor === t.seat) t.moves = [];
+        else {
+          if (t.moves.length && t.moves[0].actor !== actor) t.moves = [];
+          t.moves = [...t.moves, { actor, action: msg.event.action, version: msg.event.version }];
+        }
+      }
       t.event = msg.event;
       t.legal = msg.legal; // the seat to act's legal actions in notation (for the plain table)
       t.canUndo = msg.can_undo === true; // a decision of mine to take back (the server may still refuse)
@@ -351,7 +475,16 @@ export async function mount(root, { room }) {
     ended: (msg) => {
       const fresh = !t.ended;
       t.ended = msg;
-      if (!UNPLAYED.includes(msg.status)) loadRating(msg.match);
+      if (!UNPLAYED.includes(msg.status)) {
+        loadRating(msg.match);
+        if (fresh) {
+          finalViews(room, msg.match, () => !left && t.match === msg.match).then((views) => {
+            if (!views || t.match !== msg.match) return;
+            t.revealed = views;
+            draw();
+          });
+        }
+      }
       clearTimeout(logTimer); // the log asked now takes the place of one still waiting
       logTimer = null;
       socket.send({ type: "log" });
@@ -380,6 +513,8 @@ export async function mount(root, { room }) {
     },
   });
   return () => {
+    left = true;
+    document.title = TITLE;
     socket.close();
     clocks.stop();
     if (logTimer) clearTimeout(logTimer);

@@ -1,0 +1,110 @@
+"""Issue 25, point 1: the table on one screen. Over whole matches (Flame Duel with random characters, a draft and
+own decks; Flamecraft Duals), at 360×740 and 1280×800, in English and Spanish: at every decision of the player,
+every control of a legal action and every card of the player's own hand lie inside the screen without scrolling,
+and nothing covers them (the dock pinned at the bottom)."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.browser.rooms import Rooms
+from tests.browser.table_play import CONTROLS, click_one, next_decision
+
+MAX_DECISIONS = 400
+
+HAND = ".table .board .dock .hand .mini, .table .board .dock .hand .card"
+
+OUT_OF_SIGHT = """([controls, hand]) => {
+  window.scrollTo(0, 0);
+  const out = [];
+  const check = (el, what) => {
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const inside = r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5
+      && r.right <= innerWidth + 0.5;
+    const top = inside ? document.elementFromPoint(x, y) : null;
+    if (!inside || !top || !(el === top || el.contains(top)))
+      out.push(`${what} ${el.dataset.action || el.dataset.card || el.className}: `
+        + `${Math.round(r.top)}..${Math.round(r.bottom)}`);
+  };
+  document.querySelectorAll(controls).forEach((el) => check(el, 'action'));
+  document.querySelectorAll(hand).forEach((el) => check(el, 'card'));
+  return { out, scrollY: window.scrollY, controls: document.querySelectorAll(controls).length };
+}"""
+
+BROKEN_WORDS = """(selector) => {
+  const broken = [];
+  for (const cell of document.querySelectorAll(selector)) {
+    const text = cell.firstChild && cell.firstChild.nodeType === Node.TEXT_NODE ? cell.firstChild : null;
+    if (!text) continue;
+    for (const m of text.data.matchAll(/[^\\s-]+/g)) {  // a break after a hyphen is a break between words
+      const range = document.createRange();
+      range.setStart(text, m.index);
+      range.setEnd(text, m.index + m[0].length);
+      if (range.getClientRects().length > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}"""
+"""The words of the cells that a line break cuts in two ("Jug ado r 1")."""
+
+WIDER = """width => [...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > width + 0.5)
+    .map(e => e.tagName + "." + e.className + ": " + Math.round(e.getBoundingClientRect().right))"""
+"""The elements that stick out of a viewport ``width`` wide (a page that scrolls sideways)."""
+
+TASK = ".duals-table .task h2 .turn-words.mine"
+
+MATCHES = [  # each kind of match at both sizes, the languages taken in turn
+    ("duel", {"mode": "shared", "pick": "random"}, "en-GB", (360, 740)),
+    ("duel", {"mode": "shared", "pick": "random"}, "es-ES", (1280, 800)),
+    ("duel", {"mode": "shared", "pick": "draft"}, "es-ES", (360, 740)),
+    ("duel", {"mode": "shared", "pick": "draft"}, "en-GB", (1280, 800)),
+    ("duel", {"mode": "decks", "pick": "random"}, "en-GB", (360, 740)),
+    ("duel", {"mode": "decks", "pick": "random"}, "es-ES", (1280, 800)),
+    ("duals", {}, "es-ES", (360, 740)),
+    ("duals", {}, "en-GB", (1280, 800)),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "locale", "size"), MATCHES,
+                         ids=[f"{g}-{o.get('pick', '')}{o.get('mode', '')}-{loc[:2]}-{w}x{h}"
+                              for g, o, loc, (w, h) in MATCHES])
+def test_every_option_and_the_hand_are_in_sight_at_every_decision(browser: Browser, rooms: Rooms, game: str,
+                                                                  options: dict[str, Any], locale: str,
+                                                                  size: tuple[int, int]) -> None:
+    width, height = size
+    context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
+    page = context.new_page()
+    room = rooms.make(game, ["me", "bot:random"], options or None)
+    rooms.sit(page, room)
+    rng = random.Random(25)
+    decisions = 0
+    phases: set[str] = set()
+    while next_decision(page) == "mine":
+        assert decisions < MAX_DECISIONS, "the match did not end"
+        found = page.evaluate(OUT_OF_SIGHT, [CONTROLS, HAND])
+        phase = page.evaluate("() => { const h = document.querySelector('.duel-head h2, .duals-table .task h2');"
+                              " return h ? h.textContent : ''; }")
+        phases.add("draft" if page.locator(".dock .tiles").count() else phase)
+        if game == "duals":  # the step's words begin with a capital ("Coin: put cards back…")
+            step = page.locator(TASK).text_content() or ""
+            assert re.match(r"^(Your turn|Tu turno): [A-ZÁÉÍÓÚÑ]", step), step
+        assert found["controls"] > 0
+        assert not found["out"], f"out of sight at decision {decisions} ({phase}): {found['out']}"
+        click_one(page, rng)
+        decisions += 1
+    expect(page.locator(".result .headline")).to_be_visible()
+    if game == "duals":  # the final count's words whole, at 360 px too
+        expect(page.locator(".final-count")).to_be_visible()
+        assert page.evaluate(BROKEN_WORDS, ".final-count th, .final-count td") == []
+    wide = page.evaluate(WIDER, width)
+    assert not wide, f"no sideways scrolling at the end: {wide}"
+    assert decisions >= 5, f"a whole match of decisions: {decisions}"
+    if game == "duel" and options["pick"] == "draft":
+        assert "draft" in phases, phases
+    context.close()
