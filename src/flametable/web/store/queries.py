@@ -11,7 +11,9 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 import flametable.web.store.leases as leases
+import flametable.web.store.seeks as seeks
 from flametable.bots.registry import HUMAN
+from flametable.service.pairing import Gap
 from flametable.web.store.errors import MatchOver, StoreError, caused, database_errors
 from flametable.web.store.migrate import upgrade_engine
 from flametable.web.store.rows import EXPIRED, PLAYING, UNPLAYED, MatchRow, RoomRow, SeatRow
@@ -241,6 +243,23 @@ class Store:
             return match_id
 
         match.id = await self._write(what, work)
+
+    # --- quick pairing's seeks (:mod:`.seeks`): through the writer ----------------------------------------------
+
+    async def add_seek(self, seek_id: str, pool: str, player: str, rating: float) -> bool:
+        """Put ``player`` in ``pool`` (False: they already wait there)."""
+        return await self._write(f"cannot add the seek {seek_id}",
+                                 lambda connection: seeks.add(connection, seek_id, pool, player, rating))
+
+    async def cancel_seek(self, seek_id: str, player: str) -> bool:
+        """End ``player``'s waiting seek (whether there was one)."""
+        return await self._write(f"cannot cancel the seek {seek_id}",
+                                 lambda connection: seeks.cancel(connection, seek_id, player))
+
+    async def pair_seeks(self, pool: str, gap: Gap | None = None) -> list[tuple[str, str]]:
+        """Pair what waits in ``pool`` now and no other process is pairing (:func:`.seeks.pair`)."""
+        return await self._write(f"cannot pair the pool {pool}",
+                                 lambda connection: seeks.pair(connection, pool, gap or Gap()))
 
     # --- rooms' owners (:mod:`.leases`): through the writer too, in their turn among the writes ------------------
 

@@ -179,3 +179,19 @@ rating_history = sa.Table(  # one row per rated match per account; its key makes
     sa.Column("at", sa.Double(), nullable=False),  # when the match was rated (seconds since 1970)
     sa.Index(None, "account_id", "game", "at"),  # a profile's chart
 )
+
+
+seeks = sa.Table(  # quick pairing (issue 24): a player waiting in a pool (see :mod:`.seeks`)
+    "seeks", metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("pool", sa.String(200), nullable=False),  # game, time control, rated or casual
+    sa.Column("player", sa.String(128), nullable=False),  # "account:ID", or a guest's "client:ID"
+    sa.Column("rating", sa.Double(), nullable=False),
+    sa.Column("since", sa.Double(), nullable=False),  # made at, seconds since 1970 by the database's clock
+    sa.Column("status", sa.String(16), nullable=False),  # waiting, paired, cancelled
+    sa.Column("partner", sa.String(64), nullable=True),  # the seek it was paired with
+    sa.Index("ix_seeks_waiting", "pool", "since", postgresql_where=sa.text("status = 'waiting'"),
+             sqlite_where=sa.text("status = 'waiting'")),
+    sa.Index("uq_seeks_one_per_pool", "pool", "player", unique=True, postgresql_where=sa.text("status = 'waiting'"),
+             sqlite_where=sa.text("status = 'waiting'")),
+)
