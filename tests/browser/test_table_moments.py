@@ -127,10 +127,13 @@ def test_the_turn_is_told_the_last_move_shown_and_the_chime_rings_only_when_aske
     expect(watcher.locator(".watching")).to_be_visible()
     sides = watcher.locator(".duel-table .side")
     expect(sides).to_have_count(2, timeout=TIMEOUT)
-    top, bottom = (sides.nth(i).bounding_box() for i in (0, 1))
-    assert top is not None
-    assert bottom is not None
-    assert top["y"] + top["height"] <= bottom["y"], "a spectator sees both sides, one above the other"
+    for side in (sides.nth(0), sides.nth(1)):  # (drawn again as the match's first events arrive)
+        expect(side).to_be_visible(timeout=TIMEOUT)
+    stacked = watcher.evaluate("""() => {
+        const [top, bottom] = [...document.querySelectorAll('.duel-table .side')].map((e) => e.getBoundingClientRect());
+        return top && bottom ? top.bottom <= bottom.top : null;
+    }""")
+    assert stacked is True, "a spectator sees both sides, one above the other"
     actor, waiting = to_act(a, b)
     expect(actor).to_have_title(TITLE[lang_of(actor)], timeout=TIMEOUT)
     expect(waiting).to_have_title("flametable")

@@ -14,7 +14,7 @@ from tests.services import fresh_postgresql_database, postgresql_url
 from tests.web.test_store import HEAD
 
 TABLES = {"alembic_version", "rooms", "seats", "matches", "actions", "room_owners", "accounts", "sessions",
-          "seat_accounts", "rated_rooms", "ratings", "rating_history"}
+          "seat_accounts", "rated_rooms", "ratings", "rating_history", "seeks"}
 
 
 def tables(path: Path) -> set[str]:
