@@ -62,6 +62,18 @@ async def store(db_url: str, anyio_backend: str) -> AsyncIterator[Store]:
 
 
 @pytest.fixture
+async def two(postgresql_database: str, anyio_backend: str) -> AsyncIterator[tuple[Store, Store]]:
+    """Two processes' stores on one PostgreSQL database."""
+    first = await Store.open(postgresql_database)
+    second = await Store.open(postgresql_database, migrate=False)
+    try:
+        yield first, second
+    finally:
+        await second.close()
+        await first.close()
+
+
+@pytest.fixture
 def own_redis() -> Iterator[RedisServer]:
     """A ``redis-server`` of the test's own on a free port (skipped where there is none): ``stop()`` it and
     ``start()`` it again to take Redis away and bring it back."""

@@ -409,18 +409,6 @@ async def test_a_refused_append_fails_only_its_caller_in_a_run(store: Store) -> 
 
 # --- two processes at the same moment (PostgreSQL: SQLite has one process) -------------------------------------
 
-@pytest.fixture
-async def two(postgresql_database: str, anyio_backend: str) -> AsyncIterator[tuple[Store, Store]]:
-    """Two processes' stores on one PostgreSQL database."""
-    first = await Store.open(postgresql_database)
-    second = await Store.open(postgresql_database, migrate=False)
-    try:
-        yield first, second
-    finally:
-        await second.close()
-        await first.close()
-
-
 async def test_an_append_racing_a_resignation_being_committed_waits_for_it_and_is_refused(
         two: tuple[Store, Store]) -> None:
     resigning, other = two

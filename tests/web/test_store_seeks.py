@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 import sqlalchemy as sa
@@ -49,17 +48,6 @@ async def test_the_pool_s_seeks_are_paired_closest_first_each_with_its_partner(s
         "e": ("waiting", None), "x": ("waiting", None)}
     assert await store.pair_seeks(POOL) == []  # e waits for someone near 2400
     assert not await store.cancel_seek("a", "account:a")  # paired: no longer a seek to cancel
-
-
-@pytest.fixture
-async def two(postgresql_database: str, anyio_backend: str) -> AsyncIterator[tuple[Store, Store]]:
-    first = await Store.open(postgresql_database)
-    second = await Store.open(postgresql_database, migrate=False)
-    try:
-        yield first, second
-    finally:
-        await second.close()
-        await first.close()
 
 
 async def test_two_processes_pairing_200_seeks_at_once_pair_each_one_once_at_most(two: tuple[Store, Store]) -> None:
