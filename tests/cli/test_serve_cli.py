@@ -4,6 +4,7 @@ none, a password hashing cost (``FLAMETABLE_ARGON2``, for tests) that is none.""
 
 from __future__ import annotations
 
+import re
 import socket
 from pathlib import Path
 
@@ -113,3 +114,25 @@ def test_a_redis_that_cannot_be_used_is_one_line_without_its_password(cli: Cli, 
     assert words in result.output
     assert "secret" not in result.output
     assert "Traceback" not in result.output
+
+
+def test_the_servers_own_lines_are_written_with_time_level_and_logger() -> None:
+    """What the ``flametable`` loggers say as the server runs (a room taken over, rooms swept) reaches the operator:
+    from INFO up, on standard error, one line each with its time; uvicorn's own lines stay as they were."""
+    import subprocess
+    import sys
+
+    script = ("import logging, logging.config\n"
+              "from flametable.cli.serve import log_config\n"
+              "logging.config.dictConfig(log_config())\n"
+              "logging.getLogger('flametable.web').info('room %s: taken over from an owner gone', 'r1')\n"
+              "logging.getLogger('flametable.web.bus').debug('not shown')\n"
+              "logging.getLogger('uvicorn.error').warning('uvicorn says')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    told = done.stderr.splitlines()
+    assert len(told) == 2, told
+    stamp, level, logger, message = told[0].split(" ", 4)[1:]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", told[0].split()[0])
+    assert re.fullmatch(r"\d\d:\d\d:\d\d,\d{3}", stamp)
+    assert (level, logger, message) == ("INFO", "flametable.web:", "room r1: taken over from an owner gone")
+    assert told[1].split() == ["WARNING:", "uvicorn", "says"]

@@ -7,6 +7,7 @@ start (two of them would drive the same rooms each from its own memory)."""
 
 from __future__ import annotations
 
+import copy
 import errno
 import gc
 import ipaddress
@@ -141,6 +142,24 @@ def hold_database(url: str) -> ServerLock:
     return lock
 
 
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+"""How the server's own lines (the ``flametable`` loggers: leases taken over, rooms swept, the bus back...) are
+written to standard error: with the time, the level and the logger, one line each."""
+
+
+def log_config() -> dict[str, Any]:
+    """uvicorn's logging set-up, and the ``flametable`` loggers' from INFO up in :data:`LOG_FORMAT` (without it they
+    had no handler: Python's last resort wrote their warnings bare, without a time, and dropped the rest)."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["formatters"]["flametable"] = {"format": LOG_FORMAT}
+    config["handlers"]["flametable"] = {"formatter": "flametable", "class": "logging.StreamHandler",
+                                        "stream": "ext://sys.stderr"}
+    config["loggers"]["flametable"] = {"handlers": ["flametable"], "level": "INFO", "propagate": False}
+    return config
+
+
 def run_serve(host: str, port: int, db: str | None, lang: str | None, bot_workers: int | None,
               forwarded_allow_ips: str | None = None, *, workers: int = 1, redis: str | None = None) -> None:
     """Serve until stopped. ``redis``: the bus of several server processes on one database (then no server lock is
@@ -169,7 +188,8 @@ def run_serve(host: str, port: int, db: str | None, lang: str | None, bot_worker
                              "{redis}.", workers).format(workers=workers, redis=shown_redis(redis)),
                     soft_wrap=True, markup=False, highlight=False)
     options: dict[str, Any] = {"host": host, "port": port, "ws_max_size": WS_MAX_BYTES,
-                               "ws_per_message_deflate": WS_DEFLATE, "log_level": "warning", "lifespan": "on",
+                               "ws_per_message_deflate": WS_DEFLATE, "log_level": "warning", "log_config": log_config(),
+                               "lifespan": "on",
                                "proxy_headers": proxies is not None, "forwarded_allow_ips": proxies}
     chosen = lang or language()
     if workers > 1:  # each worker makes its app from the environment (uvicorn needs an import string)
