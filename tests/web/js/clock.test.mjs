@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { clockText, controlText, leftNow, passed } from "/static/js/clock.js";
+import { clockText, controlText, fellLow, leftNow, passed } from "/static/js/clock.js";
 
 test("a time is shown as minutes, seconds and tenths under an hour, and in hours and days above", () => {
   assert.equal(clockText(177_500), "2:57.5");
@@ -32,4 +32,11 @@ test("a time control in words", () => {
   assert.equal(controlText({ kind: "fischer", minutes: 3, increment: 2 }), "3+2");
   assert.equal(controlText({ kind: "turn", days: 3 }), "3 days per decision");
   assert.equal(controlText(null), "Untimed");
+});
+
+test("the sound of one's own clock comes once, as it falls under 10 s", () => {
+  assert.equal(fellLow(10_050, 9_950), true);
+  assert.equal(fellLow(10_000, 9_900), true);
+  assert.equal(fellLow(9_950, 9_850), false); // already under: not again
+  assert.equal(fellLow(12_000, 10_000), false);
 });

@@ -46,6 +46,11 @@ export function passed(before, after) {
   return MARKS.filter((mark) => before > mark && after <= mark);
 }
 
+// Whether a clock going from `before` to `after` ms left fell under 10 s just now (the table's sound, if chosen).
+export function fellLow(before, after) {
+  return before >= LOW_MS && after < LOW_MS;
+}
+
 // The lobby's field: untimed, a real-time preset, a custom real-time control, or days per decision.
 export function timeControlField() {
   const choice = h("select", { name: "clock", id: "clock" },
@@ -75,10 +80,11 @@ export function readTimeControl(form) {
 }
 
 // Both seats' clocks and the claim of a table. nameOf(seat): a seat's name as the table shows it; mySeat(): the
-// reader's seat (null: watching); rated: a rated match (no bot takes a seat then); claim(take): send the claim.
+// reader's seat (null: watching); rated: a rated match (no bot takes a seat then); claim(take): send the claim;
+// low(): the reader's own running clock fell under 10 s (the table sounds it if the player chose sounds).
 export class TableClocks {
-  constructor({ announce, nameOf, mySeat, rated, claim }) {
-    Object.assign(this, { announce, nameOf, mySeat, rated, claim });
+  constructor({ announce, nameOf, mySeat, rated, claim, low = () => {} }) {
+    Object.assign(this, { announce, nameOf, mySeat, rated, claim, low });
     this.state = null; // {control, remaining, running, at}
     this.control = null;
     this.over = false;
@@ -131,6 +137,7 @@ export class TableClocks {
       if (running) {
         passed(before, left[seat]).forEach((mark) => this.announce(_("{player}: {seconds} seconds left on the clock.",
           { player: this.nameOf(seat), seconds: mark / 1000 })));
+        if (seat === this.mySeat() && fellLow(before, left[seat])) this.low();
       }
       el.dataset.left = String(left[seat]);
     });

@@ -190,13 +190,14 @@ export async function mount(root, { room }) {
     h("section", { class: "seats", "aria-label": _("Players") }, bar, status, watching),
     lastMove, errorBox, result, board, controls,
     h("p", { class: "sound-choice" }, h("label", { for: "turn-sound" }, sound, " ",
-      _("A sound when it is my turn and this tab is not in sight"))),
+      _("A sound when it is my turn and this tab is not in sight, and when my clock falls under 10 s"))),
     logBox);
   root.append(frame);
 
   let socket = null;
   const clocks = new TableClocks({ announce, nameOf: (seat) => playerName(seat, t.seat), mySeat: () => t.seat,
-    rated: summary.rated === true, claim: (take) => socket.send({ type: "claim", take }) }); // issue 24
+    rated: summary.rated === true, claim: (take) => socket.send({ type: "claim", take }), // issue 24
+    low: () => { if (soundOn()) chime(); } });
   frame.querySelector(".seats").after(clocks.box);
   const dialog = resignDialog(() => socket.send({ type: "resign" }));
   root.append(dialog);
