@@ -21,6 +21,7 @@ from typing import Any, cast
 import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
+from websockets.exceptions import ConnectionClosed
 
 from flametable.bots.registry import HUMAN
 from flametable.core import registry
@@ -30,7 +31,7 @@ from flametable.web.rooms import Hall, game_of
 from flametable.web.store import MatchRow, RoomRow, SeatRow, record_of, room_owners
 from tests.services import machine_redis_url
 from tests.web import leakcheck
-from tests.web.halls import UNLIMITED, Halls, Seat, Spread
+from tests.web.halls import UNLIMITED, Halls, Seat, Spread, close_code
 
 LEASE, EVERY = 1.0, 0.2
 FAST = {"limits": UNLIMITED, "cluster_every": EVERY, "lease_seconds": LEASE}
@@ -329,6 +330,34 @@ def test_with_the_bus_down_the_owner_goes_on_and_relayed_clients_resync_once_it_
             local.read_to(version + 1)
             relayed.read_to(version + 1)
         assert len(stored(halls, room).actions) == local.version
+
+
+def test_a_relayed_hello_the_bus_cannot_deliver_is_told_unreachable_and_its_socket_closed_to_come_back(
+        postgresql_database: str) -> None:
+    """With the bus down, a client reaching a process that does not hold its room is told ``unreachable`` and its
+    socket closed with 1012 (never left open waiting for a welcome that cannot come); once the bus is back, the same
+    client's hello through that process is welcomed."""
+    hub = LocalHub()
+    with Halls(postgresql_database, local_buses(hub), count=2, settings=lambda i: FAST) as halls:
+        room, tokens = made(halls, 0, "duals", ["me", "me"])
+        Seat(halls, room, tokens["0"], 0).connect(0)
+        relayed = Seat(halls, room, tokens["1"], 1)
+        hub.fail()
+        try:
+            ws = halls.connect(1, room)
+            ws.send(json.dumps({"type": "hello", "token": tokens["1"]}))
+            error = json.loads(ws.recv(10))
+            assert (error["type"], error["code"]) == ("error", "unreachable")
+            assert close_code(ws.recv) == 1012
+        finally:
+            halls.call(recovered(hub))
+        for _attempt in range(3):  # the bus's return may close (1012) a socket relayed just before it was seen
+            try:
+                welcome = relayed.connect(1)
+                break
+            except ConnectionClosed:
+                time.sleep(0.2)
+        assert welcome["seat"] == 1
 
 
 def test_sockets_and_budgets_of_an_address_are_counted_over_every_process(postgresql_database: str) -> None:

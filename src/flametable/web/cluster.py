@@ -212,7 +212,7 @@ class Link:
 
     async def forward(self, msg: Mapping[str, Any]) -> None:
         """Send a checked client message to the room's owner; if the bus cannot deliver it, tell the client and look
-        again who owns the room."""
+        again who owns the room (a first message undelivered closes the socket: 1012, the client comes back)."""
         from flametable.web.socket import send_error
 
         cluster = self.cluster
@@ -224,6 +224,11 @@ class Link:
             self.started = True
             return
         await send_error(self.conn, "unreachable", unreachable())
+        if not self.started:
+            # its hello never reached the owner: no welcome would ever come, so the socket is closed and its client
+            # comes back with a hello (to a process that takes the room, or relays once the owner hears again)
+            self.push(1012)
+            return
         await cluster.recheck([self])
 
     def push(self, item: str | int) -> None:
