@@ -30,6 +30,7 @@ from flametable.web.messages import (
     RATING_CHANGE_ANSWER,
     ROOM_REQUEST,
     SEAT_REQUEST,
+    SEEK_REQUEST,
     SIGN_IN_REQUEST,
     SIGN_UP_REQUEST,
 )
@@ -75,6 +76,9 @@ def documents() -> dict[str, dict[str, Any]]:
     made["delete-request"] = (DELETE_REQUEST, "flametable server: account deletion",
                               "The body of DELETE /api/account on the game server (docs/server.md, Accounts): the "
                               "account's password.")
+    made["seek-request"] = (SEEK_REQUEST, "flametable server: seek request",
+                            "The body of POST /api/seeks on the game server (docs/server.md, Quick pairing): the "
+                            "pool to wait in: a game, a real-time clock, rated or casual.")
     made["seat-request"] = (SEAT_REQUEST, "flametable server: seat request",
                             "The body of POST /api/rooms/ID/seat on the game server (docs/server.md, Accounts): "
                             "which of the account's seats in the room gets a fresh token.")

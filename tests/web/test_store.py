@@ -41,7 +41,7 @@ pytestmark = pytest.mark.anyio
 
 TABLES = {"rooms", "seats", "matches", "actions", "room_owners", "accounts", "sessions", "seat_accounts",
           "rated_rooms", "ratings", "rating_history", "seeks"}
-HEAD = "0007"  # the latest migration
+HEAD = "0008"  # the latest migration
 MAX_SEED = 2**64 - 1
 
 

@@ -56,7 +56,7 @@ async def test_db_upgrade_brings_a_rooms_only_database_to_accounts_with_its_room
 
     done = db_upgrade(db_url)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "revision 0007" in done.stdout
+    assert "revision 0008" in done.stdout
 
     assert {"accounts", "sessions", "seat_accounts"} <= await table_names(db_url)
     store = await Store.open(db_url)

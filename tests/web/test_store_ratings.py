@@ -135,7 +135,7 @@ async def test_db_upgrade_brings_an_accounts_database_to_ratings_with_everything
 
     done = db_upgrade(db_url)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "revision 0007" in done.stdout
+    assert "revision 0008" in done.stdout
 
     assert {"rated_rooms", "ratings", "rating_history"} <= await table_names(db_url)
     store = await Store.open(db_url)

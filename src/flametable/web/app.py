@@ -35,6 +35,12 @@ game rule here: rooms drive matches through the common protocol and the match se
                                             own place
 ``GET  /api/rooms/ID/matches/N/rating``     a match's rating change (rated rooms: ``"rated": true`` at making
                                             and joining)
+``POST /api/seeks``                         quick pairing (issue 24): wait in a pool (``{"game", "clock",
+                                            "rated"}``): the seek's id and secret
+``GET  /api/seeks/ID``                      the seek (``X-Seek-Secret``): waiting, or paired with its room, seat
+                                            and token
+``DELETE /api/seeks/ID``                    cancel a waiting seek (``X-Seek-Secret``)
+``GET  /api/pools``                         each pool's players waiting and matches going on
 ==========================================  ===================================================================
 
 A request with a signed-in session's cookie that may change something carries the session's CSRF token
@@ -62,10 +68,11 @@ from flametable.web.cluster import Cluster
 from flametable.web.memory import Connections
 from flametable.web.ratings import rate_pending
 from flametable.web.rooms import Hall, process_id
-from flametable.web.routes import accounts, games, matches, pages, players, rooms
+from flametable.web.routes import accounts, games, matches, pages, players, rooms, seeks
+from flametable.web.seeking import Seeker
 from flametable.web.sessions import SessionGuard
 from flametable.web.settings import Settings, bot_pool, replay_worker
-from flametable.web.store import AccountStore
+from flametable.web.store import AccountStore, Store
 
 __all__ = ["Settings", "app_from_env", "create_app"]
 
@@ -103,9 +110,17 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hall.start_sweeping()
         hall.start_clocks()  # a single server's timed matches taken up: their clocks run from now (issue 24)
         await rate_pending(store, settings.clock())  # rated matches whose rating failed before (issue 23)
+        app.state.seeker = seeker = (Seeker(hall, store, gap=settings.seek_gap, every=settings.pairing_every,
+                                            stale=settings.seek_stale_seconds)
+                                     if isinstance(store, Store) else None)  # quick pairing (issue 24)
+        if seeker is not None:
+            seeker.start()
         with socket.quiet_bad_text(hall.limits.not_utf8_log_seconds):  # not a traceback per bad text frame
             yield
     finally:
+        seeker = getattr(app.state, "seeker", None)
+        if seeker is not None:
+            await seeker.stop()
         await hall.close()  # its bots' workers shut down too, its leases given back
         replays.close()
         if bus is not None:
@@ -122,6 +137,7 @@ def create_app(settings: Settings) -> Starlette:
         *matches.routes,
         *accounts.routes,
         *players.routes,
+        *seeks.routes,
         *socket.routes,
         *client.routes(pages.page),
         # routes of other modules go here, each module's ``routes`` list

@@ -17,9 +17,9 @@ A client speaks JSON objects over one WebSocket per room, each with a ``type``:
 =========== ==================================================================================================
 
 The bodies of the HTTP requests that take one are declared here too (:data:`ROOM_REQUEST`, :data:`JOIN_REQUEST`,
-:data:`CLOSE_REQUEST`, :data:`OPTIONS_CHECK`; the accounts' :data:`SIGN_UP_REQUEST`, :data:`SIGN_IN_REQUEST`,
-:data:`PASSWORD_REQUEST`, :data:`DELETE_REQUEST`, :data:`SEAT_REQUEST`), and the translation of versions between
-the match service and the wire.
+:data:`CLOSE_REQUEST`, :data:`OPTIONS_CHECK`, :data:`SEEK_REQUEST`; the accounts' :data:`SIGN_UP_REQUEST`,
+:data:`SIGN_IN_REQUEST`, :data:`PASSWORD_REQUEST`, :data:`DELETE_REQUEST`, :data:`SEAT_REQUEST`), and the translation
+of versions between the match service and the wire.
 
 The server answers with ``welcome``, ``event``, ``presence``, ``rematch``, ``ended``, ``log`` and ``error``
 messages (``docs/server.md``). Everything a player reads in them is already in the connection's language.
@@ -88,6 +88,14 @@ ROOM_REQUEST = Obj(
     title="room request",
 )
 """``POST /api/rooms``."""
+SEEK_REQUEST = Obj(
+    required={"game": Str(max_len=100, description="a game of the registry"),
+              "clock": Anything("object", "the pool's real-time control (issue 24): {\"kind\": \"fischer\", "
+                                          "\"minutes\": 3, \"increment\": 2}")},
+    optional={"rated": Bool("a rated pool (signed in); default false: casual")},
+    title="seek request",
+)
+"""``POST /api/seeks``: wait in a pool for quick pairing (issue 24)."""
 JOIN_REQUEST = Obj(optional={"player": Int(0, 1, "the seat wanted (default: the first open one)"),
                              "rated": Bool("the joiner asks for the rated match of a rated room (signed in, another "
                                            "account than its creator's); default false")},

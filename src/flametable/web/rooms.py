@@ -1240,10 +1240,14 @@ class Hall:
                 self.cluster.release(room.id, room.fence)  # another process may take it at once
 
     async def create(self, game_name: str, options: Mapping[str, Any] | None, seats: Iterable[str],
-                     creator: str, clock: Any = None) -> tuple[Room, dict[int, str]]:
+                     creator: str, clock: Any = None, *, held: Mapping[int, str] | None = None,
+                     counted: bool = True) -> tuple[Room, dict[int, str]]:
         """A new room: ``seats`` are ``"me"`` (a seat for the creator), ``"open"`` or a bot spec; ``clock`` its time
         control's JSON (:meth:`TimeControl.from_json`; None: untimed). Returns the room and the tokens of the
-        creator's seats."""
+        creator's seats. ``held``: the token hashes of ``"me"`` seats whose tokens their players already hold (quick
+        pairing: each seek's secret), no token made for them; ``counted=False``: the room is not counted against
+        its creator's rooms (the server's pairing makes it, for two players)."""
+        held = held or {}
         try:
             control = TimeControl.from_json(clock)
         except TimeControlError as exc:
@@ -1270,7 +1274,7 @@ class Hall:
                     "You already have {count} room where only bots play: let it end first.",
                     "You already have {count} rooms where only bots play: let one of them end first.", "count"),
                     status=429, count=self.limits.bot_rooms_per_client)
-        elif await self.store.open_rooms_by(creator, since=self.cutoff()) >= self.limits.rooms_per_client:
+        elif counted and await self.store.open_rooms_by(creator, since=self.cutoff()) >= self.limits.rooms_per_client:
             raise RoomError("too_many_rooms", N_("You already have {count} rooms with a match going on: finish or "
                                                  "resign one first."), status=429,
                             count=self.limits.rooms_per_client)
@@ -1280,7 +1284,9 @@ class Hall:
         tokens: dict[int, str] = {}
         seat_rows = []
         for player, spec in enumerate(specs):
-            if spec == "me":
+            if spec == "me" and player in held:
+                seat_rows.append(SeatRow(player, HUMAN, held[player]))
+            elif spec == "me":
                 tokens[player] = new_token()
                 seat_rows.append(SeatRow(player, HUMAN, token_hash(tokens[player])))
             else:

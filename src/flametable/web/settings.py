@@ -11,6 +11,7 @@ from functools import partial
 from multiprocessing import get_context
 from typing import TYPE_CHECKING, Any
 
+from flametable.service.pairing import Gap
 from flametable.web.accounts import AccountLimits, HashCost
 from flametable.web.botpool import INSTANT, QUICK, SEARCH, BotPool, Lane, watch_parent
 from flametable.web.replays import ReplayWorker
@@ -45,6 +46,12 @@ class Settings:
     process: str | None = None  # this process's name in the cluster (default: host, pid and random letters)
     lease_seconds: float = 3.0  # a room's lease: renewed every ``cluster_every`` seconds while the room is held
     cluster_every: float = 1.0
+    # quick pairing (issue 24, web/seeking.py): a pairing step every ``pairing_every`` seconds (None: none, tests
+    # step it themselves), the rating gap allowed, a seek expired once its client has not asked after it for
+    # ``seek_stale_seconds``
+    pairing_every: float | None = 0.5
+    seek_gap: Gap = field(default_factory=Gap)
+    seek_stale_seconds: float = 30.0
 
     @property
     def clustered(self) -> bool:

@@ -246,10 +246,13 @@ class Store:
 
     # --- quick pairing's seeks (:mod:`.seeks`): through the writer ----------------------------------------------
 
-    async def add_seek(self, seek_id: str, pool: str, player: str, rating: float) -> bool:
-        """Put ``player`` in ``pool`` (False: they already wait there)."""
+    async def add_seek(self, seek_id: str, pool: str, player: str, rating: float, secret_hash: str | None = None,
+                       account_id: int | None = None) -> bool:
+        """Put ``player`` in ``pool`` (False: they already wait there); ``secret_hash``: the seek's secret's (its
+        seat token once paired), ``account_id``: a signed-in player's."""
         return await self._write(f"cannot add the seek {seek_id}",
-                                 lambda connection: seeks.add(connection, seek_id, pool, player, rating))
+                                 lambda connection: seeks.add(connection, seek_id, pool, player, rating, secret_hash,
+                                                              account_id))
 
     async def cancel_seek(self, seek_id: str, player: str) -> bool:
         """End ``player``'s waiting seek (whether there was one)."""
@@ -260,6 +263,40 @@ class Store:
         """Pair what waits in ``pool`` now and no other process is pairing (:func:`.seeks.pair`)."""
         return await self._write(f"cannot pair the pool {pool}",
                                  lambda connection: seeks.pair(connection, pool, gap or Gap()))
+
+    async def seat_seeks(self, places: list[tuple[str, str, int]]) -> None:
+        """The room made for paired seeks: (seek, room, seat) each (:func:`.seeks.seated`)."""
+        await self._write("cannot give paired seeks their room", lambda connection: seeks.seated(connection, places))
+
+    async def unpair_seeks(self, seek_ids: list[str]) -> None:
+        """Paired seeks whose room could not be made wait again."""
+        await self._write("cannot put seeks back in their pool", lambda connection: seeks.unpair(connection, seek_ids))
+
+    async def seek_seen(self, seek_id: str) -> None:
+        """The seek's client asked after it now."""
+        await self._write(f"cannot touch the seek {seek_id}", lambda connection: seeks.seen(connection, seek_id))
+
+    async def expire_seeks(self, after: float) -> int:
+        """Waiting seeks nobody asked after for ``after`` seconds stop waiting (how many)."""
+        return await self._write("cannot expire seeks", lambda connection: seeks.expire(connection, after))
+
+    async def load_seeks(self, seek_ids: Iterable[str]) -> dict[str, seeks.SeekRow]:
+        """The stored seeks among ``seek_ids``."""
+        with database_errors("cannot read seeks"):
+            async with self.engine.connect() as connection:
+                return await seeks.read(connection, seek_ids)
+
+    async def waiting_pools(self) -> list[str]:
+        """The pools where two seeks or more wait."""
+        with database_errors("cannot list the pools"):
+            async with self.engine.connect() as connection:
+                return await seeks.waiting_pools(connection)
+
+    async def pool_counts(self) -> dict[str, tuple[int, int]]:
+        """Each pool's players waiting and matches going on."""
+        with database_errors("cannot count the pools"):
+            async with self.engine.connect() as connection:
+                return await seeks.counts(connection)
 
     # --- rooms' owners (:mod:`.leases`): through the writer too, in their turn among the writes ------------------
 

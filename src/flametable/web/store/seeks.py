@@ -8,9 +8,17 @@ however many server processes pair the pool at the same time.
   has one writer), paired by :func:`flametable.service.pairing.pairs`, and each pair's two rows marked ``paired``
   with their partner in the same transaction. A process pairing the pool at the same moment skips the rows another
   holds, so no seek is paired twice, and none waits for another process's pairing.
+
+What the server's pairing (:mod:`flametable.web.seeking`, migration 0008) adds: a seek's secret's hash and its
+account, :func:`seated` (the room made for a pair), :func:`unpair` (a pair whose room could not be made waits
+again), :func:`seen` and :func:`expire` (a seek nobody asks after stops waiting), :func:`counts` (each pool's
+players waiting and matches going on).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
@@ -18,17 +26,40 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from flametable.service.pairing import Gap, Seek, pairs
 from flametable.web.store.leases import database_now
-from flametable.web.store.tables import seeks
+from flametable.web.store.rows import PLAYING
+from flametable.web.store.tables import current_match, matches, rooms, seeks
 
-WAITING, PAIRED, CANCELLED = "waiting", "paired", "cancelled"
+WAITING, PAIRED, CANCELLED, EXPIRED = "waiting", "paired", "cancelled", "expired"
 
 
-async def add(connection: AsyncConnection, seek_id: str, pool: str, player: str, rating: float) -> bool:
+@dataclass(frozen=True)
+class SeekRow:
+    """One seek as stored: ``waited`` is how long it has been waiting (or waited), ``ago`` how long since its client
+    last asked after it (seconds, the database's clock)."""
+
+    id: str
+    pool: str
+    player: str
+    rating: float
+    status: str
+    partner: str | None
+    secret_hash: str | None
+    account_id: int | None
+    room_id: str | None
+    seat: int | None
+    waited: float
+    ago: float
+
+
+async def add(connection: AsyncConnection, seek_id: str, pool: str, player: str, rating: float,
+              secret_hash: str | None = None, account_id: int | None = None) -> bool:
     """Put ``player`` in ``pool``: False if they already wait there."""
     try:
         async with connection.begin_nested():
             await connection.execute(seeks.insert().values(id=seek_id, pool=pool, player=player, rating=rating,
-                                                           since=database_now(), status=WAITING))
+                                                           since=database_now(), status=WAITING,
+                                                           secret_hash=secret_hash, account_id=account_id,
+                                                           seen=database_now()))
     except sa_exc.IntegrityError:
         return False
     return True
@@ -58,3 +89,66 @@ async def pair(connection: AsyncConnection, pool: str, gap: Gap) -> list[tuple[s
             .values(status=PAIRED, partner=partner),
             [{"seek": a, "partner_of": b} for x, y in made for a, b in ((x.id, y.id), (y.id, x.id))])
     return [(a.id, b.id) for a, b in made]
+
+
+async def seated(connection: AsyncConnection, places: Sequence[tuple[str, str, int]]) -> None:
+    """The room made for paired seeks: ``places`` are (seek, room, seat)."""
+    await connection.execute(
+        sa.update(seeks).where(seeks.c.id == sa.bindparam("seek"), seeks.c.status == PAIRED)
+        .values(room_id=sa.bindparam("room"), seat=sa.bindparam("place")),
+        [{"seek": seek, "room": room, "place": seat} for seek, room, seat in places])
+
+
+async def unpair(connection: AsyncConnection, seek_ids: Iterable[str]) -> None:
+    """Paired seeks whose room could not be made wait again (with the time they had waited)."""
+    await connection.execute(sa.update(seeks).where(seeks.c.id.in_(sorted(set(seek_ids))), seeks.c.status == PAIRED,
+                                                    seeks.c.room_id.is_(None))
+                             .values(status=WAITING, partner=None))
+
+
+async def seen(connection: AsyncConnection, seek_id: str) -> None:
+    """The seek's client asked after it now."""
+    await connection.execute(sa.update(seeks).where(seeks.c.id == seek_id).values(seen=database_now()))
+
+
+async def expire(connection: AsyncConnection, after: float) -> int:
+    """The waiting seeks whose client has not asked after them for ``after`` seconds stop waiting: how many."""
+    done = await connection.execute(sa.update(seeks).where(
+        seeks.c.status == WAITING, sa.func.coalesce(seeks.c.seen, seeks.c.since) < database_now() - after)
+        .values(status=EXPIRED))
+    return int(done.rowcount or 0)
+
+
+async def read(connection: AsyncConnection, seek_ids: Iterable[str]) -> dict[str, SeekRow]:
+    """The seeks of ``seek_ids`` there are."""
+    wanted = sorted(set(seek_ids))
+    if not wanted:
+        return {}
+    now = database_now()
+    rows = (await connection.execute(sa.select(seeks, (now - seeks.c.since).label("waited"),
+                                               (now - sa.func.coalesce(seeks.c.seen, seeks.c.since)).label("ago"))
+                                     .where(seeks.c.id.in_(wanted)))).mappings().all()
+    return {str(r["id"]): SeekRow(str(r["id"]), str(r["pool"]), str(r["player"]), float(r["rating"]),
+                                  str(r["status"]), r["partner"], r["secret_hash"], r["account_id"], r["room_id"],
+                                  r["seat"], float(r["waited"]), float(r["ago"])) for r in rows}
+
+
+async def waiting_pools(connection: AsyncConnection) -> list[str]:
+    """The pools where two seeks or more wait."""
+    rows = await connection.execute(sa.select(seeks.c.pool).where(seeks.c.status == WAITING)
+                                    .group_by(seeks.c.pool).having(sa.func.count() >= 2).order_by(seeks.c.pool))
+    return [str(r[0]) for r in rows]
+
+
+async def counts(connection: AsyncConnection) -> dict[str, tuple[int, int]]:
+    """Each pool's players waiting and matches going on (of the rooms its pairs were given)."""
+    waiting = await connection.execute(sa.select(seeks.c.pool, sa.func.count()).where(seeks.c.status == WAITING)
+                                       .group_by(seeks.c.pool))
+    playing = await connection.execute(
+        sa.select(seeks.c.pool, sa.func.count(sa.distinct(seeks.c.room_id)))
+        .join(rooms, rooms.c.id == seeks.c.room_id).join(matches, current_match())
+        .where(seeks.c.status == PAIRED, matches.c.status == PLAYING).group_by(seeks.c.pool))
+    out: dict[str, tuple[int, int]] = {str(pool): (int(n), 0) for pool, n in waiting}
+    for pool, n in playing:
+        out[str(pool)] = (out.get(str(pool), (0, 0))[0], int(n))
+    return out

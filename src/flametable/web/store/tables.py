@@ -190,8 +190,15 @@ seeks = sa.Table(  # quick pairing (issue 24): a player waiting in a pool (see :
     sa.Column("since", sa.Double(), nullable=False),  # made at, seconds since 1970 by the database's clock
     sa.Column("status", sa.String(16), nullable=False),  # waiting, paired, cancelled
     sa.Column("partner", sa.String(64), nullable=True),  # the seek it was paired with
+    # migration 0008: the server's pairing (web/seeking.py)
+    sa.Column("secret_hash", sa.String(64), nullable=True),  # the SHA-256 of the seek's secret (its seat token)
+    sa.Column("account_id", sa.Integer(), nullable=True),  # the signed-in player's account; NULL: a guest
+    sa.Column("room_id", sa.String(64), nullable=True),  # the room made for the pair
+    sa.Column("seat", sa.Integer(), nullable=True),  # the seek's seat in it
+    sa.Column("seen", sa.Double(), nullable=True),  # when its client last asked after it (the database's clock)
     sa.Index("ix_seeks_waiting", "pool", "since", postgresql_where=sa.text("status = 'waiting'"),
              sqlite_where=sa.text("status = 'waiting'")),
     sa.Index("uq_seeks_one_per_pool", "pool", "player", unique=True, postgresql_where=sa.text("status = 'waiting'"),
              sqlite_where=sa.text("status = 'waiting'")),
+    sa.Index("ix_seeks_room_id", "room_id"),
 )

@@ -1,0 +1,157 @@
+"""Quick pairing in the server (issue 24, point 2): the pools, and the pairing loop every server process runs.
+
+A *pool* is a game, a real-time clock and rated or casual (its key: ``"duel 3+2 rated"``). A player's seek waits in
+one (:mod:`flametable.web.routes.seeks` makes it); every ``Settings.pairing_every`` seconds :meth:`Seeker.step` pairs
+each pool where two seeks or more wait (the store's :func:`~flametable.web.store.seeks.pair`: closest ratings first,
+the allowed gap widening with the wait, each seek taken under a row lock, so that several processes pairing the
+same pools never pair one seek twice) and makes each pair's room: the pool's game and clock, both seats held, each
+seat's token the secret its seek's client holds (the seat's stored hash is the seek's ``secret_hash``), so the
+client asking after its seek learns its room and already holds its token. A rated pool's room is rated (both players
+signed in: a guest's seeks are casual), and a signed-in player's seat is their account's.
+
+Seeks whose client stopped asking after them (``Settings.seek_stale_seconds``) are expired at each step: a player
+who closed the lobby is never paired.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from dataclasses import dataclass
+
+from flametable.core import registry
+from flametable.service.clock import FISCHER, TimeControl
+from flametable.service.pairing import Gap
+from flametable.web.rooms import Hall
+from flametable.web.store import AccountStore, RatingStore, Store, StoreError
+from flametable.web.store.seeks import SeekRow
+
+log = logging.getLogger("flametable.web")
+
+PRESETS = ((3, 2), (5, 3), (10, 5))
+"""The time controls the lobby offers (minutes + increment seconds); any real-time clock makes a pool."""
+RATED, CASUAL = "rated", "casual"
+CREATOR = "pairing"
+"""The ``creator`` of the rooms the pairing makes."""
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A pool: a game, a real-time clock, rated or casual."""
+
+    game: str
+    clock: TimeControl
+    rated: bool
+
+    @property
+    def key(self) -> str:
+        return f"{self.game} {self.clock.minutes}+{self.clock.increment} {RATED if self.rated else CASUAL}"
+
+    @staticmethod
+    def parse(key: str) -> Pool | None:
+        """The pool of a stored key (None: not a key of a pool)."""
+        parts = key.split(" ")
+        if len(parts) != 3 or parts[2] not in (RATED, CASUAL) or "+" not in parts[1]:
+            return None
+        minutes, _, increment = parts[1].partition("+")
+        if not (minutes.isdigit() and increment.isdigit()):
+            return None
+        return Pool(parts[0], TimeControl(FISCHER, minutes=int(minutes), increment=int(increment)),
+                    parts[2] == RATED)
+
+    def to_json(self) -> dict[str, object]:
+        return {"pool": self.key, "game": self.game, "clock": self.clock.to_json(), "rated": self.rated}
+
+
+def offered() -> list[Pool]:
+    """The pools the lobby lists whether or not anyone waits there: each game's presets, rated and casual."""
+    return [Pool(game, TimeControl(FISCHER, minutes=m, increment=i), rated)
+            for game in registry.names() for m, i in PRESETS for rated in (False, True)]
+
+
+class Seeker:
+    """The pairing of one server process: :meth:`step` pairs every pool now; :meth:`start` runs it every
+    ``every`` seconds in a task of its own until :meth:`stop`."""
+
+    def __init__(self, hall: Hall, store: Store, *, gap: Gap | None = None, every: float | None = 0.5,
+                 stale: float = 30.0) -> None:
+        self.hall = hall
+        self.store = store
+        self.gap = gap or Gap()
+        self.every = every
+        self.stale = stale
+        self.task: asyncio.Task[None] | None = None
+        self.made = 0  # the rooms this process made for pairs
+
+    async def step(self) -> list[tuple[str, str, str]]:
+        """Expire the seeks nobody asks after, pair every pool, make each pair's room: (room, seek, seek) each."""
+        await self.store.expire_seeks(self.stale)
+        made: list[tuple[str, str, str]] = []
+        for key in await self.store.waiting_pools():
+            pool = Pool.parse(key)
+            if pool is None:  # pragma: no cover - the routes make only pools' keys
+                continue
+            pairs = await self.store.pair_seeks(key, self.gap)
+            if not pairs:
+                continue
+            rows = await self.store.load_seeks([seek for pair in pairs for seek in pair])
+            for first, second in pairs:
+                room_id = await self._room(pool, rows[first], rows[second])
+                if room_id is not None:
+                    made.append((room_id, first, second))
+        return made
+
+    async def _room(self, pool: Pool, first: SeekRow, second: SeekRow) -> str | None:
+        """The room of a pair: seats drawn at random, each held by its seek's secret; rated in a rated pool when
+        both are signed in. A room that cannot be made puts both seeks back in their pool."""
+        seated = (first, second) if secrets.randbelow(2) == 0 else (second, first)
+        try:
+            room, _ = await self.hall.create(pool.game, None, ["me", "me"], CREATOR, pool.clock.to_json(),
+                                             held={p: s.secret_hash or "" for p, s in enumerate(seated)},
+                                             counted=False)
+        except Exception:
+            log.exception("pool %s: the room of seeks %s and %s could not be made; they wait again", pool.key,
+                          first.id, second.id)
+            with contextlib.suppress(StoreError):
+                await self.store.unpair_seeks([first.id, second.id])
+            return None
+        try:
+            accounts = AccountStore(self.store)
+            for player, seek in enumerate(seated):
+                if seek.account_id is not None:
+                    await accounts.attach_players(seek.account_id, room.id, [player])
+            if pool.rated and seated[0].account_id is not None and seated[1].account_id is not None:
+                ratings = RatingStore(self.store)
+                await ratings.make_rated(room.id, seated[0].account_id, self.hall.clock())
+                await ratings.accept(room.id, seated[1].account_id)
+        except StoreError:
+            log.exception("room %s of pool %s: its accounts could not be stored; its match is not rated", room.id,
+                          pool.key)
+        await self.store.seat_seeks([(seek.id, room.id, player) for player, seek in enumerate(seated)])
+        self.hall.maybe_forget(room)
+        self.made += 1
+        return room.id
+
+    async def run(self) -> None:
+        """:meth:`step` every ``every`` seconds until cancelled (a step that fails is logged; the next tries
+        again)."""
+        assert self.every is not None
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                await self.step()
+            except StoreError:
+                log.exception("pairing failed; the next step tries again")
+
+    def start(self) -> None:
+        if self.every is not None and self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self.run(), name="flametable-pairing")
+
+    async def stop(self) -> None:
+        task, self.task = self.task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
