@@ -17,9 +17,9 @@ A client speaks JSON objects over one WebSocket per room, each with a ``type``:
 =========== ==================================================================================================
 
 The bodies of the HTTP requests that take one are declared here too (:data:`ROOM_REQUEST`, :data:`JOIN_REQUEST`,
-:data:`CLOSE_REQUEST`, :data:`OPTIONS_CHECK`; the accounts' :data:`SIGN_UP_REQUEST`, :data:`SIGN_IN_REQUEST`,
-:data:`PASSWORD_REQUEST`, :data:`DELETE_REQUEST`, :data:`SEAT_REQUEST`), and the translation of versions between
-the match service and the wire.
+:data:`CLOSE_REQUEST`, :data:`OPTIONS_CHECK`, :data:`MY_MATCHES_REQUEST`; the accounts' :data:`SIGN_UP_REQUEST`,
+:data:`SIGN_IN_REQUEST`, :data:`PASSWORD_REQUEST`, :data:`DELETE_REQUEST`, :data:`SEAT_REQUEST`), and the translation
+of versions between the match service and the wire.
 
 The server answers with ``welcome``, ``event``, ``presence``, ``rematch``, ``ended``, ``log`` and ``error``
 messages (``docs/server.md``). Everything a player reads in them is already in the connection's language.
@@ -117,6 +117,11 @@ PASSWORD_REQUEST = Obj(required={"password": _PASSWORD, "new_password": _PASSWOR
 """``POST /api/account/password``: the current password and the new one."""
 DELETE_REQUEST = Obj(required={"password": _PASSWORD}, title="account deletion")
 """``DELETE /api/account``: the account's password, to confirm."""
+MY_MATCHES_REQUEST = Obj(
+    required={"seats": List(_SEATS.of, max=50, description="the seat tokens this browser holds (at most 50), each with "
+                                                           "its room: a token proves its own seat only")},
+    title="my matches request")
+"""``POST /api/my-matches`` (issue 25): the browser's seats, whose live matches are listed."""
 SEAT_REQUEST = Obj(optional={"player": Int(0, 1, "the room's player whose seat is wanted (default: the account's "
                                                  "first seat in the room)")},
                    title="seat request")
