@@ -7,6 +7,7 @@ answered by its owner."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,7 @@ def test_a_match_over_or_against_a_bot_or_waiting(app: App) -> None:
     assert listed[bot["room"]]["opponent"] == {"kind": "bot", "bot": "bot:random"}
     assert (listed[bot["room"]]["clock"], listed[bot["room"]]["left_ms"]) == (None, None)
     assert (listed[waiting["room"]]["opponent"], listed[waiting["room"]]["waiting"]) == ({"kind": "open"}, True)
+    assert listed[waiting["room"]]["my_turn"] is False  # nobody's turn while the seat is open
 
 
 def test_signed_in_the_account_s_seats_are_listed_with_the_opponent_s_name(app: App) -> None:
@@ -182,3 +184,41 @@ def test_a_room_held_by_another_process_is_answered_by_its_owner(postgresql_data
         assert halls.owner(room) == 0  # read from its owner, not taken
         status, body = halls.request(1, "POST", "/api/my-matches", {"seats": [{"room": room, "token": "B" * 30}]})
         assert (status, body["matches"]) == (200, [])
+
+
+def wait_for(check: Any, what: str) -> None:
+    deadline = time.monotonic() + 5
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.005)
+
+
+def test_the_profile_counts_the_turn_based_matches_lost_on_time(app: App, clock: ManualClock) -> None:
+    """Issue 24, point 4: a player who lets many matches time out is shown so on their profile; a resignation, a
+    win on time and a real-time match are not counted."""
+    ana, bea = Player(app, "ana_late"), Player(app, "bea_late")
+    late = []
+    for _ in range(2):
+        room, t0, _t1 = pair(ana, bea)
+        move(app, room, t0)  # Bea's turn now, a day to decide
+        late.append(room)
+    resigned, _, r1 = pair(ana, bea)
+    bea.resign(resigned, r1)
+    wait_for(lambda: clock.sleepers >= 2, "the clocks' timers are set")
+    clock.advance(24 * 3600 + 1)
+    for room in late:
+        wait_for(lambda room=room: ana.get(f"/api/rooms/{room}")["status"] == "timeout", "lost on time")
+        assert ana.get(f"/api/rooms/{room}")["result"]["winner"] == 0
+    assert ana.get("/api/players/bea_late")["turn_timeouts"] == 2
+    assert ana.get("/api/players/ana_late")["turn_timeouts"] == 0  # she won both on time
+    assert mine(bea, []) == []  # over: no longer going on
+
+
+def test_the_lobby_s_waiting_rooms_say_game_options_and_how_long_they_have_waited(
+        app: App, clock: ManualClock) -> None:
+    ana = Player(app)
+    made = ana.post("/api/rooms", {"game": "duel", "seats": ["me", "open"],
+                                   "options": {"mode": "shared", "pick": "draft"}}, status=201)
+    clock.advance(90)
+    [row] = [r for r in ana.get("/api/rooms")["rooms"] if r["room"] == made["room"]]
+    assert (row["game"], row["options"], row["waited"]) == ("duel", {"mode": "shared", "pick": "draft"}, 90.0)

@@ -182,7 +182,8 @@ PROFILE_ANSWER = Obj(
             "reason": Nullable(Str(max_len=100, description="why it ended (the game's reason, or 'resigned')")),
             "rated": Bool(), "change": Nullable(Obj(required=dict(_CHANGE), title="change")),
             "replay": Str(max_len=300, description="the match's page in the replay viewer")},
-            title="match"), max=20, description="the latest finished matches, the newest first")},
+            title="match"), max=20, description="the latest finished matches, the newest first"),
+        "turn_timeouts": Int(0, None, "the turn-based matches the player lost on time (issue 24)")},
     title="profile")
 """``GET /api/players/NAME``."""
 LEADERBOARD_ANSWER = Obj(

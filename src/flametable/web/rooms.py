@@ -1274,7 +1274,8 @@ class Hall:
                     status=429, count=self.limits.bot_rooms_per_client)
         elif await self.store.open_rooms_by(creator, since=self.cutoff()) >= self.limits.rooms_per_client:
             raise RoomError("too_many_rooms", N_("You already have {count} rooms with a match going on: finish or "
-                                                 "resign one first."), status=429,
+                                                 "resign one first. They are listed under \"My matches\" in the "
+                                                 "lobby."), status=429,
                             count=self.limits.rooms_per_client)
         opts = dict(options or {})
         seed = self.seeds()

@@ -62,7 +62,7 @@ def seat_entry(room: Room, proof: Proof, now: float) -> dict[str, Any] | None:
     left = clock["remaining"] if clock is not None else None
     return {"room": room.id, "link": f"/rooms/{room.id}", "game": room.row.game, "options": room.public_options(),
             "match": room.match.number, "player": player, "seat": seat, "waiting": room.waiting,
-            "my_turn": seat in awaited, "opponent": opponent, "clock": room.match.clock,
+            "my_turn": seat in awaited and not room.waiting, "opponent": opponent, "clock": room.match.clock,
             "left_ms": left[seat] if left is not None else None,
             "opponent_left_ms": left[1 - seat] if left is not None else None,
             "running": clock["running"] if clock is not None else [],
