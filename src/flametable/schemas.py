@@ -25,6 +25,7 @@ from flametable.web.messages import (
     DELETE_REQUEST,
     JOIN_REQUEST,
     LEADERBOARD_ANSWER,
+    MY_MATCHES_REQUEST,
     PASSWORD_REQUEST,
     PROFILE_ANSWER,
     RATING_CHANGE_ANSWER,
@@ -82,6 +83,9 @@ def documents() -> dict[str, dict[str, Any]]:
     made["seat-request"] = (SEAT_REQUEST, "flametable server: seat request",
                             "The body of POST /api/rooms/ID/seat on the game server (docs/server.md, Accounts): "
                             "which of the account's seats in the room gets a fresh token.")
+    made["my-matches-request"] = (MY_MATCHES_REQUEST, "flametable server: my matches request",
+                                  "The body of POST /api/my-matches on the game server (docs/server.md): the seat "
+                                  "tokens the browser holds, each with its room.")
     made["profile-answer"] = (PROFILE_ANSWER, "flametable server: a player's profile",
                               "What GET /api/players/NAME answers (docs/server.md, Ratings): ratings per game with "
                               "their history, results, the recent matches.")

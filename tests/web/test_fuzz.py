@@ -718,7 +718,8 @@ def assert_spanish(template: str, english: str, spanish: str, untranslated: set[
     return True
 
 
-TOO_MANY_ROOMS = "You already have {count} rooms with a match going on: finish or resign one first."
+TOO_MANY_ROOMS = ("You already have {count} rooms with a match going on: finish or resign one first. They are "
+                  "listed under \"My matches\" in the lobby.")  # where to find them (issue 25, point 4)
 
 
 def test_a_client_has_at_most_so_many_rooms_playing() -> None:

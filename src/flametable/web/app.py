@@ -30,6 +30,8 @@ game rule here: rooms drive matches through the common protocol and the match se
 ``GET  /api/me``                            who is signed in, and the session's CSRF token
 ``GET  /api/me/matches``                    the account's matches going on
 ``POST /api/rooms/ID/seat``                 a fresh token for the account's seat in the room (another device)
+``POST /api/my-matches``                    the matches going on of the browser's seat tokens (``{"seats"}``) and,
+                                            signed in, of the account: whose turn, opponent, clock, last move
 ``GET  /api/players/NAME``                  a player's profile: ratings and their history, results, recent matches
 ``GET  /api/leaderboard/GAME``              a page (``?page=N``) of a game's best 100 settled ratings, the reader's
                                             own place
@@ -68,7 +70,7 @@ from flametable.web.cluster import Cluster
 from flametable.web.memory import Connections
 from flametable.web.ratings import rate_pending
 from flametable.web.rooms import Hall, process_id
-from flametable.web.routes import accounts, games, matches, pages, players, rooms, seeks
+from flametable.web.routes import accounts, games, matches, my_matches, pages, players, rooms, seeks
 from flametable.web.seeking import Seeker
 from flametable.web.sessions import SessionGuard
 from flametable.web.settings import Settings, bot_pool, replay_worker
@@ -136,6 +138,7 @@ def create_app(settings: Settings) -> Starlette:
         *rooms.routes,
         *matches.routes,
         *accounts.routes,
+        *my_matches.routes,
         *players.routes,
         *seeks.routes,
         *socket.routes,

@@ -17,7 +17,7 @@ A client speaks JSON objects over one WebSocket per room, each with a ``type``:
 =========== ==================================================================================================
 
 The bodies of the HTTP requests that take one are declared here too (:data:`ROOM_REQUEST`, :data:`JOIN_REQUEST`,
-:data:`CLOSE_REQUEST`, :data:`OPTIONS_CHECK`, :data:`SEEK_REQUEST`; the accounts' :data:`SIGN_UP_REQUEST`,
+:data:`CLOSE_REQUEST`, :data:`OPTIONS_CHECK`, :data:`SEEK_REQUEST`, :data:`MY_MATCHES_REQUEST`; the accounts' :data:`SIGN_UP_REQUEST`,
 :data:`SIGN_IN_REQUEST`, :data:`PASSWORD_REQUEST`, :data:`DELETE_REQUEST`, :data:`SEAT_REQUEST`), and the translation
 of versions between the match service and the wire.
 
@@ -125,6 +125,11 @@ PASSWORD_REQUEST = Obj(required={"password": _PASSWORD, "new_password": _PASSWOR
 """``POST /api/account/password``: the current password and the new one."""
 DELETE_REQUEST = Obj(required={"password": _PASSWORD}, title="account deletion")
 """``DELETE /api/account``: the account's password, to confirm."""
+MY_MATCHES_REQUEST = Obj(
+    required={"seats": List(_SEATS.of, max=50, description="the seat tokens this browser holds (at most 50), each with "
+                                                           "its room: a token proves its own seat only")},
+    title="my matches request")
+"""``POST /api/my-matches`` (issue 25): the browser's seats, whose live matches are listed."""
 SEAT_REQUEST = Obj(optional={"player": Int(0, 1, "the room's player whose seat is wanted (default: the account's "
                                                  "first seat in the room)")},
                    title="seat request")
@@ -185,7 +190,8 @@ PROFILE_ANSWER = Obj(
             "reason": Nullable(Str(max_len=100, description="why it ended (the game's reason, or 'resigned')")),
             "rated": Bool(), "change": Nullable(Obj(required=dict(_CHANGE), title="change")),
             "replay": Str(max_len=300, description="the match's page in the replay viewer")},
-            title="match"), max=20, description="the latest finished matches, the newest first")},
+            title="match"), max=20, description="the latest finished matches, the newest first"),
+        "turn_timeouts": Int(0, None, "the turn-based matches the player lost on time (issue 24)")},
     title="profile")
 """``GET /api/players/NAME``."""
 LEADERBOARD_ANSWER = Obj(

@@ -268,6 +268,7 @@ class Room:
         self.clock_task: asyncio.Task[None] | None = None  # the wait for the next deadline of the clocks (issue 24)
         self.away: dict[int, float] = {}  # real time: room players disconnected, since when (the hall's clock)
         self.claims_told: set[int] = set()  # those of them the others were told they may now claim against
+        self.moved_at: float | None = None  # when this process stored the match's last action (the hall's clock)
         self._restart(row.match)
         if self.clocks is not None and self.clocks.control.real_time and self.playing and not self.waiting:
             now = hall.clock()  # taken up (a restart, a takeover): its people count as away until they say hello
@@ -548,6 +549,7 @@ class Room:
                             status=503) from None
         self.match.actions.append(notation)
         self.match.spent.append(spent)
+        self.moved_at = now
         if clocks is not None and spent is not None:
             clocks.charge(seat, spent, awaited)
             clocks.restart(now)
@@ -1276,7 +1278,8 @@ class Hall:
                     status=429, count=self.limits.bot_rooms_per_client)
         elif counted and await self.store.open_rooms_by(creator, since=self.cutoff()) >= self.limits.rooms_per_client:
             raise RoomError("too_many_rooms", N_("You already have {count} rooms with a match going on: finish or "
-                                                 "resign one first."), status=429,
+                                                 "resign one first. They are listed under \"My matches\" in the "
+                                                 "lobby."), status=429,
                             count=self.limits.rooms_per_client)
         opts = dict(options or {})
         seed = self.seeds()

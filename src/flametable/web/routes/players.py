@@ -17,6 +17,7 @@ from starlette.routing import BaseRoute, Route
 from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
+from flametable.service.clock import TURN
 from flametable.service.ratings import Rating
 from flametable.texts.translator import Translator
 from flametable.web.accounts import name_key
@@ -35,7 +36,7 @@ from flametable.web.ratings import (
 from flametable.web.routes.accounts import store_failed
 from flametable.web.routes.pages import page
 from flametable.web.sessions import Current, accounts_of, session_of
-from flametable.web.store import PLAYING, UNPLAYED, RatingStore, Store, StoreError
+from flametable.web.store import PLAYING, TIMEOUT, UNPLAYED, RatingStore, Store, StoreError
 from flametable.web.store.ratings import BOARD_SIZE, ENDED, Played
 
 log = logging.getLogger("flametable.web")
@@ -284,7 +285,14 @@ async def profile(request: Request) -> Response:
             "change": change_json(change.before, change.after) if change is not None else None,
             "replay": f"/replay?room={p.room_id}&match={p.number}",
         })
-    return JSONResponse({"name": account.name, "created_at": account.created_at, "games": out, "recent": recent})
+    return JSONResponse({"name": account.name, "created_at": account.created_at, "games": out, "recent": recent,
+                         "turn_timeouts": turn_timeouts(played)})
+
+
+def turn_timeouts(played: list[Played]) -> int:
+    """How many turn-based matches the player lost on time (issue 24, point 4: a player who lets many matches time
+    out is shown so on their profile)."""
+    return sum(1 for p in played if p.status == TIMEOUT and p.score == 0.0 and (p.clock or {}).get("kind") == TURN)
 
 
 # ------------------------------------------------------------------ a leaderboard

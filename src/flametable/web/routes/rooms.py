@@ -57,17 +57,18 @@ async def list_rooms(request: Request) -> Response:
     hall = hall_of(request)
     rows = await hall.store.waiting_rooms(since=hall.cutoff())  # none past its time, swept or not
     out = []
+    now = hall.clock()
     if hall.cluster is not None:  # each room as its owner knows it; a room nobody holds, from the store
         known = await hall.cluster.summaries([row.id for row in rows])
         for row in rows:
             summary = known.get(row.id) or await stored_summary(hall, row.id)
             if summary is not None and summary["status"] == PLAYING:
-                out.append(summary)
+                out.append({**summary, "waited": max(0.0, now - row.created_at)})
     else:
         for row in rows:
             room = await hall.room(row.id)
             if room is not None and room.playing:
-                out.append(room.summary())
+                out.append({**room.summary(), "waited": max(0.0, now - row.created_at)})  # seconds (issue 25)
                 hall.maybe_forget(room)
     await players.with_ratings(request, out)  # rated, and the creator's name and rating (an account's room)
     return JSONResponse({"rooms": out})

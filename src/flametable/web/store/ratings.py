@@ -111,6 +111,7 @@ class Played:
     opponent_id: int | None
     opponent_name: str | None
     created_at: float  # the room's creation (a match's end time is not stored; a rated one's is its change's ``at``)
+    clock: dict[str, Any] | None = None  # the match's time control (issue 24); None: untimed
 
     @property
     def score(self) -> float:
@@ -347,7 +348,8 @@ class RatingStore:
         theirs = seat_accounts.alias("theirs")
         other = seats.alias("other")
         query = (sa.select(matches.c.id.label("match_id"), matches.c.room_id, matches.c.number, matches.c.game,
-                           matches.c.status, matches.c.result, matches.c.first_player, mine.c.player,
+                           matches.c.status, matches.c.result, matches.c.first_player, matches.c.clock,
+                           mine.c.player,
                            rooms.c.created_at, other.c.kind.label("opponent_kind"),
                            theirs.c.account_id.label("opponent_id"), accounts.c.name.label("opponent_name"))
                  .select_from(mine)
@@ -368,7 +370,8 @@ class RatingStore:
                        seat=int(r["player"]) ^ int(r["first_player"]), opponent_kind=str(r["opponent_kind"]),
                        opponent_id=None if r["opponent_id"] is None else int(r["opponent_id"]),
                        opponent_name=None if r["opponent_name"] is None else str(r["opponent_name"]),
-                       created_at=float(r["created_at"])) for r in rows]
+                       created_at=float(r["created_at"]),
+                       clock=dict(r["clock"]) if isinstance(r["clock"], dict) else None) for r in rows]
 
     async def changes_of(self, account_id: int, match_ids: Sequence[int]) -> dict[int, Change]:
         """The account's rating changes in the matches ``match_ids`` (those rated), by match."""

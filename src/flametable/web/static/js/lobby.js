@@ -1,6 +1,7 @@
 // The lobby: choose a game and its options, seat a bot or leave the seat for a friend (a rated match when signed
-// in), make the room and copy its link; the rooms waiting for a player (their creator's name and rating); signed in,
-// the account's matches going on, each taken up with one click on this device.
+// in), make the room and copy its link; the rooms waiting for a player (game, options, how long they have waited,
+// their creator's name and rating); My matches (mymatches.js): this browser's and the account's matches going on,
+// "Your turn" first, each continued or resigned with one click.
 import { account, onAccount, profileLink } from "./account.js";
 import { api, keepSeatToken, seatToken } from "./api.js";
 import { controlText, readTimeControl, timeControlField } from "./clock.js";
@@ -8,6 +9,7 @@ import { h } from "./dom.js";
 import { gameModule, games as knownGames } from "./games.js";
 import { helpLink } from "./help.js";
 import { _ } from "./i18n.js";
+import { myMatches } from "./mymatches.js";
 import { go } from "./nav.js";
 
 const LEVELS = () => [["bot:easy", _("An easy bot")], ["bot:medium", _("A medium bot")], ["bot:hard", _("A hard bot")]];
@@ -40,6 +42,26 @@ async function optionsForm(game) {
   const extra = module.optionFields ? module.optionFields() : [];
   if (!game.options.length && !extra.length) return h("div");
   return h("fieldset", { class: "options" }, h("legend", {}, _("Options")), game.options.map(optionField), extra);
+}
+
+// A waiting room's public options in words, as the game declares them (GET /api/games): "Draft", "Buddy"...
+export function optionWords(game, options) {
+  if (!game || !options) return null;
+  const words = game.options.filter((o) => o.name in options).map((o) => {
+    const value = options[o.name];
+    if (o.kind === "bool") return value ? o.label : null;
+    if (o.kind === "int") return `${o.label} ${value}`;
+    const choice = (o.choices || []).find((c) => c.value === value);
+    return choice ? choice.label : null;
+  }).filter((w) => w);
+  return words.length ? h("span", { class: "options-words" }, words.join(" · ")) : null;
+}
+
+// How long a room has waited: "12 s", "5 min", "3 h".
+export function waitedText(seconds) {
+  if (seconds < 60) return _("{n} s", { n: Math.floor(seconds) });
+  if (seconds < 3600) return _("{n} min", { n: Math.floor(seconds / 60) });
+  return _("{n} h", { n: Math.floor(seconds / 3600) });
 }
 
 async function readOptions(form, game, mySeat) {
@@ -110,7 +132,7 @@ export async function mount(root) {
           h("input", { type: "text", readonly: true, value: url, class: "room-link", "aria-label": _("Room link") }),
           h("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url) }, _("Copy the link")),
           h("button", { type: "button", class: "primary", onclick: () => go(made.link) }, _("Go to the table")));
-        await refresh(); // the new room waits in the list, with its close button
+        await Promise.all([refresh(), mine.refresh()]); // the new room waits in the lists, with its close button
       } else {
         go(made.link);
       }
@@ -131,43 +153,12 @@ export async function mount(root) {
       } catch (err) {
         waitingError.textContent = err.message;
       }
-      await refresh();
+      await Promise.all([refresh(), mine.refresh()]);
     } }, _("Close the room"));
   };
   const titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
-  // Signed in: the account's matches going on, on any device; "Continue" asks a fresh seat token for this one.
-  const mine = h("section", { class: "my-matches", "aria-labelledby": "my-matches-title", hidden: true });
-  const mineError = h("p", { class: "error", role: "alert" });
-  const continueMatch = async (m) => {
-    mineError.textContent = "";
-    try {
-      const seat = await api(`/api/rooms/${m.room}/seat`, { player: m.player });
-      keepSeatToken(m.room, seat.token);
-      go(m.link);
-    } catch (err) {
-      mineError.textContent = err.message;
-    }
-  };
-  const refreshMine = async () => {
-    if (!account()) {
-      mine.hidden = true;
-      return;
-    }
-    let matches = [];
-    try {
-      ({ matches } = await api("/api/me/matches"));
-    } catch {
-      return;
-    }
-    mine.hidden = false;
-    mine.replaceChildren(h("h2", { id: "my-matches-title" }, _("My matches going on")),
-      matches.length ? h("ul", { class: "mine" }, matches.map((m) => h("li", {},
-        h("span", {}, titles[m.game] || m.game), " ",
-        h("span", { class: "hint" }, m.waiting ? _("waiting for a player") : _("being played")), " ",
-        h("button", { type: "button", class: "continue", onclick: () => continueMatch(m) }, _("Continue")))))
-        : h("p", {}, _("None: make a room above, or join one below.")),
-      mineError);
-  };
+  // My matches: this browser's and, signed in, the account's matches going on (issue 25, point 4).
+  const mine = myMatches({ titles });
   const creator = (room) => (room.creator ? h("span", { class: "creator" }, _("by"), " ",
     h("a", { href: profileLink(room.creator.name), "data-nav": true }, room.creator.name), " ",
     h("span", { class: "rating", "aria-label": _("rating {rating}", { rating: room.creator.rating }) },
@@ -178,16 +169,17 @@ export async function mount(root) {
       h("span", {}, titles[room.game] || room.game), " ",
       room.rated ? [h("span", { class: "badge rated" }, _("Rated")), " "] : null,
       room.clock ? [h("span", { class: "badge clock" }, controlText(room.clock)), " "] : null,
+      optionWords(gameNamed(room.game), room.options), " ",
+      room.waited !== undefined ? [h("span", { class: "hint waited" }, _("waiting for {time}", { time: waitedText(room.waited) })), " "] : null,
       creator(room), " ",
       h("a", { href: `/rooms/${room.room}`, "data-nav": true }, _("Join")), " ", closeButton(room)))
       : [h("li", {}, _("No room is waiting for a player."))]));
-    await refreshMine();
   };
   showRated();
-  await refresh();
+  await Promise.all([refresh(), mine.start()]);
   const timer = setInterval(refresh, 5000);
-  const stop = onAccount(() => { showRated(); refreshMine(); });
-  root.append(form, mine, h("section", { class: "waiting" }, h("h2", {}, _("Rooms waiting for a player")), waiting,
+  const stop = onAccount(() => { showRated(); mine.refresh(); });
+  root.append(form, mine.section, h("section", { class: "waiting" }, h("h2", {}, _("Rooms waiting for a player")), waiting,
     waitingError));
-  return () => { clearInterval(timer); stop(); };
+  return () => { clearInterval(timer); stop(); mine.stop(); };
 }

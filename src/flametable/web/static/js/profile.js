@@ -1,12 +1,15 @@
 // A player's profile (/players/NAME, from GET /api/players/NAME): for each game the rating (provisional ones marked
 // with "?"), the place on the game's leaderboard, wins, losses and draws, and the rating's history as a chart; then
 // the recent matches, each with its opponent (a deleted account shown as a deleted player), result, rating change
-// and a link to its replay.
+// and a link to its replay; the turn-based matches lost on time, if any (issue 24); on one's own profile, My matches
+// going on (mymatches.js).
 import { api } from "./api.js";
 import { ratingChart } from "./chart.js";
 import { h } from "./dom.js";
+import { games as knownGames } from "./games.js";
 import { _, language, ngettext } from "./i18n.js";
-import { profileLink } from "./account.js";
+import { account, profileLink } from "./account.js";
+import { myMatches } from "./mymatches.js";
 import { botName } from "./table.js";
 
 export function dateOf(seconds, long = false) {
@@ -78,10 +81,19 @@ export async function mount(root, { name }) {
   const box = h("div", { class: "profile" });
   root.append(box);
   box.append(h("h1", {}, data.name),
-    h("p", { class: "hint" }, _("Playing since {date}", { date: dateOf(data.created_at, true) })));
+    h("p", { class: "hint" }, _("Playing since {date}", { date: dateOf(data.created_at, true) })),
+    data.turn_timeouts ? h("p", { class: "timeouts" }, ngettext("{n} turn-based match timed out",
+      "{n} turn-based matches timed out", data.turn_timeouts)) : null);
   if (!data.games.length) box.append(h("p", {}, _("No finished match yet.")));
   for (const game of data.games) box.append(gameSection(game, box));
+  let mine = null; // one's own profile: My matches going on, before the finished ones
+  if (account() && account().name === data.name) {
+    const titles = Object.fromEntries((await knownGames()).map((g) => [g.name, g.title]));
+    mine = myMatches({ titles });
+    box.append(mine.section);
+    await mine.start();
+  }
   box.append(h("section", { class: "profile-recent", "aria-labelledby": "recent-title" },
     h("h2", { id: "recent-title" }, _("Recent matches")), recentList(data.recent)));
-  return null;
+  return mine ? () => mine.stop() : null;
 }

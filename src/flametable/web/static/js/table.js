@@ -87,11 +87,11 @@ const TITLE = "flametable";
 // A short chime (Web Audio: no file), when the player asked for it.
 const SOUND_KEY = "flametable.sound";
 
-function soundOn() {
+export function soundOn() {
   return localStorage.getItem(SOUND_KEY) === "on";
 }
 
-function chime() {
+export function chime() {
   const Context = window.AudioContext || window.webkitAudioContext;
   if (!Context) return;
   try {
