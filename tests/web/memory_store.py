@@ -48,11 +48,16 @@ class MemoryStore:
         room = self.rooms.get(room_id)
         return copy.deepcopy(room) if room is not None else None
 
-    async def claim_seat(self, room_id: str, player: int, token_hash: str) -> bool:
-        seat = self.rooms[room_id].seats[player]
-        if seat.token_hash is not None or seat.kind != HUMAN or self.rooms[room_id].match.status in UNPLAYED:
+    async def claim_seat(self, room_id: str, player: int, token_hash: str, *, fence: int | None = None,
+                         options: dict[str, Any] | None = None) -> bool:
+        room = self.rooms[room_id]
+        seat = room.seats[player]
+        if seat.token_hash is not None or seat.kind != HUMAN or room.match.status in UNPLAYED:
             return False
         seat.token_hash = token_hash
+        if options is not None:
+            room.options = copy.deepcopy(options)
+            room.match.options = copy.deepcopy(options)
         return True
 
     def _writable(self, match_id: int, fence: int | None, *, playing: bool = True) -> MatchRow:

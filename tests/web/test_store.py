@@ -390,7 +390,7 @@ async def test_a_room_the_hall_makes_with_an_open_seat_is_listed_and_joined_thro
     hall = Hall(store, seeds=lambda: 1)
     room, _ = await hall.create("duel", None, ["me", "open"], "client-a")
     assert [r.id for r in await store.waiting_rooms()] == [room.id]
-    _, player, token = await hall.join(room.id, None)
+    _, player, token, _brought = await hall.join(room.id, None)
     assert (player, len(token) >= 32) == (1, True)
     assert await store.waiting_rooms() == []
     loaded = await store.load_room(room.id)

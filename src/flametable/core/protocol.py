@@ -100,8 +100,17 @@ class GameBase:
         default the same options."""
         return dict(options or {})
 
+    def brought_options(self, options: Mapping[str, Any] | None, seed: int, seat: int,
+                        brought: Any) -> dict[str, Any] | None:
+        """The options of a match not yet begun by the seat ``seat`` joining it, with what its player brings of
+        their own (``brought``: the game's JSON form of it, such as an own deck; None: the game's random choice).
+        What the other seat was dealt already stays as it was (its player may have seen it). Raises the game's
+        :class:`~flametable.core.errors.FlametableError` naming what is wrong with ``brought``. None when the
+        match's options take nothing of a joining player's: by default."""
+        return None
 
-OPTIONAL = ("public_action", "public_options", "swapped_options")
+
+OPTIONAL = ("public_action", "public_options", "swapped_options", "brought_options")
 """The methods of :class:`GameBase`, which a game may leave out."""
 
 
@@ -113,6 +122,9 @@ class CompleteGame(Game[S_co, A_co], Protocol):
     def public_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]: ...
 
     def swapped_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]: ...
+
+    def brought_options(self, options: Mapping[str, Any] | None, seed: int, seat: int,
+                        brought: Any) -> dict[str, Any] | None: ...
 
 
 class _Completed(GameBase):

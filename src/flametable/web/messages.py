@@ -98,7 +98,12 @@ SEEK_REQUEST = Obj(
 """``POST /api/seeks``: wait in a pool for quick pairing (issue 24)."""
 JOIN_REQUEST = Obj(optional={"player": Int(0, 1, "the seat wanted (default: the first open one)"),
                              "rated": Bool("the joiner asks for the rated match of a rated room (signed in, another "
-                                           "account than its creator's); default false")},
+                                           "account than its creator's); default false"),
+                             "brings": Nullable(Anything("object", "what the joiner brings of their own, in a game "
+                                                                   "whose options take it (Flame Duel's own decks: "
+                                                                   "{\"characters\": [...], \"supports\": [...]}, "
+                                                                   "checked as the creator's); null or left out: "
+                                                                   "the game's random one"))},
                    title="join request")
 """``POST /api/rooms/ID/join``."""
 CLOSE_REQUEST = Obj(required={"token": _TOKEN}, title="close request")

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import hmac
 import logging
@@ -419,6 +420,30 @@ class Room:
             log.info("room %s: its lease was lost (fence %s): dropped from this process", self.id, self.fence)
             self.hall.lost(self)
             raise moved() from None
+
+    def brought(self, player: int, brings: Any) -> tuple[str | None, MatchRow | None]:
+        """What room player ``player``, about to take their seat, plays with (:meth:`Hall.join`) and the current
+        match with it (None when the game's options take nothing of theirs). The match is rebuilt with the new
+        options to the stored actions (the other seat's line-up may be placed): a refusal if one of them no longer
+        plays (never, while the other seat keeps what it was dealt)."""
+        match = self.match
+        seat = self.seat_of(player)
+        assert seat is not None
+        options = complete(self.game).brought_options(match.options, match.seed, seat, brings)
+        if options is None:
+            return None, None
+        brought = "random" if brings is None else "own"
+        if options == match.options:  # the match as it was dealt
+            return brought, None
+        self.game.new_match(options, match.seed)  # checked as a creator's options are (the game's own errors)
+        changed = dataclasses.replace(match, options=options)
+        try:
+            self._rebuild(changed)
+        except FlametableError:  # pragma: no cover - the other seat's deal is kept: its actions still play
+            raise RoomError("seat_taken", N_("That seat can no longer be taken with anything of your own: take it as "
+                                           "it was dealt."),
+                            status=409) from None
+        return brought, changed
 
     # ------------------------------------------------------------------ connections
 
@@ -1310,8 +1335,12 @@ class Hall:
             room.schedule_clock()
         return room, tokens
 
-    async def join(self, room_id: str, player: int | None) -> tuple[Room, int, str]:
-        """Take an open seat of the room (``player``, or the first open one): its token."""
+    async def join(self, room_id: str, player: int | None, brings: Any = None) -> tuple[Room, int, str, str | None]:
+        """Take an open seat of the room (``player``, or the first open one): its token, and what its player plays
+        with of their own: ``"own"`` what they brought (``brings``: Flame Duel's own deck), ``"random"`` the game's
+        random one (``brings`` None), None in a game whose options take nothing of a joiner's. What is brought is
+        checked by the game as the creator's options were (its own errors, naming what is wrong) and becomes the
+        seat's before the seat is given; what the other seat was dealt stays (issue 24)."""
         room = await self.room(room_id)
         if room is None:
             raise RoomError("no_room", N_("There is no room {room!r}."), status=404, room=room_id)
@@ -1326,10 +1355,12 @@ class Hall:
                 raise RoomError("room_full", N_("Both seats of this room are taken: you can watch the match."),
                                 status=409)
             chosen = player if player is not None else free[0]
+            brought, match = room.brought(chosen, brings)
             token = new_token()
             digest = token_hash(token)
             with room.lease():
-                claimed = await room.hall.store.claim_seat(room_id, chosen, digest, **room.fenced())
+                claimed = await room.hall.store.claim_seat(room_id, chosen, digest, **room.fenced(),
+                                                           options=None if match is None else match.options)
             if not claimed:
                 await room.reload()  # taken meanwhile, or the room was closed (by the sweep)
                 if room.closed:
@@ -1337,6 +1368,10 @@ class Hall:
                     raise room_closed(410)
                 raise RoomError("seat_taken", N_("That seat is not open."), status=409)
             room.row.seats[chosen].token_hash = digest
+            if match is not None:  # the match as the seats' decks make it: every seat sees its view again
+                room.row.options = room.row.match.options = match.options
+                room._restart(room.row.match)
+                await room._sync_all()
             clocks = room.clocks
             if clocks is not None and not room.waiting and not clocks.running(room.awaited()):
                 clocks.restart(room.hall.clock())  # a first decision's time counts from when both seats are taken
@@ -1344,7 +1379,7 @@ class Hall:
             await room._presence()
             for conn in list(room.conns):
                 await room._send(conn, room._welcome(conn))
-        return room, chosen, token
+        return room, chosen, token, brought
 
     async def close_room(self, room_id: str, token: str) -> Room:
         """Close a room waiting for a player, asked by a seated player (``token``: their seat's): its match ends

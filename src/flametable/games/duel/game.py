@@ -19,6 +19,7 @@ from flametable.games.duel.cards import (
     EffectKind,
     SupportKind,
     builtin_card_set,
+    parse_deck,
 )
 from flametable.games.duel.rules import (
     DRAFT_PHASE,
@@ -116,6 +117,23 @@ class DuelGame(GameBase):
         """The options of a rematch where the players swap seats: each player keeps their own deck."""
         opts = DuelOptions.from_json(options)
         return DuelOptions(opts.mode, opts.pick, (opts.decks[1], opts.decks[0])).to_json()
+
+    def brought_options(self, options: Mapping[str, Any] | None, seed: int, seat: int,
+                        brought: Any) -> dict[str, Any] | None:
+        """Own decks (R2): each player brings theirs, the one joining too. ``brought`` (a deck's JSON, checked as
+        the creator's is: the same errors, at ``options.decks[SEAT]``; None: a random deck) becomes ``seat``'s;
+        the other seat keeps the deck it was dealt with the match's seed (a random one made explicit: its
+        characters were in its player's view). A random deck is the one the seed deals: the options unchanged.
+        None in shared mode: there is nothing to bring."""
+        opts = DuelOptions.from_json(options)
+        if opts.mode is SHARED_MODE:
+            return None
+        if brought is None:
+            return dict(options or {})
+        dealt = DuelGame.new_match(self, opts, seed)  # the Python deal (a native game's is the same)
+        decks = [Deck(tuple(sorted(dealt.characters[p])), tuple(sorted(dealt.piles[p]))) for p in (0, 1)]
+        mine = parse_deck(brought, f"options.decks[{seat}]")
+        return DuelOptions(opts.mode, opts.pick, (mine, decks[1]) if seat == 0 else (decks[0], mine)).to_json()
 
 
 def random_deck(rng: Rng) -> Deck:

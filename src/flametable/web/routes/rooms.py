@@ -17,6 +17,7 @@ from flametable.texts.translator import Translator
 from flametable.web.cluster import OPS, Answer
 from flametable.web.common import client_id, fail, hall_of, language_of, no_room, read_body, room_or_404
 from flametable.web.messages import CLOSE_REQUEST, JOIN_REQUEST, ROOM_REQUEST
+from flametable.web.replays import problem_of
 from flametable.web.rooms import MOVED, Hall, Room, RoomError, game_of, moved
 from flametable.web.routes import players
 from flametable.web.sessions import give_seats
@@ -102,7 +103,7 @@ async def summaries_answer(hall: Hall, request: Mapping[str, Any], tr: Translato
 async def join_answer(hall: Hall, request: Mapping[str, Any], tr: Translator, remote: bool) -> Answer:
     room_id = str(request["room"])
     try:
-        room, player, token = await hall.join(room_id, request.get("player"))
+        room, player, token, brought = await hall.join(room_id, request.get("player"), request.get("brings"))
     except RoomError as exc:
         refused = hall.rooms.get(room_id)  # loaded to be asked: not kept for a seat it could not give
         if refused is not None:
@@ -110,7 +111,12 @@ async def join_answer(hall: Hall, request: Mapping[str, Any], tr: Translator, re
         if exc.code == MOVED:
             raise
         return exc.status, {"error": exc.code, "message": tr.error(exc)}
-    return 200, {"room": room.id, "player": player, "token": token}
+    except FlametableError as exc:  # what the joiner brought, refused by the game: as a creator's options are
+        refused = hall.rooms.get(room_id)
+        if refused is not None:
+            hall.maybe_forget(refused)
+        return 400, {"error": "bad_options", "message": tr.error(exc), "problem": problem_of(exc, tr)}
+    return 200, {"room": room.id, "player": player, "token": token, "brought": brought}
 
 
 async def close_answer(hall: Hall, request: Mapping[str, Any], tr: Translator, remote: bool) -> Answer:
@@ -166,7 +172,8 @@ async def join_room(request: Request) -> Response:
     joiner = await players.rated_joining(request, tr, request.path_params["room"][:64], body)  # a rated room
     if isinstance(joiner, Response):
         return joiner
-    status, answer = await answer_of(request, "join", {"player": body.get("player")}, take=True)
+    status, answer = await answer_of(request, "join", {"player": body.get("player"), "brings": body.get("brings")},
+                                     take=True)
     if status == 200:
         await give_seats(request, answer["room"], [answer["player"]])  # a signed-in player's seat: the account's
         if joiner is not None:

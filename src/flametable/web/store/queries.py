@@ -109,10 +109,13 @@ class Store:
             raise StoreError(f"the database gave no id to match {match.number} of the room {room_id}")
         return int(key[0])
 
-    async def claim_seat(self, room_id: str, player: int, token_hash: str, *, fence: int | None = None) -> bool:
+    async def claim_seat(self, room_id: str, player: int, token_hash: str, *, fence: int | None = None,
+                         options: dict[str, Any] | None = None) -> bool:
         """Give the open person's seat ``player`` its token, atomically: ``False`` if it was taken meanwhile, or
         the room was closed (its current match expired or closed). With ``fence``, :class:`LeaseLost` unless the
-        room's lease is still held with it (a new owner that loaded the room before would not know the seat)."""
+        room's lease is still held with it (a new owner that loaded the room before would not know the seat).
+        ``options``: the room's and its current match's options from now on, in the same transaction (what the
+        joiner brought of their own: :meth:`~flametable.core.protocol.GameBase.brought_options`)."""
 
         not_closed = (sa.exists().where(rooms.c.id == room_id, current_match(),
                                         matches.c.status.not_in(sorted(UNPLAYED))))
@@ -125,7 +128,15 @@ class Store:
                 .where(seats.c.room_id == room_id, seats.c.player == player, seats.c.kind == HUMAN,
                        seats.c.token_hash.is_(None), not_closed)
                 .values(token_hash=token_hash))
-            return result.rowcount == 1
+            if result.rowcount != 1:
+                return False
+            if options is not None:
+                await connection.execute(sa.update(rooms).where(rooms.c.id == room_id).values(options=options))
+                current = sa.select(rooms.c.current).where(rooms.c.id == room_id).scalar_subquery()
+                await connection.execute(sa.update(matches).where(matches.c.room_id == room_id,
+                                                                  matches.c.number == current)
+                                         .values(options=options))
+            return True
 
         return await self._write(what, work)
 
