@@ -27,7 +27,7 @@ from flametable.games.duel.actions import DuelAction
 from flametable.games.duel.bots import playout_action
 from flametable.games.duel.determinize import Sampler
 from flametable.games.duel.game import DuelGame
-from flametable.games.duel.native import NativeDuelGame, NativeSearch, extension, playout, to_python
+from flametable.games.duel.native import NativeDuelGame, NativeSearch, extension, has_search, playout, to_python
 from flametable.games.duel.state import FIELDS, DuelState
 from flametable.service import play
 from flametable.sim.stats import score_interval
@@ -41,6 +41,9 @@ def _native_built() -> None:
     if extension() is None:
         require_or_skip("the native engine (flametable_native)", "not built here: pip install -c constraints.txt "
                         "./native")
+    elif not has_search():
+        require_or_skip("the native engine's search", "the core here was built before it: pip install -c "
+                        "constraints.txt ./native")
 
 
 PYTHON = DuelGame()

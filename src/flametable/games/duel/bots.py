@@ -177,6 +177,8 @@ def knowledge(game: Any) -> Knowledge:
     if getattr(game, "engine", "python") == "native":
         from flametable.games.duel.native import searcher
 
-        tuning["native"] = searcher(game)
+        native = searcher(game)
+        if native is not None:  # (None: a core built before its search)
+            tuning["native"] = native
     return Knowledge(duel_determinizer(game.cards), evaluate, tuning,
                      ("ismcts", {"iterations": 4000, "seconds": 1.5}))

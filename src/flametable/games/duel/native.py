@@ -358,11 +358,21 @@ class NativeSearch:
         return children
 
 
-def searcher(game: NativeDuelGame) -> Callable[[Any, Any, float, int], NativeSearch | None]:
+def has_search() -> bool:
+    """Whether the core built here has the ISMCTS inner loop (a core built before it has not)."""
+    core = extension()
+    return core is not None and hasattr(core, "Search")
+
+
+def searcher(game: NativeDuelGame) -> Callable[[Any, Any, float, int], NativeSearch | None] | None:
     """The registry's ISMCTS hook for ``game`` (``IsmctsBot(native=...)``): a :class:`NativeSearch` for a view, a
     playout policy (None: random; ``bots.duel.playout_action``: the sensible player's) and the exploration
-    constant, from the generator's state; None for a policy the core does not have (the Python search plays)."""
+    constant, from the generator's state; None for a policy the core does not have (the Python search plays).
+    None where the core has no search (built before it)."""
     from flametable.games.duel.bots import playout_action
+
+    if not hasattr(game._core, "Search"):
+        return None
 
     def make(view: Any, policy: Any, exploration: float, rng_state: int) -> NativeSearch | None:
         name = "random" if policy is None else "sensible" if policy is playout_action else None
