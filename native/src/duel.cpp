@@ -12,6 +12,7 @@
 #include <nanobind/ndarray.h>
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -1633,6 +1634,327 @@ DuelTables make_tables(nb::handle printed, nb::handle support_kind, nb::handle s
     return DuelTables{t};
 }
 
+
+// ------------------------------------------------------------------ the ISMCTS bot's inner loop (issue 26, P3)
+//
+// What bots/ismcts.py's IsmctsBot does per iteration, here for the native engine: a determinisation (the per-sample
+// half of games/duel/determinize.py's Sampler.__call__; the view's bookkeeping, Sampler.__init__, stays in Python
+// and comes here as a SamplerSpec, so nothing here ever sees the real state), the descent and expansion of the
+// tree, the playout (uniformly random, or games/duel/bots.py's playout_action) and the backup. Each function
+// draws from the generator exactly as its Python original does, so that the same seed gives the same samples,
+// playouts and choices: the tests (tests/games/duel/test_native_search.py) hold them to it.
+
+// Sampler.__init__'s results: what one seat's view gives (the base state: a blank state filled from the view).
+struct SamplerSpec {
+    State base;
+    int me = 0, o = 1;
+    Vec<int8_t, 3> theirs_known, flipped;
+    Vec<int8_t, NUM_CHARACTERS> char_pool;
+    int n_unknown_chars = 0;
+    bool draft_phase = false, their_lineup_done = false, champion_phase = false, champion_chosen = false;
+    int hand_o = 0;
+    Cards revealed_o, known_top, unknown, my_below;
+    int n_unknown = 0;
+};
+
+// Sampler.__call__: one full state consistent with the view.
+State sample(const Tables &t, const SamplerSpec &sp, Rng &rng) {
+    State s = sp.base;
+    int me = sp.me, o = sp.o;
+    s.rng.state = mix(rng.next() >> 32);  // st.rng = Rng(rng.next32())
+    Vec<int8_t, 3> theirs = sp.theirs_known;
+    if (sp.n_unknown_chars)
+        for (int8_t c : rng.sample(sp.char_pool, sp.n_unknown_chars)) theirs.push(c);
+    s.characters[o] = theirs;
+    std::sort(s.characters[o].begin(), s.characters[o].end());
+    if (!sp.draft_phase && sp.their_lineup_done) {
+        Vec<int8_t, 3> rest;
+        for (int8_t c : theirs)
+            if (!sp.flipped.contains(c)) rest.push(c);
+        rng.shuffle(rest);
+        s.lineups[o] = sp.flipped;
+        for (int8_t c : rest) s.lineups[o].push(c);
+    }
+    if (sp.champion_phase) {
+        int best = -1;
+        for (int8_t c : s.lineups[o]) best = std::max(best, t.charm[c]);
+        Vec<int8_t, 3> options;
+        for (int8_t c : s.lineups[o])
+            if (t.charm[c] == best) options.push(c);
+        if (options.n == 1 || sp.champion_chosen) s.champion[o] = options[rng.below(options.n)];
+    }
+    int k = sp.hand_o - sp.revealed_o.n;
+    s.hands[o] = sp.revealed_o;
+    if (s.shared) {
+        Cards unknown = sp.unknown;
+        rng.shuffle(unknown);
+        Cards pile;
+        for (int i = 0; i < unknown.n; ++i) (i < k ? s.hands[o] : pile).push(unknown[i]);
+        for (int i = sp.known_top.n - 1; i >= 0; --i) pile.push(sp.known_top[i]);  // the top is the end
+        s.npiles = 1;
+        s.piles[0] = pile;
+    } else {
+        Cards below = sp.my_below;
+        rng.shuffle(below);
+        for (int i = sp.known_top.n - 1; i >= 0; --i) below.push(sp.known_top[i]);
+        Cards drawn = rng.sample(sp.unknown, sp.n_unknown);
+        Cards theirs_pile;
+        for (int i = 0; i < drawn.n; ++i) (i < k ? s.hands[o] : theirs_pile).push(drawn[i]);
+        s.npiles = 2;
+        s.piles[me] = below;
+        s.piles[o] = theirs_pile;
+    }
+    return s;
+}
+
+// ---- the sensible player's playout policy (games/duel/bots.py: playout_action and its helpers)
+
+constexpr int EXPLORE = 16;
+
+int place_edge(const Tables &t, const State &s, int p, int stat) {
+    if (!s.place || t.support_stat[int(s.place)] != stat) return 0;
+    int bonus = t.support_bonus[int(s.place)];
+    return s.place_owner == p ? bonus : -bonus;
+}
+
+int gain(const Tables &t, const State &s, int p, int id) {
+    int stat = s.stat, g = 0;
+    const Effects *effects;
+    if (kind_of(id) == K_ABILITY) {
+        g = ABILITY_BONUS;
+        effects = &t.ability_effects[int(s.current[p])];
+    } else {
+        int c = arg_of(id);
+        int kind = t.support_kind[c];
+        bool same = t.support_stat[c] == stat;
+        if (kind == ITEM) {
+            if (same) g = t.equips[c][int(s.current[p])] ? t.support_bonus[c] * 2 : t.support_bonus[c];  // R7
+        } else if (kind == PLACE) {
+            g = (same ? t.support_bonus[c] : 0) - place_edge(t, s, p, stat);  // R8: it replaces the old one
+        } else if (same) {  // R9: an event counts for both, where its condition holds
+            for (int side = 0; side < 2; ++side) {
+                int q = side ? 1 - p : p;
+                int base = t.printed[int(s.current[q])][stat];
+                if (t.at_most[c] >= 0 && base > t.at_most[c]) continue;
+                if (t.at_least[c] >= 0 && base < t.at_least[c]) continue;
+                g += side ? -t.support_bonus[c] : t.support_bonus[c];
+            }
+        }
+        effects = &t.support_effects[c];
+    }
+    for (auto [kind, n] : *effects) {
+        if (kind == E_BOOST || kind == E_SAP)
+            g += n;
+        else if (kind == E_CLEAR_PLACE)
+            g -= place_edge(t, s, p, stat);
+    }
+    return g;
+}
+
+int best_stat(const Tables &t, const State &s, int p) {
+    const int *mine = t.printed[int(s.current[p])], *theirs = t.printed[int(s.current[1 - p])];
+    int best = 0, best_v = 0;
+    for (int k = 0; k < 3; ++k) {
+        int v = mine[k] - theirs[k] + place_edge(t, s, p, k);
+        if (k == 0 || v > best_v) best = k, best_v = v;
+    }
+    return best;
+}
+
+int play_or_pass(const Tables &t, State &s, Rng &rng) {
+    int p = s.acting;
+    auto [t0, t1] = Engine{t, s}.totals();
+    int m = p == 0 ? t0 - t1 : t1 - t0;
+    int c_me = t.charm[int(s.current[p])], c_o = t.charm[int(s.current[1 - p])];
+    int tie = (c_me > c_o) - (c_me < c_o);
+    if (m > 0 || (m == 0 && tie > 0)) return 0;  // PASS
+    const Cards &hand = s.hands[p];
+    int moves[32], gains[32], n = 0;
+    for (int c : hand) {
+        moves[n] = act(K_PLAY, c);
+        gains[n] = gain(t, s, p, moves[n]);
+        ++n;
+    }
+    if (!s.ability_used[p]) {
+        int least = *std::min_element(gains, gains + n);
+        int spare[32], k = 0;
+        for (int i = 0; i < hand.n; ++i)
+            if (gains[i] == least) spare[k++] = hand[i];
+        moves[n] = act(K_ABILITY, spare[rng.below(k)]);
+        gains[n] = gain(t, s, p, moves[n]);
+        ++n;
+    }
+    int pick[32], k = 0;
+    for (int i = 0; i < n; ++i)
+        if (m + gains[i] > 0 || (m + gains[i] == 0 && tie > 0)) pick[k++] = moves[i];
+    if (k) return pick[rng.below(k)];
+    int top = *std::max_element(gains, gains + n);
+    if (top <= 0) return 0;
+    for (int i = 0; i < n; ++i)
+        if (gains[i] == top) pick[k++] = moves[i];
+    return pick[rng.below(k)];
+}
+
+enum Policy { RANDOM = 0, SENSIBLE = 1 };
+
+int policy_action(const Tables &t, State &s, Rng &rng, int policy) {
+    if (policy == SENSIBLE && rng.below(EXPLORE)) {
+        if (s.phase == PLAY) return play_or_pass(t, s, rng);
+        if (s.phase == STAT) return act(K_STAT, best_stat(t, s, s.acting));
+    }
+    int ids[64];
+    int n = Engine{t, s}.legal(ids);
+    return ids[rng.below(n)];
+}
+
+// ismcts.random_playout to the end of the match.
+void playout(const Tables &t, State &s, Rng &rng, int policy) {
+    while (s.phase != OVER) Engine{t, s}.apply(policy_action(t, s, rng, policy));
+}
+
+// ---- the tree (ismcts.Node, keyed by action ids), in one vector
+struct Node {
+    int visits = 0, avail = 0;
+    double reward = 0.0;  // from the point of view of the seat that chose the action leading here
+    std::vector<std::pair<int16_t, int32_t>> children;  // (action id, node), in the order of creation
+    int child(int id) const {
+        for (auto [a, i] : children)
+            if (a == id) return i;
+        return -1;
+    }
+};
+
+struct Search {
+    std::shared_ptr<const Tables> t;
+    SamplerSpec spec;
+    int policy;
+    double c;
+    Rng rng{0};
+    std::vector<Node> nodes{1};  // nodes[0]: the root
+    long iterations = 0;
+
+    // IsmctsBot._iterate on one sample.
+    void iterate() {
+        const Tables &tb = *t;
+        State s = sample(tb, spec, rng);
+        int path[128], seats[128], depth = 0;
+        int node = 0;
+        while (s.phase != OVER) {
+            int seat = s.acting;
+            int ids[64];
+            int n = Engine{tb, s}.legal(ids);
+            int untried[64], nu = 0;
+            int best = -1, best_child = -1;
+            double best_score = -1.0;
+            for (int j = 0; j < n; ++j) {
+                int ch = nodes[size_t(node)].child(ids[j]);
+                if (ch < 0) {
+                    untried[nu++] = ids[j];
+                    continue;
+                }
+                Node &cn = nodes[size_t(ch)];
+                cn.avail += 1;
+                if (nu) continue;
+                double score = cn.reward / cn.visits + c * std::sqrt(std::log(double(cn.avail)) / cn.visits);
+                if (score > best_score) {
+                    best_score = score;
+                    best = ids[j];
+                    best_child = ch;
+                }
+            }
+            if (nu) {
+                int a = untried[rng.below(nu)];
+                int ch = int(nodes.size());
+                nodes.emplace_back();
+                nodes.back().avail = 1;
+                nodes[size_t(node)].children.push_back({int16_t(a), ch});
+                Engine{tb, s}.apply(a);
+                path[depth] = ch;
+                seats[depth++] = seat;
+                break;
+            }
+            Engine{tb, s}.apply(best);
+            node = best_child;
+            if (depth >= 128) throw std::length_error("flametable native duel: a search path outgrew its capacity");
+            path[depth] = node;
+            seats[depth++] = seat;
+        }
+        playout(tb, s, rng, policy);
+        double won[2] = {0.5, 0.5};  // Outcome.points: 1 a win, 0.5 a tie, 0 a loss
+        if (s.winner >= 0) won[s.winner] = 1.0, won[1 - s.winner] = 0.0;
+        for (int i = 0; i < depth; ++i) {
+            Node &nd = nodes[size_t(path[i])];
+            nd.visits += 1;
+            nd.reward += won[seats[i]];
+        }
+    }
+
+    void run(long count) {
+        nb::gil_scoped_release released;
+        for (long i = 0; i < count; ++i) iterate();
+        iterations += count;
+    }
+
+    // The root's most visited child among ``legal`` (the first created of equals), or -1 when none was tried.
+    int best(nb::handle legal) const {
+        int best_id = -1, best_visits = -1;
+        std::vector<int> ids;
+        for (nb::handle a : legal) ids.push_back(nb::cast<int>(a));
+        for (auto [a, i] : nodes[0].children) {
+            if (std::find(ids.begin(), ids.end(), int(a)) == ids.end()) continue;
+            if (nodes[size_t(i)].visits > best_visits) best_visits = nodes[size_t(i)].visits, best_id = a;
+        }
+        return best_id;
+    }
+
+    // The root's children: (action id, visits, availability, reward), in the order of creation.
+    nb::list root() const {
+        nb::list out;
+        for (auto [a, i] : nodes[0].children) {
+            const Node &nd = nodes[size_t(i)];
+            out.append(nb::make_tuple(int(a), nd.visits, nd.avail, nd.reward));
+        }
+        return out;
+    }
+};
+
+template <typename V>
+void fill_from(V &out, nb::handle d, const char *name) {
+    out.clear();
+    for (nb::handle x : d[name]) out.push(int8_t(nb::cast<int>(x)));
+}
+
+SamplerSpec make_spec(const State &base, nb::dict f) {
+    SamplerSpec sp;
+    sp.base = base;
+    sp.me = nb::cast<int>(f["me"]);
+    sp.o = 1 - sp.me;
+    fill_from(sp.theirs_known, f, "theirs_known");
+    fill_from(sp.flipped, f, "flipped");
+    if (sp.flipped.n > 3) sp.flipped.n = 3;
+    fill_from(sp.char_pool, f, "char_pool");
+    sp.n_unknown_chars = nb::cast<int>(f["n_unknown_chars"]);
+    sp.draft_phase = nb::cast<bool>(f["draft_phase"]);
+    sp.their_lineup_done = nb::cast<bool>(f["their_lineup_done"]);
+    sp.champion_phase = nb::cast<bool>(f["champion_phase"]);
+    sp.champion_chosen = nb::cast<bool>(f["champion_chosen"]);
+    sp.hand_o = nb::cast<int>(f["hand_o"]);
+    fill_from(sp.revealed_o, f, "revealed_o");
+    fill_from(sp.known_top, f, "known_top");
+    fill_from(sp.unknown, f, "unknown");
+    fill_from(sp.my_below, f, "my_below");
+    sp.n_unknown = nb::cast<int>(f["n_unknown"]);
+    if (sp.me != 0 && sp.me != 1) throw nb::value_error("a determiniser needs a seat's view");
+    if (sp.theirs_known.n + sp.n_unknown_chars > 3 || sp.hand_o < sp.revealed_o.n)
+        throw nb::value_error("a sampler's counts do not fit the view");
+    return sp;
+}
+
+int policy_code(int policy) {
+    if (policy != RANDOM && policy != SENSIBLE) throw nb::value_error("policy: 0 (random) or 1 (sensible)");
+    return policy;
+}
+
 }  // namespace
 
 // The three calls of every step (to_act, legal_actions, apply) as CPython's own descriptors on the class: a
@@ -1735,4 +2057,41 @@ NB_MODULE(_duel, m) {
         .def_ro("size", &DuelBatch::n)
         .def_rw("threads", &DuelBatch::threads);
     m.def("from_fields", &from_fields);
+    // The ISMCTS bot's inner loop (issue 26, P3): games/duel/native.py's NativeSearch wraps it.
+    nb::class_<Search>(m, "Search")
+        .def("__init__",
+             [](Search *self, const DuelState &base, nb::dict spec, int policy, double c, uint64_t rng_state) {
+                 new (self) Search{base.t, make_spec(base.s, spec), policy_code(policy), c};
+                 self->rng.state = rng_state;
+             })
+        .def("run", &Search::run)
+        .def("best", &Search::best)
+        .def("root", &Search::root)
+        .def("sample",
+             [](Search &self) {
+                 return DuelState{self.t, sample(*self.t, self.spec, self.rng), nb::none()};
+             })
+        .def_ro("iterations", &Search::iterations)
+        .def_prop_rw(
+            "rng_state", [](const Search &self) { return self.rng.state; },
+            [](Search &self, uint64_t v) { self.rng.state = v; });
+    // Playouts from a state (clones of it, one after the other, the generator's state carried through): the
+    // benchmark's like-for-like reference of an iteration; gives the generator's state after them.
+    m.def("playouts", [](const DuelState &d, long count, int policy, uint64_t rng_state) {
+        policy_code(policy);
+        Rng rng{rng_state};
+        nb::gil_scoped_release released;
+        for (long i = 0; i < count; ++i) {
+            State s = d.s;
+            playout(*d.t, s, rng, policy);
+        }
+        return rng.state;
+    });
+    // One playout of the state itself (the policy's moves played on it): gives the generator's state after it.
+    m.def("playout", [](DuelState &d, int policy, uint64_t rng_state) {
+        Rng rng{rng_state};
+        playout(*d.t, d.s, rng, policy_code(policy));
+        d.outcome_cache = nb::none();
+        return rng.state;
+    });
 }

@@ -9,6 +9,11 @@ A playout is uniformly random unless the game gives a playout policy (``policy``
 sampled state). Uniformly random playouts spend cards and pick stats the way no player does, which flattens the
 difference between keeping a card and throwing it away; a game whose decisions are mostly about when to spend
 what it holds (Flame Duel) gives a policy that plays like a sensible player instead (``bots.duel.playout_action``).
+
+A game's native engine may run the whole inner loop in its core (``native``: a :class:`NativeSearch` per decision,
+issue 26): the same determinisations, descent, playouts and backups, drawing from the same generator, so that the
+same seed makes the same choice; this module's loop stays the reference, and plays whenever the core cannot (a
+playout cut at a depth, a policy the core does not have).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from flametable.core.protocol import Action, GameState
 from flametable.core.rng import Rng
@@ -26,6 +31,23 @@ Determinizer = Callable[[Any], Sampler]
 """Given a seat's view, a sampler of full states consistent with it (prepared once per decision)."""
 Policy = Callable[[GameState[Any, Any], Rng], Action]
 """A playout policy: the action the player to act plays in a full (sampled) state, one of its legal actions."""
+
+
+class NativeSearch(Protocol):
+    """One decision's search in a game's core: ``run`` does iterations as :meth:`IsmctsBot._iterate` does, drawing
+    from a generator whose state is ``rng_state``; ``best`` is the root's most visited action id among the legal ones
+    (the first tried of equals), None when none was tried."""
+
+    @property
+    def rng_state(self) -> int: ...
+
+    def run(self, iterations: int) -> None: ...
+
+    def best(self, legal_ids: list[int]) -> int | None: ...
+
+
+NativeSearcher = Callable[[Any, "Policy | None", float, int], "NativeSearch | None"]
+"""(view, playout policy, exploration constant, generator state) -> the core's search, or None where it has none."""
 
 
 class Node:
@@ -44,7 +66,7 @@ class IsmctsBot:
     def __init__(self, determinize: Determinizer, seed: int = 0, iterations: int | None = 1000,
                  seconds: float | None = None, exploration: float = 0.7, name: str = "ismcts",
                  playout_depth: int | None = None, value: Callable[[GameState[Any, Any]], float] | None = None,
-                 policy: Policy | None = None) -> None:
+                 policy: Policy | None = None, native: NativeSearcher | None = None) -> None:
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs a budget: iterations, seconds or both")
         if iterations is not None and iterations < 1:
@@ -60,6 +82,7 @@ class IsmctsBot:
         self.depth = playout_depth
         self.value = value  # seat 0's chance of winning a state, for playouts cut at ``playout_depth``
         self.policy = policy  # the playouts' moves (None: uniformly random)
+        self.native = native  # the game's core's search, where its engine is the native one
         self.last_iterations = 0
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
@@ -72,6 +95,10 @@ class IsmctsBot:
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         limit = self.iterations if self.iterations is not None else 1 << 62
         it = 0
+        native = self.native if self.depth is None else None
+        search = native(view, self.policy, self.c, rng.state) if native is not None else None
+        if search is not None:
+            return self._choose_native(search, legal, deadline, limit)
         sample = self.determinize(view)
         while it < limit:
             if it & 15 == 0 and time.perf_counter() >= deadline:
@@ -83,6 +110,21 @@ class IsmctsBot:
         best = max((aid for aid in root.children if aid in by_id), key=lambda aid: root.children[aid].visits,
                    default=None)
         return by_id[best] if best is not None else legal[rng.below(len(legal))]
+
+    def _choose_native(self, search: NativeSearch, legal: Sequence[Action], deadline: float, limit: int) -> Action:
+        """:meth:`choose`'s loop in the core: the clock read every 16 iterations, as there."""
+        it = 0
+        while it < limit:
+            if time.perf_counter() >= deadline:
+                break
+            step = min(16, limit - it)
+            search.run(step)
+            it += step
+        self.last_iterations = it
+        self.rng.state = search.rng_state
+        by_id = {a.id: a for a in legal}
+        best = search.best(list(by_id))
+        return by_id[best] if best is not None else legal[self.rng.below(len(legal))]
 
     def _iterate(self, root: Node, state: GameState[Any, Any], rng: Rng) -> None:
         path: list[tuple[Node, int]] = []  # (node, seat that chose the move into it)
@@ -137,7 +179,7 @@ class IsmctsBot:
 
 
 def random_playout(state: GameState[Any, Any], rng: Rng, max_steps: int | None = None,
-                   policy: Policy | None = None) -> None:
+                   policy: Policy | None = None, native: NativeSearcher | None = None) -> None:
     """Finish the match with uniformly random legal actions, or ``policy``'s (or stop after ``max_steps`` of
     them)."""
     steps = -1 if max_steps is None else max_steps

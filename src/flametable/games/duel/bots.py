@@ -171,7 +171,14 @@ def play_or_pass(st: DuelState, rng: Rng) -> DuelAction:
 
 def knowledge(game: Any) -> Knowledge:
     """Flame Duel (the registry's ``bots`` piece): playouts are short (about 18 decisions), so playouts to the end
-    are cheap; they follow a sensible player's policy rather than random moves (:func:`playout_action`)."""
-    return Knowledge(duel_determinizer(game.cards), evaluate,
-                     {"iterations": 1000, "policy": playout_action},
+    are cheap; they follow a sensible player's policy rather than random moves (:func:`playout_action`). On the
+    native engine, ISMCTS's inner loop runs in the core (``native.searcher``), making the same choices."""
+    tuning: dict[str, Any] = {"iterations": 1000, "policy": playout_action}
+    if getattr(game, "engine", "python") == "native":
+        from flametable.games.duel.native import searcher
+
+        native = searcher(game)
+        if native is not None:  # (None: a core built before its search)
+            tuning["native"] = native
+    return Knowledge(duel_determinizer(game.cards), evaluate, tuning,
                      ("ismcts", {"iterations": 4000, "seconds": 1.5}))

@@ -28,6 +28,7 @@ from flametable.core.registry import ENGINE_VARIABLE, EngineError
 from flametable.core.rng import Rng
 from flametable.games.duel.actions import ACTIONS, Kind
 from flametable.games.duel.cards import CardSet
+from flametable.games.duel.determinize import Sampler
 from flametable.games.duel.game import DuelGame
 from flametable.games.duel.rules import DRAFT_PICK, PHASE_TEXT, SHARED_MODE, DuelOptions, Phase, Reason
 from flametable.games.duel.state import CHOICE_TEXT, DuelState, RoundResult
@@ -282,3 +283,101 @@ class NativeEncoder:
 def encoder(game: NativeDuelGame) -> NativeEncoder:
     """The core's observation encoder for ``game``'s card set (:class:`NativeEncoder`)."""
     return NativeEncoder(game)
+
+
+# ---------------------------------------------------------------------- the ISMCTS bot's inner loop (issue 26, P3)
+
+POLICY_CODES = {"random": 0, "sensible": 1}
+"""The core's playout policies: uniformly random, and ``games.duel.bots.playout_action`` (the sensible player)."""
+
+
+def playouts(state: Any, count: int, policy: str, rng_state: int) -> int:
+    """``count`` playouts of clones of the native ``state`` to the end with ``policy`` (a name of
+    :data:`POLICY_CODES`), the generator (``Rng.state``) carried from one to the next; the generator's state after
+    them. The benchmark's like-for-like reference for one ISMCTS iteration."""
+    core = extension()
+    if core is None:
+        raise RuntimeError("the native engine is not built")
+    after: int = core.playouts(state, count, POLICY_CODES[policy], rng_state & _MASK)
+    return after
+
+
+def playout(state: Any, policy: str, rng: Rng) -> None:
+    """Play the native ``state`` to its end with ``policy``, drawing from ``rng`` as ``ismcts.random_playout`` does
+    with the same policy in Python."""
+    core = extension()
+    if core is None:
+        raise RuntimeError("the native engine is not built")
+    rng.state = core.playout(state, POLICY_CODES[policy], rng.state)
+
+
+def sampler_spec(sampler: Sampler) -> dict[str, Any]:
+    """What the core's determinisation takes from a :class:`Sampler`: what ``Sampler.__init__`` read from the view,
+    and nothing else (the base state aside, given apart)."""
+    return {
+        "me": sampler.me, "theirs_known": sampler.theirs_known, "flipped": sampler.flipped[:3],
+        "char_pool": sampler.char_pool, "n_unknown_chars": sampler.n_unknown_chars,
+        "draft_phase": sampler.phase is Phase.DRAFT, "their_lineup_done": sampler.their_lineup_done,
+        "champion_phase": sampler.champion_phase, "champion_chosen": sampler.champion_chosen,
+        "hand_o": sampler.hand_o, "revealed_o": sampler.revealed_o, "known_top": sampler.known_top,
+        "unknown": sampler.unknown, "my_below": getattr(sampler, "my_below", []), "n_unknown": sampler.n_unknown,
+    }
+
+
+class NativeSearch:
+    """``IsmctsBot``'s search at one decision in the core (``bots.ismcts.NativeSearch``): the determinisations from
+    ``view`` (prepared by the Python :class:`Sampler`, which reads only the view; each sample is drawn in the core),
+    the tree, the playouts and the backups, drawing from the generator as the Python bot does, so the same seed
+    makes the same choice."""
+
+    def __init__(self, game: NativeDuelGame, view: DuelView, policy: str, exploration: float, rng_state: int) -> None:
+        sampler = Sampler(view, game.cards)
+        self.core = game._core.Search(to_native(game, sampler.base), sampler_spec(sampler), POLICY_CODES[policy],
+                                      exploration, rng_state & _MASK)
+
+    @property
+    def rng_state(self) -> int:
+        state: int = self.core.rng_state
+        return state
+
+    def run(self, iterations: int) -> None:
+        self.core.run(iterations)
+
+    def best(self, legal_ids: list[int]) -> int | None:
+        """The root's most visited action among ``legal_ids`` (the first tried of equals), None if none was."""
+        best: int = self.core.best(legal_ids)
+        return None if best < 0 else best
+
+    def sample(self) -> Any:
+        """One determinisation (a native state), as the search draws them: for the tests."""
+        return self.core.sample()
+
+    def root(self) -> list[tuple[int, int, int, float]]:
+        """The root's children: (action id, visits, availability, reward), in the order they were tried."""
+        children: list[tuple[int, int, int, float]] = self.core.root()
+        return children
+
+
+def has_search() -> bool:
+    """Whether the core built here has the ISMCTS inner loop (a core built before it has not)."""
+    core = extension()
+    return core is not None and hasattr(core, "Search")
+
+
+def searcher(game: NativeDuelGame) -> Callable[[Any, Any, float, int], NativeSearch | None] | None:
+    """The registry's ISMCTS hook for ``game`` (``IsmctsBot(native=...)``): a :class:`NativeSearch` for a view, a
+    playout policy (None: random; ``bots.duel.playout_action``: the sensible player's) and the exploration
+    constant, from the generator's state; None for a policy the core does not have (the Python search plays).
+    None where the core has no search (built before it)."""
+    from flametable.games.duel.bots import playout_action
+
+    if not hasattr(game._core, "Search"):
+        return None
+
+    def make(view: Any, policy: Any, exploration: float, rng_state: int) -> NativeSearch | None:
+        name = "random" if policy is None else "sensible" if policy is playout_action else None
+        if name is None or not isinstance(view, DuelView):
+            return None
+        return NativeSearch(game, view, name, exploration, rng_state)
+
+    return make
