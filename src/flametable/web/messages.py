@@ -17,9 +17,9 @@ A client speaks JSON objects over one WebSocket per room, each with a ``type``:
 =========== ==================================================================================================
 
 The bodies of the HTTP requests that take one are declared here too (:data:`ROOM_REQUEST`, :data:`JOIN_REQUEST`,
-:data:`CLOSE_REQUEST`, :data:`OPTIONS_CHECK`, :data:`SEEK_REQUEST`, :data:`MY_MATCHES_REQUEST`; the accounts' :data:`SIGN_UP_REQUEST`,
-:data:`SIGN_IN_REQUEST`, :data:`PASSWORD_REQUEST`, :data:`DELETE_REQUEST`, :data:`SEAT_REQUEST`), and the translation
-of versions between the match service and the wire.
+:data:`CLOSE_REQUEST`, :data:`OPTIONS_CHECK`, :data:`SEEK_REQUEST`, :data:`MY_MATCHES_REQUEST`; the accounts'
+:data:`SIGN_UP_REQUEST`, :data:`SIGN_IN_REQUEST`, :data:`PASSWORD_REQUEST`, :data:`DELETE_REQUEST`,
+:data:`SEAT_REQUEST`), and the translation of versions between the match service and the wire.
 
 The server answers with ``welcome``, ``event``, ``presence``, ``rematch``, ``ended``, ``log`` and ``error``
 messages (``docs/server.md``). Everything a player reads in them is already in the connection's language.
