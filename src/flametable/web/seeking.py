@@ -33,8 +33,8 @@ log = logging.getLogger("flametable.web")
 PRESETS = ((3, 2), (5, 3), (10, 5))
 """The time controls the lobby offers (minutes + increment seconds); any real-time clock makes a pool."""
 RATED, CASUAL = "rated", "casual"
-CREATOR = "pairing"
-"""The ``creator`` of the rooms the pairing makes."""
+CREATOR = "pairing:"
+"""The ``creator`` of the rooms the pairing makes: this, then the process's name."""
 
 
 @dataclass(frozen=True)
@@ -108,9 +108,9 @@ class Seeker:
         both are signed in. A room that cannot be made puts both seeks back in their pool."""
         seated = (first, second) if secrets.randbelow(2) == 0 else (second, first)
         try:
-            room, _ = await self.hall.create(pool.game, None, ["me", "me"], CREATOR, pool.clock.to_json(),
-                                             held={p: s.secret_hash or "" for p, s in enumerate(seated)},
-                                             counted=False)
+            room, _ = await self.hall.create(pool.game, None, ["me", "me"], CREATOR + self.hall.process,
+                                             pool.clock.to_json(), counted=False,
+                                             held={p: s.secret_hash or "" for p, s in enumerate(seated)})
         except Exception:
             log.exception("pool %s: the room of seeks %s and %s could not be made; they wait again", pool.key,
                           first.id, second.id)
