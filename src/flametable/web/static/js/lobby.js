@@ -1,6 +1,6 @@
 // The lobby: choose a game and its options, seat a bot or leave the seat for a friend (a rated match when signed
 // in), make the room and copy its link; the rooms waiting for a player (their creator's name and rating); signed in,
-// the account's matches going on, each taken up with one click on this device.
+// the account's matches going on, each taken up with one click on this device; quick pairing (pairing.js).
 import { account, onAccount, profileLink } from "./account.js";
 import { api, keepSeatToken, seatToken } from "./api.js";
 import { controlText, readTimeControl, timeControlField } from "./clock.js";
@@ -9,6 +9,7 @@ import { gameModule, games as knownGames } from "./games.js";
 import { helpLink } from "./help.js";
 import { _ } from "./i18n.js";
 import { go } from "./nav.js";
+import { quickPairing } from "./pairing.js";
 
 const LEVELS = () => [["bot:easy", _("An easy bot")], ["bot:medium", _("A medium bot")], ["bot:hard", _("A hard bot")]];
 
@@ -186,8 +187,9 @@ export async function mount(root) {
   showRated();
   await refresh();
   const timer = setInterval(refresh, 5000);
-  const stop = onAccount(() => { showRated(); refreshMine(); });
-  root.append(form, mine, h("section", { class: "waiting" }, h("h2", {}, _("Rooms waiting for a player")), waiting,
+  const [pairing, leavePairing, showPairingRated] = quickPairing(games);
+  const stop = onAccount(() => { showRated(); showPairingRated(); refreshMine(); });
+  root.append(form, pairing, mine, h("section", { class: "waiting" }, h("h2", {}, _("Rooms waiting for a player")), waiting,
     waitingError));
-  return () => { clearInterval(timer); stop(); };
+  return () => { clearInterval(timer); stop(); leavePairing(); };
 }
