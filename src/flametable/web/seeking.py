@@ -10,7 +10,8 @@ client asking after its seek learns its room and already holds its token. A rate
 signed in: a guest's seeks are casual), and a signed-in player's seat is their account's.
 
 Seeks whose client stopped asking after them (``Settings.seek_stale_seconds``) are expired at each step: a player
-who closed the lobby is never paired.
+who closed the lobby is never paired. That a client asked is kept in memory and written once a step for every seek
+asked after meanwhile (the store's one writer is not given a write per request).
 """
 
 from __future__ import annotations
@@ -84,9 +85,19 @@ class Seeker:
         self.stale = stale
         self.task: asyncio.Task[None] | None = None
         self.made = 0  # the rooms this process made for pairs
+        self.seen: set[str] = set()  # the waiting seeks asked after since the last step
+
+    def touch(self, seek_id: str) -> None:
+        """The seek's client asked after it: written with the others at the next step (one write a step, however
+        many clients ask)."""
+        self.seen.add(seek_id)
 
     async def step(self) -> list[tuple[str, str, str]]:
-        """Expire the seeks nobody asks after, pair every pool, make each pair's room: (room, seek, seek) each."""
+        """Write which seeks were asked after, expire those nobody asks after, pair every pool, make each pair's
+        room: (room, seek, seek) each."""
+        if self.seen:
+            seen, self.seen = self.seen, set()
+            await self.store.seeks_seen(sorted(seen))
         await self.store.expire_seeks(self.stale)
         made: list[tuple[str, str, str]] = []
         for key in await self.store.waiting_pools():
@@ -97,15 +108,18 @@ class Seeker:
             if not pairs:
                 continue
             rows = await self.store.load_seeks([seek for pair in pairs for seek in pair])
-            for first, second in pairs:
-                room_id = await self._room(pool, rows[first], rows[second])
-                if room_id is not None:
-                    made.append((room_id, first, second))
+            # the rooms made side by side (their writes queue together), then every seek told its room at once
+            rooms = await asyncio.gather(*(self._room(pool, rows[a], rows[b]) for a, b in pairs))
+            places = [place for room in rooms if room is not None for place in room[1]]
+            if places:
+                await self.store.seat_seeks(places)
+            made += [(room[0], a, b) for room, (a, b) in zip(rooms, pairs, strict=True) if room is not None]
         return made
 
-    async def _room(self, pool: Pool, first: SeekRow, second: SeekRow) -> str | None:
-        """The room of a pair: seats drawn at random, each held by its seek's secret; rated in a rated pool when
-        both are signed in. A room that cannot be made puts both seeks back in their pool."""
+    async def _room(self, pool: Pool, first: SeekRow, second: SeekRow) -> tuple[str, list[tuple[str, str, int]]] | None:
+        """The room of a pair and each seek's place in it (seek, room, seat): seats drawn at random, each held by its
+        seek's secret; rated in a rated pool when both are signed in. A room that cannot be made puts both seeks
+        back in their pool."""
         seated = (first, second) if secrets.randbelow(2) == 0 else (second, first)
         try:
             room, _ = await self.hall.create(pool.game, None, ["me", "me"], CREATOR + self.hall.process,
@@ -129,10 +143,9 @@ class Seeker:
         except StoreError:
             log.exception("room %s of pool %s: its accounts could not be stored; its match is not rated", room.id,
                           pool.key)
-        await self.store.seat_seeks([(seek.id, room.id, player) for player, seek in enumerate(seated)])
         self.hall.maybe_forget(room)
         self.made += 1
-        return room.id
+        return room.id, [(seek.id, room.id, player) for player, seek in enumerate(seated)]
 
     async def run(self) -> None:
         """:meth:`step` every ``every`` seconds until cancelled (a step that fails is logged; the next tries

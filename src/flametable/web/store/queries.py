@@ -272,9 +272,9 @@ class Store:
         """Paired seeks whose room could not be made wait again."""
         await self._write("cannot put seeks back in their pool", lambda connection: seeks.unpair(connection, seek_ids))
 
-    async def seek_seen(self, seek_id: str) -> None:
-        """The seek's client asked after it now."""
-        await self._write(f"cannot touch the seek {seek_id}", lambda connection: seeks.seen(connection, seek_id))
+    async def seeks_seen(self, seek_ids: list[str]) -> None:
+        """The seeks' clients asked after them (one statement for them all)."""
+        await self._write("cannot touch seeks", lambda connection: seeks.seen(connection, seek_ids))
 
     async def expire_seeks(self, after: float) -> int:
         """Waiting seeks nobody asked after for ``after`` seconds stop waiting (how many)."""

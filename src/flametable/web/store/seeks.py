@@ -116,9 +116,12 @@ async def unpair(connection: AsyncConnection, seek_ids: Iterable[str]) -> None:
                              .values(status=WAITING, partner=None, paired_at=None))
 
 
-async def seen(connection: AsyncConnection, seek_id: str) -> None:
-    """The seek's client asked after it now."""
-    await connection.execute(sa.update(seeks).where(seeks.c.id == seek_id).values(seen=database_now()))
+async def seen(connection: AsyncConnection, seek_ids: Iterable[str]) -> None:
+    """The seeks' clients asked after them (now, or since the last time this was said)."""
+    wanted = sorted(set(seek_ids))
+    for start in range(0, len(wanted), 1000):
+        await connection.execute(sa.update(seeks).where(seeks.c.id.in_(wanted[start:start + 1000]))
+                                 .values(seen=database_now()))
 
 
 async def expire(connection: AsyncConnection, after: float) -> int:
