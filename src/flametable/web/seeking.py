@@ -108,44 +108,42 @@ class Seeker:
             if not pairs:
                 continue
             rows = await self.store.load_seeks([seek for pair in pairs for seek in pair])
-            # the rooms made side by side (their writes queue together), then every seek told its room at once
-            rooms = await asyncio.gather(*(self._room(pool, rows[a], rows[b]) for a, b in pairs))
-            places = [place for room in rooms if room is not None for place in room[1]]
-            if places:
-                await self.store.seat_seeks(places)
-            made += [(room[0], a, b) for room, (a, b) in zip(rooms, pairs, strict=True) if room is not None]
+            made += await self._rooms(pool, [(rows[a], rows[b]) for a, b in pairs])
         return made
 
-    async def _room(self, pool: Pool, first: SeekRow, second: SeekRow) -> tuple[str, list[tuple[str, str, int]]] | None:
-        """The room of a pair and each seek's place in it (seek, room, seat): seats drawn at random, each held by its
-        seek's secret; rated in a rated pool when both are signed in. A room that cannot be made puts both seeks
-        back in their pool."""
-        seated = (first, second) if secrets.randbelow(2) == 0 else (second, first)
+    async def _rooms(self, pool: Pool, pairs: list[tuple[SeekRow, SeekRow]]) -> list[tuple[str, str, str]]:
+        """The rooms of a pool's pairs, stored in one write: seats drawn at random, each held by its seek's secret;
+        a signed-in player's seat their account's; rated in a rated pool when both are signed in. Rooms that cannot
+        be made put their seeks back in their pool."""
+        seated = [(a, b) if secrets.randbelow(2) == 0 else (b, a) for a, b in pairs]
         try:
-            room, _ = await self.hall.create(pool.game, None, ["me", "me"], CREATOR + self.hall.process,
-                                             pool.clock.to_json(), counted=False,
-                                             held={p: s.secret_hash or "" for p, s in enumerate(seated)})
+            rooms = await self.hall.create_many([
+                (pool.game, ["me", "me"], CREATOR + self.hall.process, pool.clock.to_json(),
+                 {p: s.secret_hash or "" for p, s in enumerate(two)}) for two in seated])
         except Exception:
-            log.exception("pool %s: the room of seeks %s and %s could not be made; they wait again", pool.key,
-                          first.id, second.id)
+            log.exception("pool %s: the rooms of %d pairs could not be made; their seeks wait again", pool.key,
+                          len(pairs))
             with contextlib.suppress(StoreError):
-                await self.store.unpair_seeks([first.id, second.id])
-            return None
-        try:
-            accounts = AccountStore(self.store)
-            for player, seek in enumerate(seated):
-                if seek.account_id is not None:
-                    await accounts.attach_players(seek.account_id, room.id, [player])
-            if pool.rated and seated[0].account_id is not None and seated[1].account_id is not None:
-                ratings = RatingStore(self.store)
-                await ratings.make_rated(room.id, seated[0].account_id, self.hall.clock())
-                await ratings.accept(room.id, seated[1].account_id)
-        except StoreError:
-            log.exception("room %s of pool %s: its accounts could not be stored; its match is not rated", room.id,
-                          pool.key)
-        self.hall.maybe_forget(room)
-        self.made += 1
-        return room.id, [(seek.id, room.id, player) for player, seek in enumerate(seated)]
+                await self.store.unpair_seeks([seek.id for pair in pairs for seek in pair])
+            return []
+        for room, two in zip(rooms, seated, strict=True):
+            try:
+                accounts = AccountStore(self.store)
+                for player, seek in enumerate(two):
+                    if seek.account_id is not None:
+                        await accounts.attach_players(seek.account_id, room.id, [player])
+                if pool.rated and two[0].account_id is not None and two[1].account_id is not None:
+                    ratings = RatingStore(self.store)
+                    await ratings.make_rated(room.id, two[0].account_id, self.hall.clock())
+                    await ratings.accept(room.id, two[1].account_id)
+            except StoreError:
+                log.exception("room %s of pool %s: its accounts could not be stored; its match is not rated", room.id,
+                              pool.key)
+            self.hall.maybe_forget(room)
+        await self.store.seat_seeks([(seek.id, room.id, player) for room, two in zip(rooms, seated, strict=True)
+                                     for player, seek in enumerate(two)])
+        self.made += len(rooms)
+        return [(room.id, a.id, b.id) for room, (a, b) in zip(rooms, pairs, strict=True)]
 
     async def run(self) -> None:
         """:meth:`step` every ``every`` seconds until cancelled (a step that fails is logged; the next tries
