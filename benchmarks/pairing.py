@@ -12,12 +12,13 @@ time from a seek to its pair is that of one pairing round plus the pause between
 
 ``--server``: a ``flametable serve`` (its pairing loop every 0.5 s) on a fresh database holding ``--seeks`` waiting
 seeks of the pool ``duel 3+2 casual`` that never pair (their ratings 1,100 apart, written to the store with their
-clients' ``seen`` far ahead, so that they neither pair nor expire: each step reads, locks and weighs them all). Then
-``--probes`` guests (rating 1,500, their requests from addresses of their own) make their seeks in that pool over
-HTTP at once (32 threads) and ask after them every 0.25 s until paired. Reported: seeks made a second; each probe's
-time from its seek to paired by the database's clock (``paired_at - since``), to its room made (``rooms.created_at``)
-and as its client saw it (to its first ``paired`` answer, the 0.25 s of asking included); seeks paired a second (the
-probes over the time from the first seek made to the last room made).
+clients' ``seen`` far ahead, so that they neither pair nor expire: each step reads, locks and weighs them all).
+Then ``--probes`` guests (rating 1,500, their requests from addresses of their own) make their seeks in that pool
+over HTTP at once (32 threads) and, once made, are asked after every second as the lobby does (16 threads) until
+paired. Reported: seeks made a second; each probe's time from its seek to paired by the database's clock
+(``paired_at - since``), to its room made (``rooms.created_at``) and as its client saw it (to its first ``paired``
+answer, the second between two asks included); seeks paired a second (the probes over the time from the first seek
+made to the last room made).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import json
 import random
 import statistics
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -64,7 +66,7 @@ async def one_round(url: str, count: int, rng: random.Random) -> dict[str, Any]:
 
 
 POOL = "duel 3+2 casual"
-ASK_EVERY = 0.25
+ASK_EVERY = 1.0  # as the lobby asks
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -115,15 +117,22 @@ def server_round(db: str | None, count: int, probes: int) -> dict[str, Any]:
         server.start()
         try:
             players = [Seeker(f"g{i}", source_of(i), 1500.0) for i in range(probes)]
+            deadline = time.monotonic() + 120
+
+            def asking() -> None:  # from the first seek made on, every seek made is asked after every 0.25 s
+                with ThreadPoolExecutor(16) as pool:
+                    while any(p.paired is None for p in players) and time.monotonic() < deadline:
+                        list(pool.map(lambda p: p.ask(server.port),
+                                      [p for p in players if p.secret is not None and p.paired is None]))
+                        time.sleep(ASK_EVERY)
+
+            asker = threading.Thread(target=asking)
             started = time.monotonic()
+            asker.start()
             with ThreadPoolExecutor(32) as pool:
                 list(pool.map(lambda p: p.make_seek(server.port), players))
             posted = time.monotonic() - started
-            deadline = time.monotonic() + 120
-            with ThreadPoolExecutor(32) as pool:
-                while any(p.paired is None for p in players) and time.monotonic() < deadline:
-                    list(pool.map(lambda p: p.ask(server.port), [p for p in players if p.paired is None]))
-                    time.sleep(ASK_EVERY)
+            asker.join()
             unpaired = sum(1 for p in players if p.paired is None)
         finally:
             server.kill()
