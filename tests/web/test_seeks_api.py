@@ -236,3 +236,12 @@ def test_another_s_seek_is_never_shown(app: App) -> None:
     assert bea.send("GET", f"/api/seeks/{a}").status_code == 404  # no secret
     answer = bea.send("GET", f"/api/seeks/{a}?lang=es", seek=None)
     assert answer.json()["error"] == "no_seek"
+
+
+def test_a_seek_its_client_asks_after_keeps_waiting(app: App) -> None:
+    ana = Player(app)
+    a = ana.seek()["seek"]
+    app.sql(sa.update(seeks).where(seeks.c.id == a).values(seen=seeks.c.seen - 31))
+    assert ana.poll(a)["status"] == "waiting"  # asked now: written at the next step, before the expiry
+    assert app.step() == []
+    assert ana.poll(a)["status"] == "waiting"

@@ -1274,7 +1274,22 @@ class Hall:
         creator's seats. ``held``: the token hashes of ``"me"`` seats whose tokens their players already hold (quick
         pairing: each seek's secret), no token made for them; ``counted=False``: the room is not counted against
         its creator's rooms (the server's pairing makes it, for two players)."""
-        held = held or {}
+        row, game, tokens = await self._new_row(game_name, options, seats, creator, clock, held or {}, counted)
+        await self.store.create_room(row)
+        return await self._opened(row, game), tokens
+
+    async def create_many(self, made: Sequence[tuple[str, Iterable[str], str, Any, Mapping[int, str]]]) -> list[Room]:
+        """Rooms made together, stored in one write (quick pairing's step: every pair's room at once): each
+        ``(game, seats, creator, clock, held)`` as :meth:`create` takes them, no options, not counted."""
+        rows = [await self._new_row(game, None, seats, creator, clock, held, False)
+                for game, seats, creator, clock, held in made]
+        await self.store.create_rooms([row for row, _, _ in rows])
+        return [await self._opened(row, game) for row, game, _ in rows]
+
+    async def _new_row(self, game_name: str, options: Mapping[str, Any] | None, seats: Iterable[str], creator: str,
+                       clock: Any, held: Mapping[int, str], counted: bool) -> tuple[RoomRow, Game[Any, Any],
+                                                                                    dict[int, str]]:
+        """:meth:`create`'s room checked and made, not stored yet: its row, its game, the creator's tokens."""
         try:
             control = TimeControl.from_json(clock)
         except TimeControlError as exc:
@@ -1326,14 +1341,17 @@ class Hall:
                          players=[row.kind for row in seat_rows], first_player=0, clock=control.to_json())
         row = RoomRow(id=room_id, game=entry.name, options=opts, creator=creator, created_at=self.clock(),
                       seats=seat_rows, match=match)
-        await self.store.create_room(row)
-        fence = await self.cluster.take_new(room_id) if self.cluster is not None else None
+        return row, game, tokens
+
+    async def _opened(self, row: RoomRow, game: Game[Any, Any]) -> Room:
+        """A room just stored, in this process's memory (its lease taken in a cluster), its bot and clock going."""
+        fence = await self.cluster.take_new(row.id) if self.cluster is not None else None
         room = Room(self, row, game, fence)
-        self.rooms[room_id] = room
+        self.rooms[row.id] = room
         async with room.lock:
             room.schedule_bot()
             room.schedule_clock()
-        return room, tokens
+        return room
 
     async def join(self, room_id: str, player: int | None, brings: Any = None) -> tuple[Room, int, str, str | None]:
         """Take an open seat of the room (``player``, or the first open one): its token, and what its player plays

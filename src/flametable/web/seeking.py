@@ -10,7 +10,8 @@ client asking after its seek learns its room and already holds its token. A rate
 signed in: a guest's seeks are casual), and a signed-in player's seat is their account's.
 
 Seeks whose client stopped asking after them (``Settings.seek_stale_seconds``) are expired at each step: a player
-who closed the lobby is never paired.
+who closed the lobby is never paired. That a client asked is kept in memory and written once a step for every seek
+asked after meanwhile (the store's one writer is not given a write per request).
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ log = logging.getLogger("flametable.web")
 PRESETS = ((3, 2), (5, 3), (10, 5))
 """The time controls the lobby offers (minutes + increment seconds); any real-time clock makes a pool."""
 RATED, CASUAL = "rated", "casual"
-CREATOR = "pairing"
-"""The ``creator`` of the rooms the pairing makes."""
+CREATOR = "pairing:"
+"""The ``creator`` of the rooms the pairing makes: this, then the process's name."""
 
 
 @dataclass(frozen=True)
@@ -84,9 +85,19 @@ class Seeker:
         self.stale = stale
         self.task: asyncio.Task[None] | None = None
         self.made = 0  # the rooms this process made for pairs
+        self.seen: set[str] = set()  # the waiting seeks asked after since the last step
+
+    def touch(self, seek_id: str) -> None:
+        """The seek's client asked after it: written with the others at the next step (one write a step, however
+        many clients ask)."""
+        self.seen.add(seek_id)
 
     async def step(self) -> list[tuple[str, str, str]]:
-        """Expire the seeks nobody asks after, pair every pool, make each pair's room: (room, seek, seek) each."""
+        """Write which seeks were asked after, expire those nobody asks after, pair every pool, make each pair's
+        room: (room, seek, seek) each."""
+        if self.seen:
+            seen, self.seen = self.seen, set()
+            await self.store.seeks_seen(sorted(seen))
         await self.store.expire_seeks(self.stale)
         made: list[tuple[str, str, str]] = []
         for key in await self.store.waiting_pools():
@@ -97,42 +108,42 @@ class Seeker:
             if not pairs:
                 continue
             rows = await self.store.load_seeks([seek for pair in pairs for seek in pair])
-            for first, second in pairs:
-                room_id = await self._room(pool, rows[first], rows[second])
-                if room_id is not None:
-                    made.append((room_id, first, second))
+            made += await self._rooms(pool, [(rows[a], rows[b]) for a, b in pairs])
         return made
 
-    async def _room(self, pool: Pool, first: SeekRow, second: SeekRow) -> str | None:
-        """The room of a pair: seats drawn at random, each held by its seek's secret; rated in a rated pool when
-        both are signed in. A room that cannot be made puts both seeks back in their pool."""
-        seated = (first, second) if secrets.randbelow(2) == 0 else (second, first)
+    async def _rooms(self, pool: Pool, pairs: list[tuple[SeekRow, SeekRow]]) -> list[tuple[str, str, str]]:
+        """The rooms of a pool's pairs, stored in one write: seats drawn at random, each held by its seek's secret;
+        a signed-in player's seat their account's; rated in a rated pool when both are signed in. Rooms that cannot
+        be made put their seeks back in their pool."""
+        seated = [(a, b) if secrets.randbelow(2) == 0 else (b, a) for a, b in pairs]
         try:
-            room, _ = await self.hall.create(pool.game, None, ["me", "me"], CREATOR, pool.clock.to_json(),
-                                             held={p: s.secret_hash or "" for p, s in enumerate(seated)},
-                                             counted=False)
+            rooms = await self.hall.create_many([
+                (pool.game, ["me", "me"], CREATOR + self.hall.process, pool.clock.to_json(),
+                 {p: s.secret_hash or "" for p, s in enumerate(two)}) for two in seated])
         except Exception:
-            log.exception("pool %s: the room of seeks %s and %s could not be made; they wait again", pool.key,
-                          first.id, second.id)
+            log.exception("pool %s: the rooms of %d pairs could not be made; their seeks wait again", pool.key,
+                          len(pairs))
             with contextlib.suppress(StoreError):
-                await self.store.unpair_seeks([first.id, second.id])
-            return None
-        try:
-            accounts = AccountStore(self.store)
-            for player, seek in enumerate(seated):
-                if seek.account_id is not None:
-                    await accounts.attach_players(seek.account_id, room.id, [player])
-            if pool.rated and seated[0].account_id is not None and seated[1].account_id is not None:
-                ratings = RatingStore(self.store)
-                await ratings.make_rated(room.id, seated[0].account_id, self.hall.clock())
-                await ratings.accept(room.id, seated[1].account_id)
-        except StoreError:
-            log.exception("room %s of pool %s: its accounts could not be stored; its match is not rated", room.id,
-                          pool.key)
-        await self.store.seat_seeks([(seek.id, room.id, player) for player, seek in enumerate(seated)])
-        self.hall.maybe_forget(room)
-        self.made += 1
-        return room.id
+                await self.store.unpair_seeks([seek.id for pair in pairs for seek in pair])
+            return []
+        for room, two in zip(rooms, seated, strict=True):
+            try:
+                accounts = AccountStore(self.store)
+                for player, seek in enumerate(two):
+                    if seek.account_id is not None:
+                        await accounts.attach_players(seek.account_id, room.id, [player])
+                if pool.rated and two[0].account_id is not None and two[1].account_id is not None:
+                    ratings = RatingStore(self.store)
+                    await ratings.make_rated(room.id, two[0].account_id, self.hall.clock())
+                    await ratings.accept(room.id, two[1].account_id)
+            except StoreError:
+                log.exception("room %s of pool %s: its accounts could not be stored; its match is not rated", room.id,
+                              pool.key)
+            self.hall.maybe_forget(room)
+        await self.store.seat_seeks([(seek.id, room.id, player) for room, two in zip(rooms, seated, strict=True)
+                                     for player, seek in enumerate(two)])
+        self.made += len(rooms)
+        return [(room.id, a.id, b.id) for room, (a, b) in zip(rooms, pairs, strict=True)]
 
     async def run(self) -> None:
         """:meth:`step` every ``every`` seconds until cancelled (a step that fails is logged; the next tries

@@ -35,7 +35,7 @@ from flametable.web.messages import SEEK_REQUEST
 from flametable.web.ratings import needs_account
 from flametable.web.rooms import new_token, token_hash
 from flametable.web.routes.accounts import store_failed
-from flametable.web.seeking import Pool, offered
+from flametable.web.seeking import Pool, Seeker, offered
 from flametable.web.sessions import session_of
 from flametable.web.store import RatingStore, Store, StoreError
 from flametable.web.store.seeks import PAIRED, WAITING, SeekRow
@@ -44,8 +44,6 @@ log = logging.getLogger("flametable.web")
 
 SECRET_HEADER = "x-seek-secret"
 GUEST_HEADER = "x-guest-id"
-SEEN_EVERY = 5.0
-"""A waiting seek's ``seen`` is written at most this often (seconds), however often its client asks."""
 
 
 def store_of(request: Request) -> Store | None:
@@ -150,12 +148,10 @@ async def show_seek(request: Request) -> Response:
     found = await _own_seek(request, tr)
     if isinstance(found, Response):
         return found
-    store, row, secret = found
-    if row.status == WAITING and row.ago >= SEEN_EVERY:
-        try:
-            await store.seek_seen(row.id)
-        except StoreError:
-            log.exception("the seek %s could not be touched", row.id)
+    _store, row, secret = found
+    seeker: Seeker | None = getattr(request.app.state, "seeker", None)
+    if row.status == WAITING and seeker is not None:
+        seeker.touch(row.id)  # written at the pairing's next step
     return JSONResponse(seek_json(request, row, secret))
 
 

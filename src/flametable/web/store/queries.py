@@ -101,6 +101,24 @@ class Store:
 
         room.match.id = await self._write(f"cannot create the room {room.id}", work)
 
+    async def create_rooms(self, made: list[RoomRow]) -> None:
+        """:meth:`create_room` for several rooms, in one transaction (quick pairing's step)."""
+        if not made:
+            return
+
+        async def work(connection: AsyncConnection) -> list[int]:
+            await connection.execute(sa.insert(rooms), [
+                {"id": room.id, "game": room.game, "options": room.options, "creator": room.creator,
+                 "created_at": room.created_at, "current": room.match.number} for room in made])
+            await connection.execute(sa.insert(seats), [
+                {"room_id": room.id, "player": s.player, "kind": s.kind, "token_hash": s.token_hash}
+                for room in made for s in room.seats])
+            return [await self._insert_match(connection, room.match, room.id) for room in made]
+
+        ids = await self._write(f"cannot create {len(made)} rooms", work)
+        for room, match_id in zip(made, ids, strict=True):
+            room.match.id = match_id
+
     @staticmethod
     async def _insert_match(connection: AsyncConnection, match: MatchRow, room_id: str) -> int:
         result = await connection.execute(sa.insert(matches).values(**match_values(match, room_id)))
@@ -283,9 +301,9 @@ class Store:
         """Paired seeks whose room could not be made wait again."""
         await self._write("cannot put seeks back in their pool", lambda connection: seeks.unpair(connection, seek_ids))
 
-    async def seek_seen(self, seek_id: str) -> None:
-        """The seek's client asked after it now."""
-        await self._write(f"cannot touch the seek {seek_id}", lambda connection: seeks.seen(connection, seek_id))
+    async def seeks_seen(self, seek_ids: list[str]) -> None:
+        """The seeks' clients asked after them (one statement for them all)."""
+        await self._write("cannot touch seeks", lambda connection: seeks.seen(connection, seek_ids))
 
     async def expire_seeks(self, after: float) -> int:
         """Waiting seeks nobody asked after for ``after`` seconds stop waiting (how many)."""

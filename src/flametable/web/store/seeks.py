@@ -7,7 +7,10 @@ however many server processes pair the pool at the same time.
 - :func:`pair` the pool now: the waiting seeks are read and locked ``FOR UPDATE SKIP LOCKED`` (PostgreSQL; SQLite
   has one writer), paired by :func:`flametable.service.pairing.pairs`, and each pair's two rows marked ``paired``
   with their partner in the same transaction. A process pairing the pool at the same moment skips the rows another
-  holds, so no seek is paired twice, and none waits for another process's pairing.
+  holds, so no seek is paired twice, and none waits for another process's pairing. On PostgreSQL the step first
+  takes the pool's advisory lock for its transaction (``pg_try_advisory_xact_lock``; held by another process: the
+  pool is left to it this time), so every step sees the whole pool and pairs it closest first, never around seeks
+  another process holds.
 
 What the server's pairing (:mod:`flametable.web.seeking`, migration 0008) adds: a seek's secret's hash and its
 account, :func:`seated` (the room made for a pair), :func:`unpair` (a pair whose room could not be made waits
@@ -30,6 +33,9 @@ from flametable.web.store.rows import PLAYING
 from flametable.web.store.tables import current_match, matches, rooms, seeks
 
 WAITING, PAIRED, CANCELLED, EXPIRED = "waiting", "paired", "cancelled", "expired"
+POOL_LOCK_CLASS = 24
+"""The first key of the transaction-level advisory lock (PostgreSQL) a pool's pairing holds: ``(24, hashtext(pool))``
+(a two-key lock: never the server lock's one-key space)."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,7 @@ class SeekRow:
     rating: float
     status: str
     partner: str | None
+    paired_at: float | None
     secret_hash: str | None
     account_id: int | None
     room_id: str | None
@@ -75,6 +82,9 @@ async def cancel(connection: AsyncConnection, seek_id: str, player: str) -> bool
 async def pair(connection: AsyncConnection, pool: str, gap: Gap) -> list[tuple[str, str]]:
     """Pair the waiting seeks of ``pool`` that no other transaction holds (see the module); the pairs made, the
     seek that waited longer first."""
+    if connection.dialect.name == "postgresql" and not (await connection.execute(
+            sa.select(sa.func.pg_try_advisory_xact_lock(POOL_LOCK_CLASS, sa.func.hashtext(pool))))).scalar_one():
+        return []  # another process pairs this pool right now
     now = float((await connection.execute(sa.select(database_now()))).scalar_one())
     rows = (await connection.execute(
         sa.select(seeks.c.id, seeks.c.rating, seeks.c.since)
@@ -86,7 +96,7 @@ async def pair(connection: AsyncConnection, pool: str, gap: Gap) -> list[tuple[s
         partner: sa.BindParameter[str] = sa.bindparam("partner_of", type_=sa.String())
         await connection.execute(
             sa.update(seeks).where(seeks.c.id == sa.bindparam("seek"), seeks.c.status == WAITING)
-            .values(status=PAIRED, partner=partner),
+            .values(status=PAIRED, partner=partner, paired_at=now),
             [{"seek": a, "partner_of": b} for x, y in made for a, b in ((x.id, y.id), (y.id, x.id))])
     return [(a.id, b.id) for a, b in made]
 
@@ -103,12 +113,15 @@ async def unpair(connection: AsyncConnection, seek_ids: Iterable[str]) -> None:
     """Paired seeks whose room could not be made wait again (with the time they had waited)."""
     await connection.execute(sa.update(seeks).where(seeks.c.id.in_(sorted(set(seek_ids))), seeks.c.status == PAIRED,
                                                     seeks.c.room_id.is_(None))
-                             .values(status=WAITING, partner=None))
+                             .values(status=WAITING, partner=None, paired_at=None))
 
 
-async def seen(connection: AsyncConnection, seek_id: str) -> None:
-    """The seek's client asked after it now."""
-    await connection.execute(sa.update(seeks).where(seeks.c.id == seek_id).values(seen=database_now()))
+async def seen(connection: AsyncConnection, seek_ids: Iterable[str]) -> None:
+    """The seeks' clients asked after them (now, or since the last time this was said)."""
+    wanted = sorted(set(seek_ids))
+    for start in range(0, len(wanted), 1000):
+        await connection.execute(sa.update(seeks).where(seeks.c.id.in_(wanted[start:start + 1000]))
+                                 .values(seen=database_now()))
 
 
 async def expire(connection: AsyncConnection, after: float) -> int:
@@ -129,8 +142,9 @@ async def read(connection: AsyncConnection, seek_ids: Iterable[str]) -> dict[str
                                                (now - sa.func.coalesce(seeks.c.seen, seeks.c.since)).label("ago"))
                                      .where(seeks.c.id.in_(wanted)))).mappings().all()
     return {str(r["id"]): SeekRow(str(r["id"]), str(r["pool"]), str(r["player"]), float(r["rating"]),
-                                  str(r["status"]), r["partner"], r["secret_hash"], r["account_id"], r["room_id"],
-                                  r["seat"], float(r["waited"]), float(r["ago"])) for r in rows}
+                                  str(r["status"]), r["partner"], r["paired_at"], r["secret_hash"],
+                                  r["account_id"], r["room_id"], r["seat"], float(r["waited"]), float(r["ago"]))
+            for r in rows}
 
 
 async def waiting_pools(connection: AsyncConnection) -> list[str]:

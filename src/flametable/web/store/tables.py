@@ -196,6 +196,7 @@ seeks = sa.Table(  # quick pairing (issue 24): a player waiting in a pool (see :
     sa.Column("room_id", sa.String(64), nullable=True),  # the room made for the pair
     sa.Column("seat", sa.Integer(), nullable=True),  # the seek's seat in it
     sa.Column("seen", sa.Double(), nullable=True),  # when its client last asked after it (the database's clock)
+    sa.Column("paired_at", sa.Double(), nullable=True),  # when paired (the pairing step's transaction's start)
     sa.Index("ix_seeks_waiting", "pool", "since", postgresql_where=sa.text("status = 'waiting'"),
              sqlite_where=sa.text("status = 'waiting'")),
     sa.Index("uq_seeks_one_per_pool", "pool", "player", unique=True, postgresql_where=sa.text("status = 'waiting'"),

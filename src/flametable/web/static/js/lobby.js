@@ -1,7 +1,7 @@
 // The lobby: choose a game and its options, seat a bot or leave the seat for a friend (a rated match when signed
-// in), make the room and copy its link; the rooms waiting for a player (game, options, how long they have waited,
-// their creator's name and rating); My matches (mymatches.js): this browser's and the account's matches going on,
-// "Your turn" first, each continued or resigned with one click.
+// in), make the room and copy its link; quick pairing with a stranger (pairing.js); the rooms waiting for a player
+// (game, options, how long they have waited, their creator's name and rating); My matches (mymatches.js): this
+// browser's and the account's matches going on, "Your turn" first, each continued or resigned with one click.
 import { account, onAccount, profileLink } from "./account.js";
 import { api, keepSeatToken, seatToken } from "./api.js";
 import { controlText, readTimeControl, timeControlField } from "./clock.js";
@@ -11,6 +11,7 @@ import { helpLink } from "./help.js";
 import { _ } from "./i18n.js";
 import { myMatches } from "./mymatches.js";
 import { go } from "./nav.js";
+import { quickPairing } from "./pairing.js";
 
 const LEVELS = () => [["bot:easy", _("An easy bot")], ["bot:medium", _("A medium bot")], ["bot:hard", _("A hard bot")]];
 
@@ -178,8 +179,9 @@ export async function mount(root) {
   showRated();
   await Promise.all([refresh(), mine.start()]);
   const timer = setInterval(refresh, 5000);
-  const stop = onAccount(() => { showRated(); mine.refresh(); });
-  root.append(form, mine.section, h("section", { class: "waiting" }, h("h2", {}, _("Rooms waiting for a player")), waiting,
-    waitingError));
-  return () => { clearInterval(timer); stop(); mine.stop(); };
+  const [pairing, leavePairing, showPairingRated] = quickPairing(games);
+  const stop = onAccount(() => { showRated(); showPairingRated(); mine.refresh(); });
+  root.append(pairing, form, mine.section, h("section", { class: "waiting" }, h("h2", {}, _("Rooms waiting for a player")),
+    waiting, waitingError));
+  return () => { clearInterval(timer); stop(); mine.stop(); leavePairing(); };
 }

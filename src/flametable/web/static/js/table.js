@@ -303,7 +303,10 @@ export async function mount(root, { room }) {
     const headline = r.winner === null || r.winner === undefined ? _("The match is a tie.")
       : r.winner === t.seat ? _("You win!") : t.seat === null ? _("{player} wins.", { player: playerName(r.winner, null) })
         : _("You lose.");
+    const flagged = r.reason === "time" && (r.winner === 0 || r.winner === 1) ? 1 - r.winner : null;
     fill(result, h("h2", { id: "result-title", class: "headline", tabindex: "-1" }, headline),
+      flagged !== null ? h("p", { class: "why" }, _("{player} ran out of time.", { player: playerName(flagged, t.seat) }))
+        : null,
       h("ul", { class: "final" }, t.log.slice(-3).map((line) => h("li", {}, line))),
       t.offer !== null ? h("p", {}, _("{player} offers a rematch.", { player: playerName(t.offer, t.seat) })) : null,
       ratingLines(t.rating, t.seat),
