@@ -77,6 +77,7 @@ def test_a_move_shows_your_turn_in_the_other_s_lobby_and_its_hidden_tab_s_title(
         expect(bea_row).to_have_class(re.compile(r"\byour-turn\b"))
         expect(bea_row.locator(".last-move")).to_contain_text("last move")
         expect(bea).to_have_title("● Your turn — flametable")
+        expect(bea.locator("#live")).to_contain_text("Your turn in Flame Duel.")  # told to screen readers
         bea.screenshot(path=str(artefacts / "my-matches-their-move-came.png"), full_page=True)
 
         bea_row.get_by_role("button", name="Resign").click()  # asks first
