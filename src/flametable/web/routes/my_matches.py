@@ -34,6 +34,8 @@ from flametable.web.sessions import session_of
 from flametable.web.store import PLAYING, StoreError
 
 log = logging.getLogger("flametable.web")
+LOADS = 4
+"""The rooms one request loads from the store at once (the pool's other connections stay free for the others)."""
 
 Proof = tuple[str, str | None, int | None]
 """A seat asked for: its room, and the token that proves it (a browser's) or the player it is (an account's, the
@@ -140,17 +142,21 @@ async def entries(hall: Hall, proofs: list[Proof]) -> list[dict[str, Any]]:
                 out.extend(entry for entry in reply[1].get("matches", []) if isinstance(entry, dict))
                 answered.update(str(room_id) for room_id in reply[1].get("held", []))
         rest = [p for p in rest if p[0] not in answered]
-    stored: dict[str, Room | None] = {}
     live = await hall.store.playing_seats(p[0] for p in rest) if rest else {}
-    for proof in rest:  # nobody holds the room (or its owner did not answer): as the store has it
-        room_id = proof[0]
-        if not proven(live.get(room_id, {}), proof):
-            continue  # not playing, or a token of no seat of it: neither loaded nor replayed
-        if room_id not in stored:
+    rest = [p for p in rest if proven(live.get(p[0], {}), p)]  # not playing, or a token of no seat of it: neither
+    # loaded nor replayed
+    loads = asyncio.Semaphore(LOADS)
+
+    async def stored(room_id: str) -> tuple[str, Room | None]:
+        async with loads:
             row = await hall.store.load_room(room_id)
-            playing = row is not None and row.match.status == PLAYING  # an ended match is not replayed to say so
-            stored[room_id] = Room(hall, row, game_of(row.game)) if playing and row is not None else None
-        room = stored[room_id]
+        playing = row is not None and row.match.status == PLAYING  # (ended meanwhile: not replayed to say so)
+        return room_id, Room(hall, row, game_of(row.game)) if playing and row is not None else None
+
+    # nobody holds these rooms (or their owners did not answer): as the store has them, a few loaded at once
+    rooms = dict(await asyncio.gather(*(stored(room_id) for room_id in sorted({p[0] for p in rest}))))
+    for proof in rest:
+        room = rooms[proof[0]]
         entry = seat_entry(room, proof, now) if room is not None else None
         if entry is not None:
             out.append(entry)
