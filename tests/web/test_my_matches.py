@@ -206,13 +206,16 @@ def test_the_profile_counts_the_turn_based_matches_lost_on_time(app: App, clock:
         late.append(room)
     resigned, _, r1 = pair(ana, bea)
     bea.resign(resigned, r1)
-    wait_for(lambda: clock.sleepers >= 2, "the clocks' timers are set")
+    real_time, a0, b1 = pair(ana, bea, clock={"kind": "fischer", "minutes": 1, "increment": 0})
+    move(app, real_time, a0)
+    move(app, real_time, b1)  # both made their first decisions: Ana's minute runs
+    wait_for(lambda: clock.sleepers >= 3, "the clocks' timers are set")
     clock.advance(24 * 3600 + 1)
-    for room in late:
+    for room, loser in [(late[0], 1), (late[1], 1), (real_time, 0)]:
         wait_for(lambda room=room: ana.get(f"/api/rooms/{room}")["status"] == "timeout", "lost on time")
-        assert ana.get(f"/api/rooms/{room}")["result"]["winner"] == 0
+        assert ana.get(f"/api/rooms/{room}")["result"]["winner"] == 1 - loser
     assert ana.get("/api/players/bea_late")["turn_timeouts"] == 2
-    assert ana.get("/api/players/ana_late")["turn_timeouts"] == 0  # she won both on time
+    assert ana.get("/api/players/ana_late")["turn_timeouts"] == 0  # she won both on time; lost in real time
     assert mine(bea, []) == []  # over: no longer going on
 
 
