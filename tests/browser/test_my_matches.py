@@ -77,6 +77,7 @@ def test_a_move_shows_your_turn_in_the_other_s_lobby_and_its_hidden_tab_s_title(
         expect(bea_row).to_have_class(re.compile(r"\byour-turn\b"))
         expect(bea_row.locator(".last-move")).to_contain_text("last move")
         expect(bea).to_have_title("● Your turn — flametable")
+        expect(bea.locator("#live")).to_contain_text("Your turn in Flame Duel.")  # told to screen readers
         bea.screenshot(path=str(artefacts / "my-matches-their-move-came.png"), full_page=True)
 
         bea_row.get_by_role("button", name="Resign").click()  # asks first
@@ -102,3 +103,32 @@ def test_the_waiting_rooms_show_game_options_and_how_long_they_waited(page: Page
     expect(row).to_contain_text("Flame Duel")
     expect(row.locator(".options-words")).to_contain_text("Draft")
     expect(row.locator(".waited")).to_have_text(re.compile(r"^waiting for \d+ (s|min)$"))
+
+
+def test_one_s_own_profile_lists_one_s_matches_going_on(browser: Browser, base_url: str, rooms: Rooms,
+                                                       artefacts: Path) -> None:
+    """Signed in, the account's matches going on are on its own profile too."""
+    name = f"turns{int(time.time() * 1000) % 10**8}"
+    page = browser.new_context(base_url=base_url).new_page()
+    try:
+        page.goto(base_url + "/account")
+        page.fill("#up-name", name)
+        page.fill("#up-password", "a long turns password")
+        page.locator("form.sign-up-form button[type=submit]").click()
+        expect(page.locator("header .account .me")).to_have_text(name)
+        page.goto(base_url + "/")
+        page.select_option("#game", "duals")
+        page.select_option("#clock", "turn:3")
+        page.select_option("#opponent", "bot:easy")
+        page.get_by_role("button", name="Create the room").click()
+        expect(page).to_have_url(re.compile(r"/rooms/[A-Za-z0-9_-]+$"))
+        room = rooms.adopt(page, page.url)
+        page.goto(base_url + f"/players/{name}")
+        row = page.locator(f'.profile .my-matches li[data-room="{room.id}"]')
+        expect(row).to_contain_text("Flamecraft Duals")
+        expect(row).to_contain_text("against An easy bot")
+        expect(row).to_contain_text("3 days per decision")
+        assert violations(page) == []
+        page.screenshot(path=str(artefacts / "my-matches-profile.png"), full_page=True)
+    finally:
+        page.context.close()

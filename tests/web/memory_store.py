@@ -175,6 +175,11 @@ class MemoryStore:
                if r.match.status == PLAYING and _waiting(r) and (since is None or r.created_at >= since)]
         return out[-limit:]
 
+    async def playing_seats(self, room_ids: Any) -> dict[str, dict[int, str]]:
+        return {room_id: {s.player: s.token_hash for s in room.seats if s.token_hash is not None}
+                for room_id in set(room_ids) if (room := self.rooms.get(room_id)) is not None
+                and room.match.status == PLAYING}
+
     async def open_rooms_by(self, creator: str, *, since: float | None = None, bots_only: bool = False) -> int:
         return sum(1 for r in self.rooms.values() if r.creator == creator and r.match.status == PLAYING
                    and all(s.kind != HUMAN for s in r.seats) == bots_only

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
+from flametable.bots.registry import HUMAN
 from flametable.service.clock import ManualClock
-from flametable.web.store import database_url
-from tests.web.client import Client
+from flametable.web.store import MatchRow, RoomRow, SeatRow, Store, database_url
+from tests.web.client import Client, Server
 from tests.web.halls import UNLIMITED, Halls
 from tests.web.test_cluster import local_buses
 from tests.web.test_ratings_api import App, Player
@@ -135,7 +136,8 @@ def test_a_match_over_or_against_a_bot_or_waiting(app: App) -> None:
     room, t0, t1 = pair(ana, bea, clock=None)
     bea.resign(room, t1)
     assert mine(ana, [(room, t0)]) == []  # over: not going on
-    bot = ana.post("/api/rooms", {"game": "duals", "seats": ["me", "bot:random"]}, status=201)
+    # (Flame Duel's seat 0 acts first: the bot has no move to make while the test runs)
+    bot = ana.post("/api/rooms", {"game": "duel", "seats": ["me", "bot:random"]}, status=201)
     waiting = ana.post("/api/rooms", {"game": "duel", "seats": ["me", "open"]}, status=201)
     listed = {m["room"]: m for m in mine(ana, [(bot["room"], bot["token"]), (waiting["room"], waiting["token"])])}
     assert listed[bot["room"]]["opponent"] == {"kind": "bot", "bot": "bot:random"}
@@ -204,13 +206,16 @@ def test_the_profile_counts_the_turn_based_matches_lost_on_time(app: App, clock:
         late.append(room)
     resigned, _, r1 = pair(ana, bea)
     bea.resign(resigned, r1)
-    wait_for(lambda: clock.sleepers >= 2, "the clocks' timers are set")
+    real_time, a0, b1 = pair(ana, bea, clock={"kind": "fischer", "minutes": 1, "increment": 0})
+    move(app, real_time, a0)
+    move(app, real_time, b1)  # both made their first decisions: Ana's minute runs
+    wait_for(lambda: clock.sleepers >= 3, "the clocks' timers are set")
     clock.advance(24 * 3600 + 1)
-    for room in late:
+    for room, loser in [(late[0], 1), (late[1], 1), (real_time, 0)]:
         wait_for(lambda room=room: ana.get(f"/api/rooms/{room}")["status"] == "timeout", "lost on time")
-        assert ana.get(f"/api/rooms/{room}")["result"]["winner"] == 0
+        assert ana.get(f"/api/rooms/{room}")["result"]["winner"] == 1 - loser
     assert ana.get("/api/players/bea_late")["turn_timeouts"] == 2
-    assert ana.get("/api/players/ana_late")["turn_timeouts"] == 0  # she won both on time
+    assert ana.get("/api/players/ana_late")["turn_timeouts"] == 0  # she won both on time; lost in real time
     assert mine(bea, []) == []  # over: no longer going on
 
 
@@ -222,3 +227,34 @@ def test_the_lobby_s_waiting_rooms_say_game_options_and_how_long_they_have_waite
     clock.advance(90)
     [row] = [r for r in ana.get("/api/rooms")["rooms"] if r["room"] == made["room"]]
     assert (row["game"], row["options"], row["waited"]) == ("duel", {"mode": "shared", "pick": "draft"}, 90.0)
+
+
+def test_rooms_nobody_holds_are_read_from_the_store_once_their_seats_are_proven() -> None:
+    """An untimed room nobody is connected to is not in memory: the store says whether it plays and whose seats its
+    tokens prove, and only then is it loaded (the memory store of the protocol tests says the same)."""
+    with Server() as server:
+        room, _t0, t1 = server.pair("duel")
+        hall = server.app.state.hall
+        if room in hall.rooms:
+            hall.maybe_forget(hall.rooms[room])  # nobody connected: forgotten
+        assert room not in hall.rooms
+        answer = server.http.post("/api/my-matches", json={"seats": [{"room": room, "token": t1},
+                                                                     {"room": room, "token": "C" * 40}]})
+        assert [(m["player"], m["my_turn"]) for m in answer.json()["matches"]] == [(1, False)]
+        assert room not in hall.rooms  # read, not taken
+
+
+@pytest.mark.anyio
+async def test_the_store_says_which_rooms_play_and_their_seats_token_hashes(store: Store) -> None:
+    """``playing_seats``, on SQLite and PostgreSQL: the rooms asked for whose current match plays, each taken
+    seat's hash by player; a room over, an open seat and an unknown room are left out."""
+    for room_id in ("playing", "over"):
+        match = MatchRow(room_id=room_id, number=0, game="duel", rules_version="3", content_id="base",
+                         content_hash="ab" * 32, options={}, seed=1, players=[HUMAN, HUMAN])
+        await store.create_room(RoomRow(id=room_id, game="duel", options={}, creator="c", created_at=1.0,
+                                        seats=[SeatRow(0, HUMAN, "h0"), SeatRow(1, HUMAN, None)], match=match))
+    over = await store.load_room("over")
+    assert over is not None
+    await store.end_match(over.match.id or 0, "resigned", {"winner": 1, "reason": "resigned", "scores": [0, 0]})
+    assert await store.playing_seats(["playing", "over", "nowhere"]) == {"playing": {0: "h0"}}
+    assert await store.playing_seats([]) == {}

@@ -13,6 +13,7 @@ room made to be read, not taken)."""
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -26,13 +27,15 @@ from flametable.texts.translator import Translator
 from flametable.web.cluster import OPS, Answer
 from flametable.web.common import hall_of, language_of, read_body
 from flametable.web.messages import MY_MATCHES_REQUEST
-from flametable.web.rooms import Hall, Room, game_of
+from flametable.web.rooms import Hall, Room, game_of, token_hash
 from flametable.web.routes.accounts import store_failed
 from flametable.web.routes.players import ratings_of
 from flametable.web.sessions import session_of
-from flametable.web.store import StoreError
+from flametable.web.store import PLAYING, StoreError
 
 log = logging.getLogger("flametable.web")
+LOADS = 4
+"""The rooms one request loads from the store at once (the pool's other connections stay free for the others)."""
 
 Proof = tuple[str, str | None, int | None]
 """A seat asked for: its room, and the token that proves it (a browser's) or the player it is (an account's, the
@@ -68,6 +71,16 @@ def seat_entry(room: Room, proof: Proof, now: float) -> dict[str, Any] | None:
             "running": clock["running"] if clock is not None else [],
             "last_move_at": room.moved_at, "moves": len(room.match.actions), "created_at": room.row.created_at,
             "token": token is not None}
+
+
+def proven(hashes: Mapping[int, str], proof: Proof) -> bool:
+    """Whether ``proof`` names a seat among ``hashes`` (a room's taken seats' token hashes, by player): its token's
+    hash (compared in constant time), or its player."""
+    _room_id, token, player = proof
+    if token is None:
+        return player in hashes
+    digest = token_hash(token)
+    return any(hmac.compare_digest(digest, known) for known in hashes.values())
 
 
 def _proofs(items: Any) -> list[Proof]:
@@ -129,13 +142,21 @@ async def entries(hall: Hall, proofs: list[Proof]) -> list[dict[str, Any]]:
                 out.extend(entry for entry in reply[1].get("matches", []) if isinstance(entry, dict))
                 answered.update(str(room_id) for room_id in reply[1].get("held", []))
         rest = [p for p in rest if p[0] not in answered]
-    stored: dict[str, Room | None] = {}
-    for proof in rest:  # nobody holds the room (or its owner did not answer): as the store has it
-        room_id = proof[0]
-        if room_id not in stored:
+    live = await hall.store.playing_seats(p[0] for p in rest) if rest else {}
+    rest = [p for p in rest if proven(live.get(p[0], {}), p)]  # not playing, or a token of no seat of it: neither
+    # loaded nor replayed
+    loads = asyncio.Semaphore(LOADS)
+
+    async def stored(room_id: str) -> tuple[str, Room | None]:
+        async with loads:
             row = await hall.store.load_room(room_id)
-            stored[room_id] = None if row is None else Room(hall, row, game_of(row.game))
-        room = stored[room_id]
+        playing = row is not None and row.match.status == PLAYING  # (ended meanwhile: not replayed to say so)
+        return room_id, Room(hall, row, game_of(row.game)) if playing and row is not None else None
+
+    # nobody holds these rooms (or their owners did not answer): as the store has them, a few loaded at once
+    rooms = dict(await asyncio.gather(*(stored(room_id) for room_id in sorted({p[0] for p in rest}))))
+    for proof in rest:
+        room = rooms[proof[0]]
         entry = seat_entry(room, proof, now) if room is not None else None
         if entry is not None:
             out.append(entry)

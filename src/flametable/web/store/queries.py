@@ -473,6 +473,23 @@ class Store:
         return [room_row(row, seat_rows.get(row["rooms_id"], []), match_row(row, "matches_"), "rooms_")
                 for row in rows]
 
+    async def playing_seats(self, room_ids: Iterable[str]) -> dict[str, dict[int, str]]:
+        """The rooms among ``room_ids`` whose current match is playing: each taken seat's token hash by player (My
+        matches: a token that proves no seat of a room still playing costs no more than this one query)."""
+        ids = sorted(set(room_ids))
+        if not ids:
+            return {}
+        query = (sa.select(seats.c.room_id, seats.c.player, seats.c.token_hash)
+                 .join(rooms, rooms.c.id == seats.c.room_id).join(matches, current_match())
+                 .where(seats.c.room_id.in_(ids), matches.c.status == PLAYING, seats.c.token_hash.is_not(None)))
+        with database_errors("cannot read the seats of rooms playing"):
+            async with self.engine.connect() as connection:
+                rows = (await connection.execute(query)).all()
+        found: dict[str, dict[int, str]] = {}
+        for room_id, player, digest in rows:
+            found.setdefault(str(room_id), {})[int(player)] = str(digest)
+        return found
+
     async def open_rooms_by(self, creator: str, *, since: float | None = None, bots_only: bool = False) -> int:
         """How many rooms made by ``creator`` have a match still playing: those with a person's seat (taken or
         open), or with ``bots_only`` those whose seats are all bots (the two limits of a client); with ``since``,

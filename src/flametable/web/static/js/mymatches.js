@@ -6,7 +6,7 @@
 // hidden puts "● Your turn — flametable" in the tab's title and, if the player chose the sound, a chime.
 import { api, heldSeats, keepSeatToken, seatToken } from "./api.js";
 import { clockText, controlText } from "./clock.js";
-import { fill, h } from "./dom.js";
+import { announce, fill, h } from "./dom.js";
 import { _, language } from "./i18n.js";
 import { go } from "./nav.js";
 import { botName, chime, soundOn } from "./table.js";
@@ -64,7 +64,7 @@ function resignOver(room, token) {
 
 // The section, drawn and kept up to date until stop() (the page left).
 export function myMatches({ titles = {} } = {}) {
-  const list = h("div", { class: "my-matches-list", "aria-live": "polite" });
+  const list = h("div", { class: "my-matches-list" }); // redrawn at each poll: not a live region (a new turn is told)
   const error = h("p", { class: "error", role: "alert" });
   const dialog = h("dialog", { class: "confirm", "aria-labelledby": "resign-mine-title" });
   const section = h("section", { class: "my-matches", "aria-labelledby": "my-matches-title" },
@@ -123,8 +123,10 @@ export function myMatches({ titles = {} } = {}) {
 
   const tell = (matches) => {
     const keys = turnKeys(matches);
-    const fresh = seen !== null && [...keys].some((k) => !seen.has(k));
+    const came = seen === null ? [] : matches.filter((m) => m.my_turn && !seen.has(`${m.room}/${m.match}/${m.moves}`));
+    const fresh = came.length > 0;
     seen = keys;
+    for (const m of came) announce(_("Your turn in {game}.", { game: titles[m.game] || m.game }));
     if (fresh && document.hidden) {
       document.title = _("● Your turn — flametable");
       titled = true;
@@ -147,8 +149,16 @@ export function myMatches({ titles = {} } = {}) {
       return; // the list stands as it was; the next poll tries again
     }
     if (stopped) return;
+    // the focus stays on its button across the redraw (a keyboard's place is not lost every 12 s)
+    const focused = list.contains(document.activeElement) ? document.activeElement : null;
+    const where = focused && focused.closest("li") ? [focused.closest("li").dataset.room, focused.className] : null;
     list.replaceChildren(matches.length ? h("ul", { class: "mine" }, matches.map(row))
       : h("p", {}, _("None: make a room above, or join one below.")));
+    if (where) {
+      const again = [...list.querySelectorAll("li")].find((li) => li.dataset.room === where[0]);
+      const button = again && [...again.querySelectorAll("button")].find((b) => b.className === where[1]);
+      if (button) button.focus();
+    }
     tell(matches);
   }
 
