@@ -49,6 +49,26 @@ export function readOptions(form, options, mySeat) {
   return options;
 }
 
+// ------------------------------------------------------------------ the join screen: the joiner's own deck
+
+// A room of own decks (R2) asks the one joining it for their deck too: the same field as the lobby's (the saved
+// decks the game accepts; those it refuses shown with why, not selectable), or a random deck, said so.
+export function joinFields(summary) {
+  if (!summary.options || summary.options.mode !== "decks") return [];
+  return [h("p", { class: "hint" }, _("Each player brings their own deck to this match: choose one of yours, or play a random deck.")),
+    ...optionFields()];
+}
+
+// What the joiner brings (POST /api/rooms/ID/join's "brings"): the deck chosen, null for a random one; nothing
+// (undefined) in shared mode.
+export function joinBrings(form, summary) {
+  if (!summary.options || summary.options.mode !== "decks") return undefined;
+  const chosen = form.elements.namedItem("deck").value;
+  if (chosen === "") return null;
+  const deck = savedDecks()[Number(chosen)];
+  return { characters: deck.characters, supports: deck.supports };
+}
+
 // ------------------------------------------------------------------ words
 
 function fill(template, params) {
