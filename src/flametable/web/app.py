@@ -62,7 +62,7 @@ from flametable.web.cluster import Cluster
 from flametable.web.memory import Connections
 from flametable.web.ratings import rate_pending
 from flametable.web.rooms import Hall, process_id
-from flametable.web.routes import accounts, games, matches, pages, players, rooms
+from flametable.web.routes import accounts, challenges, games, matches, pages, players, rooms
 from flametable.web.sessions import SessionGuard
 from flametable.web.settings import Settings, bot_pool, replay_worker
 from flametable.web.store import AccountStore
@@ -122,6 +122,7 @@ def create_app(settings: Settings) -> Starlette:
         *matches.routes,
         *accounts.routes,
         *players.routes,
+        *challenges.routes,
         *socket.routes,
         *client.routes(pages.page),
         # routes of other modules go here, each module's ``routes`` list

@@ -1265,10 +1265,12 @@ class Hall:
                 self.cluster.release(room.id, room.fence)  # another process may take it at once
 
     async def create(self, game_name: str, options: Mapping[str, Any] | None, seats: Iterable[str],
-                     creator: str, clock: Any = None) -> tuple[Room, dict[int, str]]:
+                     creator: str, clock: Any = None, brought: tuple[int, Any] | None = None,
+                     ) -> tuple[Room, dict[int, str]]:
         """A new room: ``seats`` are ``"me"`` (a seat for the creator), ``"open"`` or a bot spec; ``clock`` its time
-        control's JSON (:meth:`TimeControl.from_json`; None: untimed). Returns the room and the tokens of the
-        creator's seats."""
+        control's JSON (:meth:`TimeControl.from_json`; None: untimed); ``brought``: a player and what they bring of
+        their own (an accepted challenge's: the accepter's deck, as a joiner's, :meth:`join`). Returns the room and
+        the tokens of the creator's seats."""
         try:
             control = TimeControl.from_json(clock)
         except TimeControlError as exc:
@@ -1302,6 +1304,9 @@ class Hall:
         opts = dict(options or {})
         seed = self.seeds()
         game.new_match(opts, seed)  # the game checks its options (raises a FlametableError saying what is wrong)
+        if brought is not None:  # what the player brings, checked as a joiner's (the first match: seat = player)
+            opts = complete(game).brought_options(opts, seed, brought[0], brought[1]) or opts
+            game.new_match(opts, seed)
         tokens: dict[int, str] = {}
         seat_rows = []
         for player, spec in enumerate(specs):

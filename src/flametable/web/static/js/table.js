@@ -140,7 +140,7 @@ function seatedName(p) {
 }
 
 // Before the table, the join screen (issue 25): the game, its options and time control, who is waiting, what the
-// game asks a joiner to bring of their own (its module's joinFields(): Flame Duel's own deck, or a random one), then
+// game asks a joiner to bring of their own (its module's joinFields(): an own deck, or a random one), then
 // the seat taken (a refusal, such as a deck the game does not accept, said there: choose again) or the match watched.
 async function chooseSeat(root, room, summary) {
   let token = seatToken(room);
