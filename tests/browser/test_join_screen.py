@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.rooms import Room, Rooms
-from tests.browser.test_ratings import Session, sign_up
+from tests.browser.test_ratings import Session, assert_accessible, sign_up
 from tests.web.live import LiveServer
 
 CREATOR = {"characters": [18, 26, 27], "supports": [1, 2, 3, 4, 8, 11, 12, 13, 14, 18]}
@@ -48,6 +48,7 @@ def test_the_joiner_sees_the_room_and_brings_their_own_deck(page: Page, rooms: R
     expect(deck.locator("option")).to_have_text(["A random deck", "Too few (cannot be used)", "Good one"])
     expect(deck.locator("option", has_text="Too few")).to_be_disabled()  # R2: exactly 3 characters
     expect(join.locator(".deck-problems")).to_have_text("Too few: a deck has exactly 3 characters, got 2")
+    assert_accessible(page)
     deck.select_option(label="Good one")
     join.get_by_role("button", name="Take the seat").click()
     expect(page.locator(".table .status")).to_have_attribute("data-state", "connected")

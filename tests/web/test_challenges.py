@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from flametable.web.store import database_url
-from tests.web.test_ratings_api import App, Player
+from tests.web.test_ratings_api import PASSWORD, App, Player
 
 CHALLENGER_DECK = {"characters": [18, 26, 27], "supports": [1, 2, 3, 4, 8, 11, 12, 13, 14, 18]}
 ACCEPTER_DECK = {"characters": [3, 7, 12], "supports": [5, 6, 7, 9, 10, 15, 16, 17, 19]}
@@ -131,3 +131,11 @@ def test_a_guest_is_told_to_sign_in_in_their_language(app: App, lang: str, words
         answer = guest.send(method, f"{path}?lang={lang}", body)
         assert (answer.status_code, answer.json()["error"]) == (401, "challenge_needs_account")
         assert words in answer.json()["message"]
+
+
+def test_a_deleted_account_s_challenges_are_gone(app: App) -> None:
+    ana, bea = Player(app, "Ana"), Player(app, "Bea")
+    made = challenge(ana)
+    assert ana.send("DELETE", "/api/account", {"password": PASSWORD}).status_code == 200
+    assert bea.get("/api/challenges")["received"] == []
+    assert bea.refused(f"/api/challenges/{made['id']}/accept", {}, 404, "no_challenge")

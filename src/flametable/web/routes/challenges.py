@@ -154,7 +154,8 @@ async def list_challenges(request: Request) -> Response:
         log.exception("the challenges of account %s could not be read", me)
         return store_failed(tr)
     since = hall_of(request).clock() - SHOWN_ACCEPTED
-    shown = [c for c in mine if c.status == PENDING or c.created_at >= since]
+    shown = [c for c in mine if (c.status == PENDING or c.created_at >= since)
+             and c.from_name is not None and c.to_name is not None]  # a deleted account's are gone with it
     return JSONResponse({
         "received": [challenge_json(c, me, tr) for c in shown if c.to_id == me and c.status == PENDING],
         "sent": [challenge_json(c, me, tr) for c in shown if c.from_id == me],
@@ -210,8 +211,8 @@ async def accept(request: Request) -> Response:
     hall = hall_of(request)
     try:
         challenge = await store.get(challenge_id)
-        if challenge is None or challenge.to_id != me:
-            return fail(tr, "no_challenge", no_challenge(challenge_id), 404)
+        if challenge is None or challenge.to_id != me or challenge.from_name is None:  # (the challenger deleted
+            return fail(tr, "no_challenge", no_challenge(challenge_id), 404)  # their account: it is gone)
         if not await store.settle(challenge_id, ACCEPTED, to_id=me):  # one answer wins, whatever comes at once
             return fail(tr, "challenge_answered", settled(), 409)
     except StoreError:
