@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
@@ -18,7 +19,7 @@ TABLE = re.compile(r"/rooms/[A-Za-z0-9_-]+$")
 
 
 def test_a_challenge_from_a_profile_is_accepted_in_the_lobby_and_both_are_at_the_table(
-        browser: Browser, rooms: Rooms, base_url: str) -> None:
+        browser: Browser, rooms: Rooms, base_url: str, artefacts: Path) -> None:
     ana_context, bea_context = browser.new_context(base_url=base_url), browser.new_context(base_url=base_url)
     try:
         ana, bea = ana_context.new_page(), bea_context.new_page()
@@ -37,6 +38,7 @@ def test_a_challenge_from_a_profile_is_accepted_in_the_lobby_and_both_are_at_the
         form.locator("#clock").select_option("fischer:5:3")
         form.locator("#challenge-rated").check()
         assert_accessible(ana)
+        ana.screenshot(path=str(artefacts / "challenge-form-1280.png"), full_page=True)
         form.get_by_role("button", name="Send the challenge").click()
         expect(form.get_by_role("status")).to_have_text("Challenge sent: bea_challenged sees it in their lobby.")
 
@@ -50,6 +52,7 @@ def test_a_challenge_from_a_profile_is_accepted_in_the_lobby_and_both_are_at_the
         expect(received).to_contain_text("ana_challenges challenges you")
         expect(received.locator(".challenge-facts")).to_have_text("Flame Duel · 5+3 · rated")
         assert_accessible(bea)
+        bea.screenshot(path=str(artefacts / "challenge-received-1280.png"), full_page=True)
         received.locator("select[name=deck]").select_option(label="Good one")
         received.get_by_role("button", name="Accept").click()
         expect(bea).to_have_url(TABLE)

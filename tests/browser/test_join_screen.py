@@ -6,6 +6,7 @@ random deck; the seat is then taken with the deck chosen, which the joiner's tab
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
@@ -33,7 +34,7 @@ def with_decks(page: Page, base_url: str, decks: list[dict[str, Any]]) -> None:
 
 
 def test_the_joiner_sees_the_room_and_brings_their_own_deck(page: Page, rooms: Rooms, live_server: LiveServer,
-                                                           base_url: str) -> None:
+                                                           base_url: str, artefacts: Path) -> None:
     room = keep(rooms, live_server.post("/api/rooms", {
         "game": "duel", "seats": ["me", "open"], "options": {"mode": "decks", "decks": [CREATOR, None]},
         "clock": {"kind": "fischer", "minutes": 5, "increment": 3}}, expect=201))
@@ -49,6 +50,7 @@ def test_the_joiner_sees_the_room_and_brings_their_own_deck(page: Page, rooms: R
     expect(deck.locator("option", has_text="Too few")).to_be_disabled()  # R2: exactly 3 characters
     expect(join.locator(".deck-problems")).to_have_text("Too few: a deck has exactly 3 characters, got 2")
     assert_accessible(page)
+    page.screenshot(path=str(artefacts / "join-screen-own-decks-1280.png"), full_page=True)
     deck.select_option(label="Good one")
     join.get_by_role("button", name="Take the seat").click()
     expect(page.locator(".table .status")).to_have_attribute("data-state", "connected")

@@ -187,7 +187,7 @@ export async function mount(root) {
   const challengeFacts = (c) => {
     const bits = [c.title, controlText(c.clock)];
     if (c.rated) bits.push(_("rated"));
-    return h("span", { class: "challenge-facts" }, bits.join(" · "));
+    return h("span", { class: "hint challenge-facts" }, bits.join(" · "));
   };
   const receivedItem = async (c) => {
     const module = await gameModule(c.game);

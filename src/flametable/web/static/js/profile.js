@@ -82,7 +82,7 @@ async function challengeForm(name) {
   const rated = h("input", { type: "checkbox", name: "rated", id: "challenge-rated" });
   const said = h("p", { class: "status", role: "status" });
   const error = h("p", { class: "error", role: "alert" });
-  const form = h("form", { class: "challenge-form", "aria-labelledby": "challenge-title" },
+  const form = h("form", { class: "create challenge-form", "aria-labelledby": "challenge-title" },
     h("h2", { id: "challenge-title" }, _("Challenge {name}", { name })),
     h("label", { for: "challenge-game" }, _("Game")), gameSelect, optionsSlot, timeControlField(),
     h("div", { class: "rated-choice" }, h("label", { for: "challenge-rated" }, rated, " ", _("Rated match"))),

@@ -156,7 +156,7 @@ async function chooseSeat(root, room, summary) {
   const fact = (term, ...description) => [h("dt", {}, term), h("dd", {}, ...description)];
   const take = h("button", { type: "submit", class: "primary" }, _("Take the seat"));
   const form = h("form", { class: "join-form" },
-    h("dl", { class: "join-facts" },
+    h("dl", { class: "fields join-facts" },
       fact(_("Game"), h("span", { class: "join-game" }, (game && game.title) || summary.game)),
       fact(_("Options"), options.length ? h("ul", { class: "join-options" }, options.map((o) => h("li", {}, o)))
         : _("None")),
