@@ -20,6 +20,8 @@ from flametable.core.schema import Schema, json_schema
 from flametable.service.events import SCHEMA as EVENT
 from flametable.sim.results import CSV_ROW, line_schema
 from flametable.web.messages import (
+    ACCEPT_REQUEST,
+    CHALLENGE_REQUEST,
     CLIENT,
     CLOSE_REQUEST,
     DELETE_REQUEST,
@@ -86,6 +88,13 @@ def documents() -> dict[str, dict[str, Any]]:
     made["my-matches-request"] = (MY_MATCHES_REQUEST, "flametable server: my matches request",
                                   "The body of POST /api/my-matches on the game server (docs/server.md): the seat "
                                   "tokens the browser holds, each with its room.")
+    made["challenge-request"] = (CHALLENGE_REQUEST, "flametable server: challenge request",
+                                 "The body of POST /api/challenges on the game server (docs/server.md, "
+                                 "Challenges): the challenged player, the game, its options, time control and "
+                                 "whether the match is rated.")
+    made["accept-request"] = (ACCEPT_REQUEST, "flametable server: challenge acceptance",
+                              "The body of POST /api/challenges/ID/accept on the game server (docs/server.md, "
+                              "Challenges): what the accepter brings of their own.")
     made["profile-answer"] = (PROFILE_ANSWER, "flametable server: a player's profile",
                               "What GET /api/players/NAME answers (docs/server.md, Ratings): ratings per game with "
                               "their history, results, the recent matches.")

@@ -123,6 +123,33 @@ def test_a_creator_s_random_deck_stays_the_one_they_were_dealt(server: Server) -
     assert first_view(server, made["room"], joined["token"])["my_characters"] == JOINER["characters"]
 
 
+def test_a_joiner_at_seat_0_brings_their_deck_and_the_creator_keeps_the_one_dealt(server: Server) -> None:
+    made = server.room("duel", ["open", "me"], {"mode": "decks"})
+    dealt = first_view(server, made["room"], made["token"])
+    joined = server.join(made["room"], brings=JOINER)
+    assert joined["player"] == 0
+    assert first_view(server, made["room"], joined["token"])["my_characters"] == JOINER["characters"]
+    assert first_view(server, made["room"], made["token"])["my_characters"] == dealt["my_characters"]
+
+
+def test_a_rematch_keeps_each_player_s_own_deck(server: Server) -> None:
+    """The seats swap in a rematch (player 0 at seat 1): each player still plays the deck they brought."""
+    made = server.room("duel", ["me", "open"], OWN_DECKS)
+    joined = server.join(made["room"], brings=JOINER)
+    with server.connect(made["room"]) as a, server.connect(made["room"]) as b:
+        a.hello(made["token"])
+        b.hello(joined["token"])
+        a.send(type="resign")
+        a.until("ended")
+        b.until("ended")
+        a.send(type="rematch")
+        b.send(type="rematch")
+        assert b.until("welcome")["seat"] == 0
+        assert b.event()["view"]["my_characters"] == JOINER["characters"]
+        assert a.until("welcome")["seat"] == 1
+        assert a.event()["view"]["my_characters"] == CREATOR["characters"]
+
+
 def test_the_brought_deck_is_the_stored_match_s(server: Server) -> None:
     """After a restart (the room loaded again from the store), the joiner still plays the deck they brought."""
     made = server.room("duel", ["me", "open"], OWN_DECKS)

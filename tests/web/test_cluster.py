@@ -493,3 +493,30 @@ def test_a_timed_room_left_by_a_dead_owner_is_taken_over_and_its_clock_ends_the_
         assert stored(halls, row.id).result == {"winner": 1 - loser, "reason": "time", "scores": [0, 0]}
         time.sleep(1.0)  # several rounds of every hall: nobody takes an ended match up again
         assert sum(c.takeovers for c in clusters) == 1
+
+
+def test_a_deck_brought_through_another_process_is_checked_and_played_by_the_room_s_owner(
+        postgresql_database: str) -> None:
+    """Issue 24: the joiner's own deck (R2) goes with the join to the process that holds the room; a bad one is
+    refused there in the reader's language, a good one is the joiner's at the table."""
+    creator_deck = {"characters": [18, 26, 27], "supports": [1, 2, 3, 4, 8, 11, 12, 13, 14, 18]}
+    joiner_deck = {"characters": [3, 7, 12], "supports": [5, 6, 7, 9, 10, 15, 16, 17, 19]}
+    with Halls(postgresql_database, local_buses(LocalHub()), settings=lambda i: FAST) as halls:
+        status, body = halls.request(0, "POST", "/api/rooms", {"game": "duel", "seats": ["me", "open"],
+                                                               "options": {"mode": "decks",
+                                                                           "decks": [creator_deck, None]}})
+        assert status == 201, body
+        room = body["room"]
+        creator = Seat(halls, room, body["token"], 0)
+        creator.connect(0)  # hall 0 holds the room
+        bad = {"characters": [3, 7], "supports": joiner_deck["supports"]}
+        status, refused = halls.request(2, "POST", f"/api/rooms/{room}/join?lang=es", {"brings": bad})
+        assert (status, refused["error"], refused["problem"]) == (
+            400, "bad_options", "un mazo tiene exactamente 3 personajes, no 2")
+        status, joined = halls.request(2, "POST", f"/api/rooms/{room}/join", {"brings": joiner_deck})
+        assert (status, joined["player"], joined["brought"]) == (200, 1, "own")
+        guest = Seat(halls, room, joined["token"], 1)
+        guest.connect(1)
+        while not guest.events:
+            guest.recv()
+        assert guest.last["view"]["my_characters"] == joiner_deck["characters"]

@@ -40,8 +40,8 @@ from flametable.web.store import (
 pytestmark = pytest.mark.anyio
 
 TABLES = {"rooms", "seats", "matches", "actions", "room_owners", "accounts", "sessions", "seat_accounts",
-          "rated_rooms", "ratings", "rating_history", "seeks"}
-HEAD = "0008"  # the latest migration
+          "rated_rooms", "ratings", "rating_history", "seeks", "challenges"}
+HEAD = "0009"  # the latest migration
 MAX_SEED = 2**64 - 1
 
 

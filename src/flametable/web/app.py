@@ -70,7 +70,7 @@ from flametable.web.cluster import Cluster
 from flametable.web.memory import Connections
 from flametable.web.ratings import rate_pending
 from flametable.web.rooms import Hall, process_id
-from flametable.web.routes import accounts, games, matches, my_matches, pages, players, rooms, seeks
+from flametable.web.routes import accounts, challenges, games, matches, my_matches, pages, players, rooms, seeks
 from flametable.web.seeking import Seeker
 from flametable.web.sessions import SessionGuard
 from flametable.web.settings import Settings, bot_pool, replay_worker
@@ -141,6 +141,7 @@ def create_app(settings: Settings) -> Starlette:
         *my_matches.routes,
         *players.routes,
         *seeks.routes,
+        *challenges.routes,
         *socket.routes,
         *client.routes(pages.page),
         # routes of other modules go here, each module's ``routes`` list

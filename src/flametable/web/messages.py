@@ -19,7 +19,8 @@ A client speaks JSON objects over one WebSocket per room, each with a ``type``:
 The bodies of the HTTP requests that take one are declared here too (:data:`ROOM_REQUEST`, :data:`JOIN_REQUEST`,
 :data:`CLOSE_REQUEST`, :data:`OPTIONS_CHECK`, :data:`SEEK_REQUEST`, :data:`MY_MATCHES_REQUEST`; the accounts'
 :data:`SIGN_UP_REQUEST`, :data:`SIGN_IN_REQUEST`, :data:`PASSWORD_REQUEST`, :data:`DELETE_REQUEST`,
-:data:`SEAT_REQUEST`), and the translation of versions between the match service and the wire.
+:data:`SEAT_REQUEST`; the challenges' :data:`CHALLENGE_REQUEST`, :data:`ACCEPT_REQUEST`), and the translation of
+versions between the match service and the wire.
 
 The server answers with ``welcome``, ``event``, ``presence``, ``rematch``, ``ended``, ``log`` and ``error``
 messages (``docs/server.md``). Everything a player reads in them is already in the connection's language.
@@ -139,6 +140,21 @@ SEAT_REQUEST = Obj(optional={"player": Int(0, 1, "the room's player whose seat i
                                                  "first seat in the room)")},
                    title="seat request")
 """``POST /api/rooms/ID/seat``: a fresh token for the account's seat in the room."""
+CHALLENGE_REQUEST = Obj(
+    required={"to": Str(max_len=64, description="the challenged player's user name"),
+              "game": Str(max_len=100, description="a game of the registry")},
+    optional={"options": Anything("object", "the game's options (checked by the game; the challenger's own deck "
+                                            "among them, kept from the challenged)"),
+              "clock": Nullable(Anything("object", "the time control, as a room's (null: untimed)")),
+              "rated": Bool("a rated match (both players are signed in); default false")},
+    title="challenge request",
+)
+"""``POST /api/challenges`` (issue 24): a signed-in player challenges another account."""
+ACCEPT_REQUEST = Obj(optional={"brings": Nullable(Anything("object", "what the accepter brings of their own, as a "
+                                                                     "joiner does (Flame Duel's own deck); null or "
+                                                                     "left out: the game's random one"))},
+                     title="challenge acceptance")
+"""``POST /api/challenges/ID/accept``."""
 
 # ratings (issue 23: ``docs/server.md``, Ratings): what the routes of ratings answer, declared as the requests are
 _GAME = Str(max_len=100, description="a game of the registry")

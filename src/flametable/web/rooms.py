@@ -1267,14 +1267,16 @@ class Hall:
                 self.cluster.release(room.id, room.fence)  # another process may take it at once
 
     async def create(self, game_name: str, options: Mapping[str, Any] | None, seats: Iterable[str],
-                     creator: str, clock: Any = None, *, held: Mapping[int, str] | None = None,
-                     counted: bool = True) -> tuple[Room, dict[int, str]]:
+                     creator: str, clock: Any = None, brought: tuple[int, Any] | None = None, *,
+                     held: Mapping[int, str] | None = None, counted: bool = True) -> tuple[Room, dict[int, str]]:
         """A new room: ``seats`` are ``"me"`` (a seat for the creator), ``"open"`` or a bot spec; ``clock`` its time
-        control's JSON (:meth:`TimeControl.from_json`; None: untimed). Returns the room and the tokens of the
-        creator's seats. ``held``: the token hashes of ``"me"`` seats whose tokens their players already hold (quick
-        pairing: each seek's secret), no token made for them; ``counted=False``: the room is not counted against
-        its creator's rooms (the server's pairing makes it, for two players)."""
-        row, game, tokens = await self._new_row(game_name, options, seats, creator, clock, held or {}, counted)
+        control's JSON (:meth:`TimeControl.from_json`; None: untimed); ``brought``: a player and what they bring of
+        their own (an accepted challenge's: the accepter's deck, as a joiner's, :meth:`join`). Returns the room and
+        the tokens of the creator's seats. ``held``: the token hashes of ``"me"`` seats whose tokens their players
+        already hold (quick pairing: each seek's secret), no token made for them; ``counted=False``: the room is not
+        counted against its creator's rooms (the server's pairing makes it, for two players)."""
+        row, game, tokens = await self._new_row(game_name, options, seats, creator, clock, held or {}, counted,
+                                                brought)
         await self.store.create_room(row)
         return await self._opened(row, game), tokens
 
@@ -1287,8 +1289,8 @@ class Hall:
         return [await self._opened(row, game) for row, game, _ in rows]
 
     async def _new_row(self, game_name: str, options: Mapping[str, Any] | None, seats: Iterable[str], creator: str,
-                       clock: Any, held: Mapping[int, str], counted: bool) -> tuple[RoomRow, Game[Any, Any],
-                                                                                    dict[int, str]]:
+                       clock: Any, held: Mapping[int, str], counted: bool,
+                       brought: tuple[int, Any] | None = None) -> tuple[RoomRow, Game[Any, Any], dict[int, str]]:
         """:meth:`create`'s room checked and made, not stored yet: its row, its game, the creator's tokens."""
         try:
             control = TimeControl.from_json(clock)
@@ -1324,6 +1326,9 @@ class Hall:
         opts = dict(options or {})
         seed = self.seeds()
         game.new_match(opts, seed)  # the game checks its options (raises a FlametableError saying what is wrong)
+        if brought is not None:  # what the player brings, checked as a joiner's (the first match: seat = player)
+            opts = complete(game).brought_options(opts, seed, brought[0], brought[1]) or opts
+            game.new_match(opts, seed)
         tokens: dict[int, str] = {}
         seat_rows = []
         for player, spec in enumerate(specs):

@@ -172,6 +172,27 @@ async def with_ratings(request: Request, rooms: list[dict[str, Any]]) -> None:
                               "profile": f"/players/{name}"}
 
 
+async def with_names(request: Request, summary: dict[str, Any]) -> None:
+    """``GET /api/rooms/ID``'s seats, each given ``name``: the account seated there (``null`` for a guest's seat, an
+    open one, a bot's, or when that cannot be read: logged). Room player ``p`` sits at seat ``p ^ (match % 2)``: a
+    rematch swaps them."""
+    for seat in summary["players"]:
+        seat["name"] = None
+    ratings = ratings_of(request)
+    if ratings is None:
+        return
+    try:
+        held = (await ratings.holders([summary["room"]])).get(summary["room"], {})
+    except StoreError:
+        log.exception("room %s: reading its seats' accounts failed", summary["room"])
+        return
+    first = int(summary["match"]) % 2
+    for seat in summary["players"]:
+        holder = held.get(seat["seat"] ^ first)
+        if holder is not None and not seat["open"]:
+            seat["name"] = holder[1]
+
+
 async def is_rated(request: Request, room_id: str) -> bool:
     """Whether the room was made rated (for ``GET /api/rooms/ID``; False when that cannot be read: logged)."""
     ratings = ratings_of(request)

@@ -154,6 +154,7 @@ async def show_room(request: Request) -> Response:
         status, answer = await answer_of(request, "show", {}, take=False)
         if status == 200:
             answer["rated"] = await players.is_rated(request, answer["room"])
+            await players.with_names(request, answer)
         return JSONResponse(answer, status_code=status)
     room = await room_or_404(request, language_of(request))
     if isinstance(room, Response):
@@ -161,6 +162,7 @@ async def show_room(request: Request) -> Response:
     summary = room.summary()
     hall_of(request).maybe_forget(room)
     summary["rated"] = await players.is_rated(request, room.id)
+    await players.with_names(request, summary)  # who is waiting there, by their account's name (issue 25)
     return JSONResponse(summary)
 
 

@@ -118,11 +118,23 @@ __all__ = [
 # accounts (issue 23): the tables of migration 0004 and what reads and writes them
 from flametable.web.store.accounts import AccountRow, AccountSeat, AccountStore, Reissued, SessionRow
 
+# direct challenges (issue 24): the table of migration 0009 and what reads and writes it
+from flametable.web.store.challenges import Challenge, ChallengeStore
+
 # ratings (issue 23): the tables of migration 0005 and what reads and writes them
 from flametable.web.store.ratings import Change, Played, Rated, RatedRoom, RatingStore, Standing
-from flametable.web.store.tables import accounts, rated_rooms, rating_history, ratings, seat_accounts, sessions
+from flametable.web.store.tables import (
+    accounts,
+    challenges,
+    rated_rooms,
+    rating_history,
+    ratings,
+    seat_accounts,
+    sessions,
+)
 
 __all__ += ["AccountRow", "AccountSeat", "AccountStore", "Reissued", "SessionRow", "accounts", "seat_accounts",
             "sessions"]
 __all__ += ["Change", "Played", "Rated", "RatedRoom", "RatingStore", "Standing", "rated_rooms", "rating_history",
             "ratings"]
+__all__ += ["Challenge", "ChallengeStore", "challenges"]

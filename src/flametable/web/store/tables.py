@@ -203,3 +203,22 @@ seeks = sa.Table(  # quick pairing (issue 24): a player waiting in a pool (see :
              sqlite_where=sa.text("status = 'waiting'")),
     sa.Index("ix_seeks_room_id", "room_id"),
 )
+
+
+# --- direct challenges (issue 24): :mod:`.challenges` reads and writes them ----------------------------------------
+
+challenges = sa.Table(  # a signed-in player's challenge of another account (see :mod:`.challenges`)
+    "challenges", metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("from_id", sa.Integer(), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("to_id", sa.Integer(), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("game", sa.String(100), nullable=False),
+    sa.Column("options", sa.JSON(), nullable=False),  # the game's options, the challenger's own deck among them
+    sa.Column("clock", sa.JSON(), nullable=True),  # the time control's JSON; NULL: untimed
+    sa.Column("rated", sa.Boolean(), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # pending, accepted, declined, cancelled
+    sa.Column("created_at", sa.Double(), nullable=False),
+    sa.Column("room_id", sa.String(64), nullable=True),  # the room made when it was accepted
+    sa.Index(None, "from_id", "created_at"),  # the challenges an account sent
+    sa.Index(None, "to_id", "created_at"),  # ...and received
+)

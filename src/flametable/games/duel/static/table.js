@@ -23,9 +23,9 @@ export function facts() {
 // The lobby's field beside the declared options (mode, pick): one of the decks saved by the deck builder.
 // Only the decks that the game accepts can be chosen: each saved deck is checked by the game (as the deck builder
 // does), and one it refuses is shown unavailable, with why beside the field.
-export function optionFields() {
+export function optionFields(key = "") {
   const decks = savedDecks();
-  const why = h("ul", { class: "deck-problems", id: "deck-problems" });
+  const why = h("ul", { class: "deck-problems", id: `deck-problems${key}` });
   const choices = decks.map((d, i) => h("option", { value: String(i) }, d.name));
   decks.forEach((deck, i) => deckProblem(deck).then((problem) => {
     if (!problem) return;
@@ -33,7 +33,7 @@ export function optionFields() {
     choices[i].textContent = _("{deck} (cannot be used)", { deck: deck.name });
     why.append(h("li", { class: "error" }, _("{deck}: {problem}", { deck: deck.name, problem })));
   }));
-  return [h("label", {}, _("Your deck"), " ", h("select", { name: "deck", "aria-describedby": "deck-problems" },
+  return [h("label", {}, _("Your deck"), " ", h("select", { name: "deck", "aria-describedby": `deck-problems${key}` },
     h("option", { value: "" }, _("A random deck")), choices)), why];
 }
 
@@ -47,6 +47,27 @@ export function readOptions(form, options, mySeat) {
     return { ...options, decks };
   }
   return options;
+}
+
+// ------------------------------------------------------------------ the join screen: the joiner's own deck
+
+// A room of own decks (R2) asks the one joining it for their deck too: the same field as the lobby's (the saved
+// decks the game accepts; those it refuses shown with why, not selectable), or a random deck, said so.
+// (`key`: what tells apart the fields of several such choices on one page, as the lobby's challenges.)
+export function joinFields(summary, key = "") {
+  if (!summary.options || summary.options.mode !== "decks") return [];
+  return [h("p", { class: "hint" }, _("Each player brings their own deck to this match: choose one of yours, or play a random deck.")),
+    ...optionFields(key)];
+}
+
+// What the joiner brings (POST /api/rooms/ID/join's "brings"): the deck chosen, null for a random one; nothing
+// (undefined) in shared mode.
+export function joinBrings(form, summary) {
+  if (!summary.options || summary.options.mode !== "decks") return undefined;
+  const chosen = form.elements.namedItem("deck").value;
+  if (chosen === "") return null;
+  const deck = savedDecks()[Number(chosen)];
+  return { characters: deck.characters, supports: deck.supports };
 }
 
 // ------------------------------------------------------------------ words

@@ -1,7 +1,8 @@
 // The lobby: choose a game and its options, seat a bot or leave the seat for a friend (a rated match when signed
 // in), make the room and copy its link; quick pairing with a stranger (pairing.js); the rooms waiting for a player
 // (game, options, how long they have waited, their creator's name and rating); My matches (mymatches.js): this
-// browser's and the account's matches going on, "Your turn" first, each continued or resigned with one click.
+// browser's and the account's matches going on, "Your turn" first, each continued or resigned with one click;
+// signed in, the challenges received (accepted or declined here) and sent.
 import { account, onAccount, profileLink } from "./account.js";
 import { api, keepSeatToken, seatToken } from "./api.js";
 import { controlText, readTimeControl, timeControlField } from "./clock.js";
@@ -38,7 +39,7 @@ export function optionValue(option, field) {
 
 // The options form of a game: a field for each option it declares, and the fields of its own table module
 // (optionFields(), such as the choice of an own deck); nothing for a game that takes no option.
-async function optionsForm(game) {
+export async function optionsForm(game) {
   const module = game.client ? await gameModule(game.name) : {};
   const extra = module.optionFields ? module.optionFields() : [];
   if (!game.options.length && !extra.length) return h("div");
@@ -65,7 +66,7 @@ export function waitedText(seconds) {
   return _("{n} h", { n: Math.floor(seconds / 3600) });
 }
 
-async function readOptions(form, game, mySeat) {
+export async function readOptions(form, game, mySeat) {
   const options = Object.fromEntries(game.options.map((o) => [o.name, optionValue(o, form.elements.namedItem(o.name))]));
   const module = game.client ? await gameModule(game.name) : {};
   return module.readOptions ? module.readOptions(form, options, mySeat) : options;
@@ -160,6 +161,96 @@ export async function mount(root) {
   const titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
   // My matches: this browser's and, signed in, the account's matches going on (issue 25, point 4).
   const mine = myMatches({ titles });
+  // Signed in: the challenges received (Accept, with what the game asks a joiner to bring, or Decline) and sent
+  // (Cancel while waiting; once accepted, the way to the table), polled with the list below (issue 24).
+  const challengesBox = h("section", { class: "challenges", "aria-labelledby": "challenges-title", hidden: true });
+  const challengesError = h("p", { class: "error", role: "alert" });
+  let challengesShown = null; // what is drawn (ids and statuses): redrawn only when it changes, so a choice stays
+  const toTable = async (c) => {
+    challengesError.textContent = "";
+    try {
+      const seat = await api(`/api/rooms/${c.room}/seat`, { player: c.player });
+      keepSeatToken(c.room, seat.token);
+      go(c.link);
+    } catch (err) {
+      challengesError.textContent = err.message;
+    }
+  };
+  const challengeFacts = (c) => {
+    const bits = [c.title, controlText(c.clock)];
+    if (c.rated) bits.push(_("rated"));
+    return h("span", { class: "hint challenge-facts" }, bits.join(" · "));
+  };
+  const receivedItem = async (c) => {
+    const module = await gameModule(c.game);
+    const summary = { game: c.game, options: c.options, clock: c.clock };
+    const fields = module.joinFields ? module.joinFields(summary, `-${c.id}`) : [];
+    const form = h("form", { class: "challenge-answer" }, fields,
+      h("button", { type: "submit", class: "primary accept" }, _("Accept")), " ",
+      h("button", { type: "button", class: "decline", onclick: async () => {
+        challengesError.textContent = "";
+        try {
+          await api(`/api/challenges/${c.id}/decline`, {});
+        } catch (err) {
+          challengesError.textContent = err.message;
+        }
+        await refreshChallenges();
+      } }, _("Decline")));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      challengesError.textContent = "";
+      const body = {};
+      const brings = module.joinBrings ? module.joinBrings(form, summary) : undefined;
+      if (brings !== undefined) body.brings = brings;
+      try {
+        const made = await api(`/api/challenges/${c.id}/accept`, body);
+        keepSeatToken(made.room, made.token);
+        go(made.link);
+      } catch (err) {
+        challengesError.textContent = err.message;
+      }
+    });
+    return h("li", { class: "received", "data-challenge": c.id },
+      h("span", {}, _("{name} challenges you", { name: c.from.name || _("a deleted player") })), " ", challengeFacts(c), form);
+  };
+  const sentItem = (c) => h("li", { class: "sent", "data-challenge": c.id },
+    h("span", {}, _("You challenged {name}", { name: c.to.name || _("a deleted player") })), " ", challengeFacts(c), " ",
+    c.status === "accepted"
+      ? [h("span", { class: "hint" }, _("accepted")), " ",
+        h("button", { type: "button", class: "primary to-table", onclick: () => toTable(c) }, _("Go to the table"))]
+      : [h("span", { class: "hint" }, _("waiting for an answer")), " ",
+        h("button", { type: "button", class: "cancel", onclick: async () => {
+          challengesError.textContent = "";
+          try {
+            await api(`/api/challenges/${c.id}/cancel`, {});
+          } catch (err) {
+            challengesError.textContent = err.message;
+          }
+          await refreshChallenges();
+        } }, _("Cancel"))]);
+  const refreshChallenges = async () => {
+    if (!account()) {
+      challengesBox.hidden = true;
+      challengesShown = null;
+      return;
+    }
+    let answer;
+    try {
+      answer = await api("/api/challenges");
+    } catch {
+      return;
+    }
+    const { received, sent } = answer;
+    const key = JSON.stringify([...received, ...sent].map((c) => [c.id, c.status]));
+    if (key === challengesShown) return;
+    challengesShown = key;
+    challengesBox.hidden = false;
+    challengesBox.replaceChildren(h("h2", { id: "challenges-title" }, _("Challenges")),
+      received.length || sent.length
+        ? h("ul", { class: "challenge-list" }, await Promise.all(received.map(receivedItem)), sent.map(sentItem))
+        : h("p", {}, _("No challenge: challenge a player from their profile.")),
+      challengesError);
+  };
   const creator = (room) => (room.creator ? h("span", { class: "creator" }, _("by"), " ",
     h("a", { href: profileLink(room.creator.name), "data-nav": true }, room.creator.name), " ",
     h("span", { class: "rating", "aria-label": _("rating {rating}", { rating: room.creator.rating }) },
@@ -175,13 +266,14 @@ export async function mount(root) {
       creator(room), " ",
       h("a", { href: `/rooms/${room.room}`, "data-nav": true }, _("Join")), " ", closeButton(room)))
       : [h("li", {}, _("No room is waiting for a player."))]));
+    await refreshChallenges();
   };
   showRated();
   await Promise.all([refresh(), mine.start()]);
   const timer = setInterval(refresh, 5000);
   const [pairing, leavePairing, showPairingRated] = quickPairing(games);
-  const stop = onAccount(() => { showRated(); showPairingRated(); mine.refresh(); });
-  root.append(pairing, form, mine.section, h("section", { class: "waiting" }, h("h2", {}, _("Rooms waiting for a player")),
-    waiting, waitingError));
+  const stop = onAccount(() => { showRated(); showPairingRated(); mine.refresh(); refreshChallenges(); });
+  root.append(pairing, challengesBox, form, mine.section, h("section", { class: "waiting" },
+    h("h2", {}, _("Rooms waiting for a player")), waiting, waitingError));
   return () => { clearInterval(timer); stop(); mine.stop(); leavePairing(); };
 }

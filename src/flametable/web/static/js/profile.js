@@ -2,13 +2,16 @@
 // with "?"), the place on the game's leaderboard, wins, losses and draws, and the rating's history as a chart; then
 // the recent matches, each with its opponent (a deleted account shown as a deleted player), result, rating change
 // and a link to its replay; the turn-based matches lost on time, if any (issue 24); on one's own profile, My matches
-// going on (mymatches.js).
+// going on (mymatches.js). Signed in, another player's profile has a form to challenge them (issue 24): a game, its
+// options (an own deck among them), a time control, rated or not; they answer from their lobby.
+import { account, profileLink } from "./account.js";
 import { api } from "./api.js";
 import { ratingChart } from "./chart.js";
+import { readTimeControl, timeControlField } from "./clock.js";
 import { h } from "./dom.js";
 import { games as knownGames } from "./games.js";
 import { _, language, ngettext } from "./i18n.js";
-import { account, profileLink } from "./account.js";
+import { optionsForm, readOptions } from "./lobby.js";
 import { myMatches } from "./mymatches.js";
 import { botName } from "./table.js";
 
@@ -70,6 +73,48 @@ function recentList(recent) {
     h("a", { href: m.replay, "data-nav": true, class: "replay-link" }, _("Replay")))));
 }
 
+// The challenge form: the lobby's fields of a game (its options and its table module's, such as an own deck), the
+// time control and "rated"; POST /api/challenges (the challenger is the room's first player: the deck is theirs).
+async function challengeForm(name) {
+  const games = await knownGames();
+  const gameNamed = (g) => games.find((x) => x.name === g);
+  const gameSelect = h("select", { name: "game", id: "challenge-game" },
+    games.map((g) => h("option", { value: g.name }, g.title)));
+  const optionsSlot = h("div");
+  const rated = h("input", { type: "checkbox", name: "rated", id: "challenge-rated" });
+  const said = h("p", { class: "status", role: "status" });
+  const error = h("p", { class: "error", role: "alert" });
+  const form = h("form", { class: "create challenge-form", "aria-labelledby": "challenge-title" },
+    h("h2", { id: "challenge-title" }, _("Challenge {name}", { name })),
+    h("label", { for: "challenge-game" }, _("Game")), gameSelect, optionsSlot, timeControlField(),
+    h("div", { class: "rated-choice" }, h("label", { for: "challenge-rated" }, rated, " ", _("Rated match"))),
+    h("button", { type: "submit", class: "primary" }, _("Send the challenge")), said, error);
+  let shown = Promise.resolve();
+  const showOptions = () => {
+    shown = optionsForm(gameNamed(gameSelect.value)).then((fields) => optionsSlot.replaceChildren(fields));
+  };
+  gameSelect.addEventListener("change", showOptions);
+  showOptions();
+  await shown;
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    said.textContent = "";
+    error.textContent = "";
+    await shown;
+    try {
+      const body = { to: name, game: gameSelect.value, options: await readOptions(form, gameNamed(gameSelect.value), 0),
+        rated: rated.checked };
+      const clock = readTimeControl(form);
+      if (clock) body.clock = clock;
+      await api("/api/challenges", body);
+      said.textContent = _("Challenge sent: {name} sees it in their lobby.", { name });
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+  return form;
+}
+
 export async function mount(root, { name }) {
   let data;
   try {
@@ -95,5 +140,7 @@ export async function mount(root, { name }) {
   }
   box.append(h("section", { class: "profile-recent", "aria-labelledby": "recent-title" },
     h("h2", { id: "recent-title" }, _("Recent matches")), recentList(data.recent)));
+  const me = account();
+  if (me && me.name !== data.name) box.append(await challengeForm(data.name));
   return mine ? () => mine.stop() : null;
 }

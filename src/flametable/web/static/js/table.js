@@ -4,9 +4,9 @@
 // actions, and the server checks every one.
 import { account } from "./account.js";
 import { api, keepSeatToken, replayResponse, seatToken } from "./api.js";
-import { TableClocks } from "./clock.js";
+import { TableClocks, controlText } from "./clock.js";
 import { announce, fill, h } from "./dom.js";
-import { loadGame } from "./games.js";
+import { gameModule, gameOf, loadGame } from "./games.js";
 import { _, language } from "./i18n.js";
 import { helpLink } from "./help.js";
 import { RoomSocket } from "./socket.js";
@@ -123,29 +123,76 @@ async function finalViews(room, match, stillWanted) {
   }
 }
 
-// Before the table: a free seat can be taken, or the match watched.
+// An option of the room in words: the game's own label and choice (GET /api/games declares them), else as given.
+function optionWords(declared, name, value) {
+  const option = declared.find((o) => o.name === name);
+  if (!option) return _("{option}: {value}", { option: name, value: String(value) });
+  const yesNo = value ? _("yes") : _("no");
+  const choice = (option.choices || []).find((c) => c.value === value);
+  const words = option.kind === "bool" ? yesNo : choice ? choice.label : String(value);
+  return _("{option}: {value}", { option: option.label, value: words });
+}
+
+// Who sits at a taken seat, as the join screen names them: the account's name, a bot's kind, else "Player N".
+function seatedName(p) {
+  if (p.kind && p.kind.startsWith("bot:")) return botName(p.kind);
+  return p.name || _("Player {n}", { n: p.seat + 1 });
+}
+
+// Before the table, the join screen (issue 25): the game, its options and time control, who is waiting, what the
+// game asks a joiner to bring of their own (its module's joinFields(): an own deck, or a random one), then
+// the seat taken (a refusal, such as a deck the game does not accept, said there: choose again) or the match watched.
 async function chooseSeat(root, room, summary) {
   let token = seatToken(room);
   if (token || !summary.players.some((p) => p.open)) return token;
   const rated = summary.rated === true; // a rated room: its seat is for another signed-in account, asking too
-  const choice = await new Promise((resolve) => {
-    const take = h("button", { class: "primary", onclick: () => resolve("join") }, _("Take the seat"));
-    root.append(h("section", { class: "join", "aria-labelledby": "join-title" },
-      h("h1", { id: "join-title" }, _("A seat is free at this table")),
-      rated ? h("p", { class: "rated-note" }, _("This is a rated match: its result changes both players' ratings."),
-        account() ? null : [" ", h("a", { href: "/account", "data-nav": true }, _("Sign in to take the seat."))]) : null,
-      h("div", { class: "controls" }, take, h("button", { onclick: () => resolve("watch") }, _("Just watch")))));
-    take.focus();
-  });
-  root.replaceChildren();
-  if (choice === "join") {
+  const [game, module] = await Promise.all([gameOf(summary.game).catch(() => null), gameModule(summary.game)]);
+  const declared = (game && game.options) || [];
+  const options = Object.entries(summary.options || {}).map(([name, value]) => optionWords(declared, name, value));
+  const waiting = summary.players.filter((p) => !p.open).map(seatedName);
+  const open = summary.players.find((p) => p.open);
+  const fields = module.joinFields ? module.joinFields(summary) : [];
+  const error = h("p", { class: "error", role: "alert" });
+  const fact = (term, ...description) => [h("dt", {}, term), h("dd", {}, ...description)];
+  const take = h("button", { type: "submit", class: "primary" }, _("Take the seat"));
+  const form = h("form", { class: "join-form" },
+    h("dl", { class: "fields join-facts" },
+      fact(_("Game"), h("span", { class: "join-game" }, (game && game.title) || summary.game)),
+      fact(_("Options"), options.length ? h("ul", { class: "join-options" }, options.map((o) => h("li", {}, o)))
+        : _("None")),
+      fact(_("Time control"), h("span", { class: "join-clock" }, controlText(summary.clock))),
+      fact(_("Waiting at the table"), h("span", { class: "join-waiting" }, waiting.length ? waiting.join(", ")
+        : _("Nobody yet"))),
+      open ? fact(_("You would play as"), _("Player {n}", { n: open.seat + 1 })) : null),
+    fields.length ? h("fieldset", { class: "join-brings" }, h("legend", {}, _("What you bring")), fields) : null,
+    rated ? h("p", { class: "rated-note" }, _("This is a rated match: its result changes both players' ratings."),
+      account() ? null : [" ", h("a", { href: "/account", "data-nav": true }, _("Sign in to take the seat."))]) : null,
+    h("div", { class: "controls" }, take,
+      h("button", { type: "button", class: "watch", onclick: () => done(null) }, _("Just watch"))),
+    error);
+  let done;
+  const chosen = new Promise((resolve) => { done = resolve; });
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    error.textContent = "";
+    const body = rated ? { rated: true } : {};
+    const brings = module.joinBrings ? module.joinBrings(form, summary) : undefined;
+    if (brings !== undefined) body.brings = brings;
+    take.disabled = true;
     try {
-      token = (await api(`/api/rooms/${room}/join`, rated ? { rated: true } : {})).token;
-      keepSeatToken(room, token);
+      const joined = await api(`/api/rooms/${room}/join`, body);
+      keepSeatToken(room, joined.token);
+      done(joined.token);
     } catch (err) {
-      root.append(h("p", { class: "error", role: "alert" }, err.message));
+      error.textContent = err.message; // the join screen stays: another choice may be made
+      take.disabled = false;
     }
-  }
+  });
+  root.append(h("section", { class: "join", "aria-labelledby": "join-title" },
+    h("h1", { id: "join-title" }, _("A seat is free at this table")), form));
+  take.focus();
+  token = await chosen;
+  root.replaceChildren();
   return token;
 }
 
