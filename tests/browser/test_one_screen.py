@@ -102,6 +102,9 @@ def test_every_option_and_the_hand_are_in_sight_at_every_decision(browser: Brows
     if game == "duals":  # the final count's words whole, at 360 px too
         expect(page.locator(".final-count")).to_be_visible()
         assert page.evaluate(BROKEN_WORDS, ".final-count th, .final-count td") == []
+    else:  # the results of the rounds too ("Professo r" must never happen)
+        expect(page.locator(".duel-table .results td").first).to_be_visible()
+        assert page.evaluate(BROKEN_WORDS, ".duel-table .results th, .duel-table .results td") == []
     wide = page.evaluate(WIDER, width)
     assert not wide, f"no sideways scrolling at the end: {wide}"
     assert decisions >= 5, f"a whole match of decisions: {decisions}"
