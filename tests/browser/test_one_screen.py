@@ -95,6 +95,9 @@ def test_every_option_and_the_hand_are_in_sight_at_every_decision(browser: Brows
             step = page.locator(TASK).text_content() or ""
             assert re.match(r"^(Your turn|Tu turno): [A-ZÁÉÍÓÚÑ]", step), step
         assert found["controls"] > 0
+        if game == "duel":  # a button's words whole beside a long card name ("Juga r" must never happen)
+            buttons = ".duel-table .card-actions button, .duel-table .dock .buttons button"
+            assert page.evaluate(BROKEN_WORDS, buttons) == []
         assert not found["out"], f"out of sight at decision {decisions} ({phase}): {found['out']}"
         click_one(page, rng)
         decisions += 1
