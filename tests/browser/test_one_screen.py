@@ -53,6 +53,14 @@ BROKEN_WORDS = """(selector) => {
 }"""
 """The words of the cells that a line break cuts in two ("Jug ado r 1")."""
 
+SPILLED = """() => [...document.querySelectorAll('.duel-table .mini')].flatMap((card) => {
+  const box = card.getBoundingClientRect();
+  return [...card.querySelectorAll('.peek .name, .card-actions button')]
+    .filter((e) => e.getBoundingClientRect().right > box.right + 0.5 || e.scrollWidth > e.clientWidth + 1)
+    .map((e) => `${card.dataset.card}: ${e.textContent}`);
+})"""
+"""The words of a small card that spill out of it (a name that cannot wrap, squeezed by the card's buttons)."""
+
 WIDER = """width => [...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > width + 0.5)
     .map(e => e.tagName + "." + e.className + ": " + Math.round(e.getBoundingClientRect().right))"""
 """The elements that stick out of a viewport ``width`` wide (a page that scrolls sideways)."""
@@ -95,9 +103,10 @@ def test_every_option_and_the_hand_are_in_sight_at_every_decision(browser: Brows
             step = page.locator(TASK).text_content() or ""
             assert re.match(r"^(Your turn|Tu turno): [A-ZÁÉÍÓÚÑ]", step), step
         assert found["controls"] > 0
-        if game == "duel":  # a button's words whole beside a long card name ("Juga r" must never happen)
-            buttons = ".duel-table .card-actions button, .duel-table .dock .buttons button"
-            assert page.evaluate(BROKEN_WORDS, buttons) == []
+        if game == "duel":  # a card's words whole beside its buttons ("Juga r", "Tosta dito" must never happen)
+            words = ".duel-table .card-actions button, .duel-table .dock .buttons button, .mini .peek .name"
+            assert page.evaluate(BROKEN_WORDS, words) == []
+            assert page.evaluate(SPILLED) == []
         assert not found["out"], f"out of sight at decision {decisions} ({phase}): {found['out']}"
         click_one(page, rng)
         decisions += 1
