@@ -76,6 +76,7 @@ MATCHES = [  # each kind of match at both sizes, the languages taken in turn
     ("duel", {"mode": "decks", "pick": "random"}, "es-ES", (1280, 800)),
     ("duals", {}, "es-ES", (360, 740)),
     ("duals", {}, "en-GB", (1280, 800)),
+    ("duals", {}, "es-ES", (1280, 800)),
 ]
 
 
@@ -114,6 +115,9 @@ def test_every_option_and_the_hand_are_in_sight_at_every_decision(browser: Brows
     if game == "duals":  # the final count's words whole, at 360 px too
         expect(page.locator(".final-count")).to_be_visible()
         assert page.evaluate(BROKEN_WORDS, ".final-count th, .final-count td") == []
+        whole = page.evaluate("() => { const c = document.querySelector('.final-count');"
+                              " return c.scrollWidth <= c.clientWidth + 1; }")
+        assert whole, "every column of the final count in sight, none to scroll to"
     else:  # the results of the rounds too ("Professo r" must never happen)
         expect(page.locator(".duel-table .results td").first).to_be_visible()
         assert page.evaluate(BROKEN_WORDS, ".duel-table .results th, .duel-table .results td") == []

@@ -396,13 +396,13 @@ export function render(root, ctx) {
   const targets = spaceTargets(options, version);
   const me = seat === null ? 0 : seat;
 
-  const held = view.held ? h("p", { class: "held" }, _("Token to place:"), " ", tokenChip(f, view.held)) : null;
-  const drawn = view.drawn.length ? h("p", { class: "drawn" }, _("Crystal drew:"), " ", view.drawn.map((k) => tokenChip(f, k))) : null;
+  const over = Boolean(view.outcome) || ctx.over === true; // (a token to place once it is over is no news)
+  const held = view.held && !over ? h("p", { class: "held" }, _("Token to place:"), " ", tokenChip(f, view.held)) : null;
+  const drawn = view.drawn.length && !over ? h("p", { class: "drawn" }, _("Crystal drew:"), " ", view.drawn.map((k) => tokenChip(f, k))) : null;
   const notices = [
     view.end_triggered && !view.outcome ? h("p", { class: "notice" }, "⚑ ", _("The end is triggered.")) : null,
     view.last_chance && !view.outcome ? h("p", { class: "notice" }, "⚑ ", _("Last chance: only scoring and the coin; then the match ends.")) : null,
   ];
-  const over = Boolean(view.outcome) || ctx.over === true;
   const task = turnWords(f, view, names, { mine, legal, over, endWords: ctx.endWords });
   const header = h("div", { class: "task", "aria-live": "polite" },
     h("h2", {}, _("Turn {n}", { n: view.turn_number }), " · ", h("span", { class: "turn-words" + (mine ? " mine" : "") }, task)),
