@@ -102,6 +102,10 @@ def test_every_way_out_is_in_the_header_s_menu_and_the_end_is_told_there(context
     toggle.click()
     page.locator(".duel-table .middle").click(position={"x": 5, "y": 5})  # a tap elsewhere closes it
     expect(page.locator(".table-menu-panel")).to_be_hidden()
+    toggle.click()
+    page.locator(".table-menu-panel .leave").focus()
+    page.keyboard.press("Tab")  # the focus leaves the menu past its last item: closed
+    expect(page.locator(".table-menu-panel")).to_be_hidden()
     # the log from the menu: open, in sight, its newest line shown
     toggle.click()
     page.locator(".table-menu-panel .menu-log").click()
