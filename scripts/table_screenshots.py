@@ -2,7 +2,8 @@
 English and Spanish. Each game is played against ``bot:random`` by clicking the page's controls; the first time a
 state shows (Flame Duel: draft, line-up, tie-break pick, stat, play, effect choice; Flamecraft Duals: each step),
 the screen is taken as the player sees it (no scrolling), then the end of the match (its hidden cards shown), a
-spectator's view, a player waiting for the other, and the table while the connection is down.
+spectator's view, a player waiting for the other, the table while the connection is down, and the moments around
+the moves (a card's details, the header's menu, the log, the question before resigning, the table once resigned).
 
     PYTHONPATH=src:. .venv/bin/python scripts/table_screenshots.py --out /tmp/table-shots   # or docs/screenshots/table
 
@@ -136,6 +137,46 @@ def offline(server: LiveServer, browser: Browser, out: Path, game: str, lang: st
     context.close()
 
 
+def around(server: LiveServer, browser: Browser, out: Path, game: str, lang: str, size: tuple[int, int]) -> None:
+    """The table's moments around the moves: a card's details open (Flame Duel), the header's menu open, the log
+    opened from it, the question before resigning, and the table once resigned (the header's words at the end)."""
+    width, height = size
+    context = browser.new_context(locale=LOCALES[lang], viewport={"width": width, "height": height})
+    page = context.new_page()
+    room = server.post("/api/rooms", {"game": game, "seats": ["me", "bot:random"]}, expect=201)
+    seat(server, page, room, room["tokens"]["0"])
+    rng = random.Random(5)
+    for _ in range(12):  # a few decisions: a hand dealt (Flame Duel), a log of some lines
+        if next_decision(page) == "over":
+            break
+        if game == "duel" and page.locator(".dock .hand .mini").count():
+            break
+        click_one(page, rng)
+
+    def shot(name: str) -> None:
+        page.screenshot(path=str(out / f"{game}-{name}-{lang}-{width}x{height}.png"))
+
+    page.evaluate("window.scrollTo(0, 0)")
+    if game == "duel" and page.locator(".dock .hand .mini .peek").count():
+        page.locator(".dock .hand .mini .peek").first.click()
+        shot("details")
+        page.keyboard.press("Escape")
+    page.locator(".table-head .menu-toggle").click()
+    shot("menu")
+    page.locator(".table-menu-panel .menu-log").click()
+    page.wait_for_selector(".log ol li")
+    shot("log")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.locator(".table-head .menu-toggle").click()
+    page.locator(".table-menu-panel .menu-resign").click()
+    shot("resign")
+    page.locator("dialog.confirm button.confirm-resign").click()
+    page.wait_for_selector(".table .result:not([hidden])")
+    page.evaluate("window.scrollTo(0, 0)")
+    shot("resigned")
+    context.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "flametable-table-shots")
@@ -157,6 +198,7 @@ def main() -> None:
                         for game in ("duel", "duals"):
                             waiting_and_watching(server, browser, out, game, lang, size)
                             offline(server, browser, out, game, lang, size)
+                            around(server, browser, out, game, lang, size)
                 browser.close()
         finally:
             server.kill()

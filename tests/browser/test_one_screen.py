@@ -53,6 +53,14 @@ BROKEN_WORDS = """(selector) => {
 }"""
 """The words of the cells that a line break cuts in two ("Jug ado r 1")."""
 
+SPILLED = """() => [...document.querySelectorAll('.duel-table .mini')].flatMap((card) => {
+  const box = card.getBoundingClientRect();
+  return [...card.querySelectorAll('.peek .name, .card-actions button')]
+    .filter((e) => e.getBoundingClientRect().right > box.right + 0.5 || e.scrollWidth > e.clientWidth + 1)
+    .map((e) => `${card.dataset.card}: ${e.textContent}`);
+})"""
+"""The words of a small card that spill out of it (a name that cannot wrap, squeezed by the card's buttons)."""
+
 WIDER = """width => [...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > width + 0.5)
     .map(e => e.tagName + "." + e.className + ": " + Math.round(e.getBoundingClientRect().right))"""
 """The elements that stick out of a viewport ``width`` wide (a page that scrolls sideways)."""
@@ -68,6 +76,7 @@ MATCHES = [  # each kind of match at both sizes, the languages taken in turn
     ("duel", {"mode": "decks", "pick": "random"}, "es-ES", (1280, 800)),
     ("duals", {}, "es-ES", (360, 740)),
     ("duals", {}, "en-GB", (1280, 800)),
+    ("duals", {}, "es-ES", (1280, 800)),
 ]
 
 
@@ -95,6 +104,10 @@ def test_every_option_and_the_hand_are_in_sight_at_every_decision(browser: Brows
             step = page.locator(TASK).text_content() or ""
             assert re.match(r"^(Your turn|Tu turno): [A-ZÁÉÍÓÚÑ]", step), step
         assert found["controls"] > 0
+        if game == "duel":  # a card's words whole beside its buttons ("Juga r", "Tosta dito" must never happen)
+            words = ".duel-table .card-actions button, .duel-table .dock .buttons button, .mini .peek .name"
+            assert page.evaluate(BROKEN_WORDS, words) == []
+            assert page.evaluate(SPILLED) == []
         assert not found["out"], f"out of sight at decision {decisions} ({phase}): {found['out']}"
         click_one(page, rng)
         decisions += 1
@@ -102,6 +115,12 @@ def test_every_option_and_the_hand_are_in_sight_at_every_decision(browser: Brows
     if game == "duals":  # the final count's words whole, at 360 px too
         expect(page.locator(".final-count")).to_be_visible()
         assert page.evaluate(BROKEN_WORDS, ".final-count th, .final-count td") == []
+        whole = page.evaluate("() => { const c = document.querySelector('.final-count');"
+                              " return c.scrollWidth <= c.clientWidth + 1; }")
+        assert whole, "every column of the final count in sight, none to scroll to"
+    else:  # the results of the rounds too ("Professo r" must never happen)
+        expect(page.locator(".duel-table .results td").first).to_be_visible()
+        assert page.evaluate(BROKEN_WORDS, ".duel-table .results th, .duel-table .results td") == []
     wide = page.evaluate(WIDER, width)
     assert not wide, f"no sideways scrolling at the end: {wide}"
     assert decisions >= 5, f"a whole match of decisions: {decisions}"

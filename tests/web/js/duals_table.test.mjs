@@ -34,3 +34,20 @@ test("no target is made of a notation that is not legal", () => {
   const targets = spaceTargets(readLegal(["done"]), 30);
   assert.equal(targets.size, 0);
 });
+
+// Issue 25: the header says what the other player is doing, in words of the step; once the match is over, that
+// it is (the frame's words after a resignation, a loss on time, a player who left), never a turn.
+test("the header's words: one's own step, the other's step, then the end", async () => {
+  const { turnWords } = await import("/games/duals/static/table.js");
+  const f = { steps: { place: "place: put the token", score: "SCORE: score cards, the coin or finish", over: "the match is over" } };
+  const names = ["Player 1 (you)", "Player 2"];
+  const view = { phase: "score", to_act: 1, turn: 1, seats: [{ coins: 0 }, { coins: 1 }] };
+  assert.equal(turnWords(f, view, names, { mine: false, legal: [], over: false }), "Player 2 is scoring…");
+  assert.equal(turnWords(f, { ...view, phase: "place" }, names, { mine: false, legal: [], over: false }),
+    "Player 2 is placing a token…");
+  assert.equal(turnWords(f, { ...view, phase: "place", to_act: 0 }, names, { mine: true, legal: ["place c3"], over: false }),
+    "Your turn: Place: put the token");
+  assert.equal(turnWords(f, view, names, { mine: false, legal: [], over: true, endWords: "The match is over. Player 2 resigned." }),
+    "The match is over. Player 2 resigned.");
+  assert.equal(turnWords(f, view, names, { mine: false, legal: [], over: true }), "The match is over");
+});

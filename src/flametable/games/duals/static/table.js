@@ -259,13 +259,34 @@ function hint(options) {
   return "";
 }
 
+// Whose turn it is, in words that fit the reader: one's own step; what the other player is doing ("Player 2 is
+// scoring…"); once the match is over, that it is (the frame's words say why when the rules did not end it: a
+// resignation, a loss on time, a player who left), never a turn that will not come.
+export function turnWords(f, view, names, { mine, legal, over, endWords }) {
+  if (over) return endWords || upperFirst(f.steps.over);
+  if (mine) return _("Your turn: {task}", { task: upperFirst(taskText(f, view, legal)) });
+  const player = names[view.to_act ?? view.turn];
+  const doing = {
+    place: () => _("{player} is placing a token…", { player }),
+    fire: () => _("{player} is choosing whether to FIRE UP…", { player }),
+    take: () => _("{player} is choosing a token to keep…", { player }),
+    meat: () => _("{player} is moving a token…", { player }),
+    iron: () => _("{player} is moving tokens…", { player }),
+    potion: () => _("{player} is swapping tokens…", { player }),
+    plant: () => _("{player} is choosing a token to use…", { player }),
+    score: () => _("{player} is scoring…", { player }),
+    bottom: () => _("{player} is choosing cards for the bottom of the deck…", { player }),
+  }[view.phase] || (() => _("{player} is choosing…", { player }));
+  return doing();
+}
+
 function cardVp(f, pile) {
   return pile.reduce((sum, n) => sum + f.cards[n - 1].vp, 0);
 }
 
-function seatsPanel(f, view, names) {
-  return h("div", { class: "seats" }, view.seats.map((info, i) => h("section", { class: "seat-info" + (view.turn === i ? " turn" : ""), "aria-label": names[i] },
-    h("h3", {}, (view.turn === i ? "▶ " : "") + names[i]),
+function seatsPanel(f, view, names, over) {
+  return h("div", { class: "seats" }, view.seats.map((info, i) => h("section", { class: "seat-info" + (view.turn === i && !over ? " turn" : ""), "aria-label": names[i] },
+    h("h3", {}, (view.turn === i && !over ? "▶ " : "") + names[i]),
     h("ul", {},
       h("li", {}, h("span", { class: "stat", "aria-hidden": "true" }, "★"), " ", _("{n} VP", { n: info.points })),
       h("li", {}, h("span", { class: "stat", "aria-hidden": "true" }, "◎"), " ", _("Coins: {n}", { n: info.coins })),
@@ -375,18 +396,17 @@ export function render(root, ctx) {
   const targets = spaceTargets(options, version);
   const me = seat === null ? 0 : seat;
 
-  const held = view.held ? h("p", { class: "held" }, _("Token to place:"), " ", tokenChip(f, view.held)) : null;
-  const drawn = view.drawn.length ? h("p", { class: "drawn" }, _("Crystal drew:"), " ", view.drawn.map((k) => tokenChip(f, k))) : null;
+  const over = Boolean(view.outcome) || ctx.over === true; // (a token to place once it is over is no news)
+  const held = view.held && !over ? h("p", { class: "held" }, _("Token to place:"), " ", tokenChip(f, view.held)) : null;
+  const drawn = view.drawn.length && !over ? h("p", { class: "drawn" }, _("Crystal drew:"), " ", view.drawn.map((k) => tokenChip(f, k))) : null;
   const notices = [
     view.end_triggered && !view.outcome ? h("p", { class: "notice" }, "⚑ ", _("The end is triggered.")) : null,
     view.last_chance && !view.outcome ? h("p", { class: "notice" }, "⚑ ", _("Last chance: only scoring and the coin; then the match ends.")) : null,
   ];
-  // whose turn, in words that fit the reader: one's own step, or what the other player is doing
-  const task = view.outcome ? upperFirst(f.steps.over) : mine ? _("Your turn: {task}", { task: upperFirst(taskText(f, view, legal)) })
-    : _("{player} is playing…", { player: names[view.to_act ?? view.turn] });
+  const task = turnWords(f, view, names, { mine, legal, over, endWords: ctx.endWords });
   const header = h("div", { class: "task", "aria-live": "polite" },
     h("h2", {}, _("Turn {n}", { n: view.turn_number }), " · ", h("span", { class: "turn-words" + (mine ? " mine" : "") }, task)),
-    mine ? h("p", { class: "hint" }, hint(options)) : (!view.outcome && seat !== null ? h("p", { class: "hint" }, upperFirst(taskText(f, view, legal))) : null));
+    mine ? h("p", { class: "hint" }, hint(options)) : (!over && seat !== null ? h("p", { class: "hint" }, upperFirst(taskText(f, view, legal))) : null));
 
   const buttons = options.buttons.map((action) => h("button", { class: "target action", "data-action": action, "data-key": "act-" + action,
     onclick: () => send(action) }, buttonLabel(f, view, action, me)));
@@ -409,7 +429,7 @@ export function render(root, ctx) {
     h("div", { class: "board-wrap" }, boardSvg(f, view, targets, send, rerender), legend(f)),
     h("div", { class: "side" }, dock, seat !== null && view.bottom_known.length ? h("p", { class: "note bottom-known" }, _("Your cards under the deck:"), " ",
       view.bottom_known.map(([n, pos]) => _("K{card} ({n} from the bottom)", { card: n, n: pos + 1 })).join(", ")) : null,
-    view.outcome ? finalCount(f, view, names, ctx.revealed) : null, seatsPanel(f, view, names),
+    view.outcome ? finalCount(f, view, names, ctx.revealed) : null, seatsPanel(f, view, names, over),
       supplyPanel(f, view))));
   // the spaces of the other player's last moves, marked
   for (const space of movedSpaces(ctx.moves)) {

@@ -205,6 +205,33 @@ function bonusLine(W, n) {
 // the card's key numbers, and its buttons. At most one card's details are open (kept across redraws by `key`).
 let opened = null;
 
+// Close the open card's details (a tap elsewhere, Escape, the focus gone elsewhere): they never stay over the
+// table once the player looks away from the card. `dismissed`: Escape also hides the details the keyboard's
+// focus shows, until the focus leaves the card.
+function closeDetails(li, { dismiss = false } = {}) {
+  const open = li ? [li] : [...document.querySelectorAll(".duel-table .mini.open")];
+  for (const el of open) {
+    el.classList.remove("open");
+    const peek = el.querySelector(".peek");
+    if (peek) peek.setAttribute("aria-expanded", "false");
+    if (el.dataset.details === opened) opened = null;
+  }
+  if (li && dismiss) li.classList.add("dismissed");
+  if (!li) opened = null;
+}
+
+if (typeof document !== "undefined") { // a browser (Node's unit tests import this module without one)
+  document.addEventListener("pointerdown", (e) => {
+    if (!e.target.closest || !e.target.closest(".duel-table .mini.open")) closeDetails(null);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape") return;
+    const li = document.activeElement && document.activeElement.closest ? document.activeElement.closest(".duel-table .mini") : null;
+    if (li) closeDetails(li, { dismiss: true });
+    else closeDetails(null);
+  });
+}
+
 function mini(W, card, { key, extra = "", note = null, buttons = [] }) {
   const character = card.startsWith("C");
   const n = Number(card.slice(1));
@@ -221,16 +248,23 @@ function mini(W, card, { key, extra = "", note = null, buttons = [] }) {
         other.querySelector(".peek").setAttribute("aria-expanded", "false");
       });
       li.classList.toggle("open", now);
+      li.classList.remove("dismissed");
       e.currentTarget.setAttribute("aria-expanded", String(now));
       opened = now ? key : null;
     } },
   h("span", { class: "num" }, card), " ", h("span", { class: "name" }, character ? W.character(n).name : W.support(n).name));
   const acts = buttons.filter(Boolean);
-  return h("li", { class: `mini card ${kind} ${extra}`.trim() + (open ? " open" : ""), "data-card": card },
+  const li = h("li", { class: `mini card ${kind} ${extra}`.trim() + (open ? " open" : ""), "data-card": card, "data-details": key,
+    onfocusout: (e) => {
+      if (!e.relatedTarget || e.currentTarget.contains(e.relatedTarget)) return;
+      e.currentTarget.classList.remove("dismissed");
+      if (e.currentTarget.classList.contains("open")) closeDetails(e.currentTarget);
+    } },
     peek, character ? statLine(W, n) : bonusLine(W, n),
     note ? h("span", { class: "note" }, note) : null,
     acts.length ? h("span", { class: "card-actions" }, acts) : null,
     h("div", { class: "details", id, role: "note", "aria-label": character ? W.charLabel(n) : W.supportLabel(n) }, face));
+  return li;
 }
 
 function faceDown() {
@@ -240,9 +274,12 @@ function faceDown() {
 
 // ------------------------------------------------------------------ the parts of the table
 
-// Whose turn it is, in words that fit the reader: one's own task, or what the other player is doing.
-function turnWords(W, view, names) {
-  if (view.to_act === null) return view.outcome ? W.F.phases.over : "";
+// Whose turn it is, in words that fit the reader: one's own task, or what the other player is doing; once the
+// match is over (by the rules, or a resignation, a loss on time, a player who left: the frame's `endWords`), that
+// it is, never a turn that will not come.
+export function turnWords(W, view, names, { over = false, endWords = "" } = {}) {
+  if (over || view.outcome) return endWords || W.F.phases.over;
+  if (view.to_act === null) return "";
   const deciding = view.seat !== null && view.to_act === view.seat && view.legal.length > 0; // not in a replay
   if (deciding) return _("Your turn: {task}", { task: W.F.phases[view.phase] });
   const player = names[view.to_act];
@@ -257,13 +294,13 @@ function turnWords(W, view, names) {
   return fill(doing, { player });
 }
 
-function header(W, view, names) {
+function header(W, view, names, end) {
   let title = roundTitle(W, view.round_number);
   if (view.phase === PHASE.DRAFT) title = _("Draft");
   else if (view.phase === PHASE.LINEUP) title = _("Line-up");
-  const mine = view.seat !== null && view.to_act === view.seat && view.legal.length > 0;
+  const mine = !end.over && view.seat !== null && view.to_act === view.seat && view.legal.length > 0;
   return h("header", { class: "duel-head" }, h("h2", {}, title),
-    h("p", { class: "turn-words" + (mine ? " mine" : "") }, turnWords(W, view, names)));
+    h("p", { class: "turn-words" + (mine ? " mine" : "") }, turnWords(W, view, names, end)));
 }
 
 // Whose cards were just played (the last moves of the others, ctx.moves): their cards are marked.
@@ -291,7 +328,7 @@ function lineup(W, view, seat, ctl, shown) {
       key: `line-${seat}-C${n}`,
       extra: (flipped.has(n) ? "flipped" : "hidden-to-others") + current(n),
       note: _("#{position} · {state}", { position: i + 1, state: flipped.has(n) ? W.w.flipped : W.w.face_down })
-        + (view.champion === n ? ` · ${_("Your tie-break pick")}` : ""),
+        + (view.champion === n ? " · " + _("Your tie-break pick") : ""),
     })));
     // the characters still to line up (their buttons are in the dock when it is this seat's decision)
     for (const n of view.my_characters.filter((c) => !view.lineup.includes(c))) {
@@ -333,12 +370,12 @@ function seatFacts(W, view, seat, shown) {
     chips(W.w.discard, "discard", info.discard)];
 }
 
-function side(W, view, seat, names, ctl, shown) {
+function side(W, view, seat, names, ctl, shown, over) {
   const mine = seat === view.seat;
   // near: the side at the bottom (the viewer's; a spectator's Player 1), far: the other at the top
   const near = seat === (view.seat === null ? 0 : view.seat);
   return h("section", { class: `side seat${seat}` + (mine ? " mine" : " theirs") + (near ? " near" : " far")
-    + (view.to_act === seat ? " to-act" : ""), "aria-label": names[seat] },
+    + (view.to_act === seat && !over ? " to-act" : ""), "aria-label": names[seat] },
     h("h3", { class: "side-name" }, names[seat], " ", h("span", { class: "clock", "data-seat": seat })),
     lineup(W, view, seat, ctl, shown), seatFacts(W, view, seat, shown));
 }
@@ -374,14 +411,19 @@ function middle(W, view, names, moves) {
 
 function results(W, view, names) {
   if (!view.results.length) return null;
+  // On a phone each round is a small block (its round, stat and winner on a line, each seat's total on its own),
+  // its words whole: the cells name their column (data-label), and the roles keep the table a table to screen
+  // readers whatever its display.
+  const heads = [_("Round"), _("Stat"), names[0], names[1], _("Winner")];
+  const cell = (i, text) => h("td", { role: "cell", class: ["round", "stat", "seat0", "seat1", "winner"][i], "data-label": heads[i] }, text);
   return h("section", { class: "results" }, h("h4", {}, _("Results of the rounds")),
-    h("table", {}, h("thead", {}, h("tr", {}, [_("Round"), _("Stat"), names[0], names[1], _("Winner")].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, view.results.map((r) => h("tr", {},
-        h("th", { scope: "row" }, roundTitle(W, r.number)),
-        h("td", {}, `${W.F.stats[r.stat].symbol} ${W.F.stats[r.stat].name}`),
-        h("td", {}, `${W.charLabel(r.characters[0])}: ${r.totals[0]}`),
-        h("td", {}, `${W.charLabel(r.characters[1])}: ${r.totals[1]}`),
-        h("td", {}, r.winner < 0 ? W.w.draw : names[r.winner] + (r.by_charm ? ` ${W.w.by_charm}` : "")))))));
+    h("table", { role: "table" }, h("thead", { role: "rowgroup" }, h("tr", { role: "row" }, heads.map((t) => h("th", { scope: "col", role: "columnheader" }, t)))),
+      h("tbody", { role: "rowgroup" }, view.results.map((r) => h("tr", { role: "row" },
+        h("th", { scope: "row", role: "rowheader", class: "round" }, roundTitle(W, r.number)),
+        cell(1, `${W.F.stats[r.stat].symbol} ${W.F.stats[r.stat].name}`),
+        cell(2, `${W.charLabel(r.characters[0])}: ${r.totals[0]}`),
+        cell(3, `${W.charLabel(r.characters[1])}: ${r.totals[1]}`),
+        cell(4, r.winner < 0 ? W.w.draw : names[r.winner] + (r.by_charm ? ` ${W.w.by_charm}` : "")))))));
 }
 
 // The draft pool's faces, to read before picking (the pick buttons are in the dock, always in sight).
@@ -453,7 +495,7 @@ export function moveWords({ facts: F, names }, move) {
 }
 
 // The table at the end of the match, with what the record shows (`revealed`: each seat's last view).
-export function render(root, { view, version, facts: F, names, act, moves, revealed }) {
+export function render(root, { view, version, facts: F, names, act, moves, revealed, over = false, endWords = "" }) {
   const W = wordsOf(F);
   const focused = root.contains(document.activeElement) ? document.activeElement.dataset.action || document.activeElement.dataset.key || null : null;
   const ctl = controls(W, view, act);
@@ -461,11 +503,11 @@ export function render(root, { view, version, facts: F, names, act, moves, revea
   const me = view.seat === null ? 0 : view.seat;
   const them = 1 - me;
   const shown = (seat) => (revealed && revealed[seat] && seat !== view.seat ? revealed[seat] : null);
-  const theirSide = side(W, view, them, names, ctl, shown(them));
-  const mySide = side(W, view, me, names, ctl, shown(me));
+  const theirSide = side(W, view, them, names, ctl, shown(them), over);
+  const mySide = side(W, view, me, names, ctl, shown(me), over);
   const myDock = dock(W, view, ctl);
   const table = h("div", { class: "duel-table" + (view.seat === null ? " spectating" : ""), "data-version": version ?? "" },
-    header(W, view, names), theirSide, middle(W, view, names, moves), draftPool(W, view), mySide, myDock);
+    header(W, view, names, { over, endWords }), theirSide, middle(W, view, names, moves), draftPool(W, view), mySide, myDock);
   const played = justPlayed(moves);
   table.querySelectorAll(".mini[data-card]").forEach((el) => { if (played.has(el.dataset.card) && !el.closest(".dock")) el.classList.add("last-move"); });
   root.replaceChildren(table);

@@ -1,10 +1,10 @@
 """Direct challenges (issue 24, point 6): ``challenges``, a signed-in player's challenge of another account to a
 match with chosen options (the challenger's own deck among them: secret), time control and rated or not; pending
 until the challenged accepts (the room made, its id kept), declines, or the challenger cancels. Nothing else of the
-tables of 0001-0007 changes.
+tables of 0001-0008 changes.
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 Create Date: 2026-12-03
 """
 

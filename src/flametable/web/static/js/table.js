@@ -10,6 +10,7 @@ import { gameModule, gameOf, loadGame } from "./games.js";
 import { _, language } from "./i18n.js";
 import { helpLink } from "./help.js";
 import { RoomSocket } from "./socket.js";
+import { endWords } from "./turn.js";
 
 export function playerName(seat, mySeat) {
   const name = _("Player {n}", { n: seat + 1 });
@@ -232,8 +233,32 @@ export async function mount(root, { room }) {
   const logList = h("ol", { tabindex: "0", "aria-labelledby": "log-title" });
   const logBox = h("section", { class: "log", id: "match-log", hidden: true, "aria-labelledby": "log-title" },
     h("h2", { id: "log-title" }, _("Match log")), logList);
+  // The match's menu in the header (issue 25): every way out (resign, undo, leave, how to play, the log) within
+  // reach on a phone too, where the controls below the table are out of sight. A disclosure: Escape, a tap
+  // elsewhere or the focus leaving it closes it.
+  const menuPanel = h("div", { class: "table-menu-panel", id: "table-menu", role: "group", "aria-label": _("Menu"), hidden: true });
+  const menuToggle = h("button", { type: "button", class: "menu-toggle", "aria-expanded": "false", "aria-controls": "table-menu",
+    onclick: () => showMenu(menuPanel.hidden) }, h("span", { "aria-hidden": "true" }, "☰ "), _("Menu"));
+  const menu = h("div", { class: "table-menu" }, menuToggle, menuPanel);
+  const showMenu = (open) => {
+    menuPanel.hidden = !open;
+    menuToggle.setAttribute("aria-expanded", String(open));
+    if (open) {
+      const first = menuPanel.querySelector("button, a[href]");
+      if (first) first.focus();
+    }
+  };
+  menu.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || menuPanel.hidden) return;
+    e.stopPropagation();
+    showMenu(false);
+    menuToggle.focus();
+  });
+  menu.addEventListener("focusout", (e) => { if (e.relatedTarget && !menu.contains(e.relatedTarget)) showMenu(false); });
+  const outsideMenu = (e) => { if (!menuPanel.hidden && !menu.contains(e.target)) showMenu(false); };
+  document.addEventListener("pointerdown", outsideMenu);
   const frame = h("div", { class: "table " + summary.game },
-    h("h1", {}, title),
+    h("div", { class: "table-head" }, h("h1", {}, title), menu),
     h("section", { class: "seats", "aria-label": _("Players") }, bar, status, watching),
     lastMove, errorBox, result, board, controls,
     h("p", { class: "sound-choice" }, h("label", { for: "turn-sound" }, sound, " ",
@@ -306,35 +331,63 @@ export async function mount(root, { room }) {
     }
   };
 
+  const undo = () => {
+    if (!t.canUndo) {
+      announce(_("Nothing to take back yet: you have made no decision in this match."));
+      return;
+    }
+    t.undoing = true;
+    socket.send({ type: "undo", version: socket.version });
+  };
+
+  // The log opened (or closed) from the controls or the menu; from the menu it is also brought into sight.
+  const toggleLog = (open, bring = false) => {
+    t.logOpen = open;
+    if (t.logOpen) socket.send({ type: "log" });
+    draw();
+    if (open && bring) {
+      logBox.scrollIntoView({ block: "start" });
+      logList.focus({ preventScroll: true });
+    }
+  };
+
+  // The menu's items: the same ways out as the controls below the table (each closes the menu first).
+  const drawMenu = ({ playing, unplayed, waiting, againstBot }) => {
+    const item = (cls, words, act, extra = {}) => h("button", { type: "button", class: cls, ...extra,
+      onclick: () => { showMenu(false); act(); } }, words);
+    fill(menuPanel,
+      t.seat !== null && playing ? item("menu-resign", _("Resign"), () => dialog.showModal()) : null,
+      againstBot && playing ? item("menu-undo", _("Undo"), () => { menuToggle.focus(); undo(); },
+        { "aria-disabled": t.canUndo ? null : "true" }) : null,
+      t.seat !== null && playing && waiting ? item("menu-close-room", _("Close the room"), closeRoom) : null,
+      t.seat !== null && !playing && !unplayed ? item("menu-rematch", t.offer !== null && t.offer !== t.seat
+        ? _("Accept the rematch") : _("Rematch"), () => socket.send({ type: "rematch" })) : null,
+      item("menu-log", t.logOpen ? _("Hide the log") : _("Match log"), () => toggleLog(!t.logOpen, true)),
+      helpLink(summary.game),
+      h("a", { href: "/", "data-nav": true, class: "leave" }, _("Leave the table")));
+  };
+
   const drawControls = () => {
     const playing = !t.ended;
     const unplayed = t.ended !== null && UNPLAYED.includes(t.ended.status);
     const waiting = t.players.some((p) => p.open);
     const againstBot = t.seat !== null && t.players[1 - t.seat] && t.players[1 - t.seat].kind.startsWith("bot:");
     controls.hidden = !t.welcomed;
+    menu.hidden = !t.welcomed;
+    drawMenu({ playing, unplayed, waiting, againstBot });
     fill(controls,
       t.seat !== null && playing ? h("button", { class: "resign", onclick: () => dialog.showModal() }, _("Resign")) : null,
       // aria-disabled, not disabled: the button keeps the keyboard's focus when it turns off right after an undo,
       // and a screen reader still finds it
-      againstBot && playing ? h("button", { class: "undo", "aria-disabled": t.canUndo ? null : "true", onclick: () => {
-        if (!t.canUndo) {
-          announce(_("Nothing to take back yet: you have made no decision in this match."));
-          return;
-        }
-        t.undoing = true;
-        socket.send({ type: "undo", version: socket.version });
-      } }, _("Undo")) : null,
+      againstBot && playing ? h("button", { class: "undo", "aria-disabled": t.canUndo ? null : "true", onclick: undo }, _("Undo")) : null,
       // a room still waiting for a player can be closed by its player (once both are seated: resign)
       t.seat !== null && playing && waiting ? h("button", { class: "close-room", onclick: closeRoom },
         _("Close the room")) : null,
       t.seat !== null && !playing && !unplayed ? h("button", { class: "rematch primary", onclick: () => socket.send({ type: "rematch" }) },
         t.offer !== null && t.offer !== t.seat ? _("Accept the rematch") : _("Rematch")) : null,
       helpLink(summary.game),
-      h("button", { class: "show-log", "aria-expanded": String(t.logOpen), "aria-controls": "match-log", onclick: () => {
-        t.logOpen = !t.logOpen;
-        if (t.logOpen) socket.send({ type: "log" });
-        draw();
-      } }, t.logOpen ? _("Hide the log") : _("Match log")));
+      h("button", { class: "show-log", "aria-expanded": String(t.logOpen), "aria-controls": "match-log",
+        onclick: () => toggleLog(!t.logOpen) }, t.logOpen ? _("Hide the log") : _("Match log")));
   };
 
   const drawResult = () => {
@@ -392,7 +445,10 @@ export async function mount(root, { room }) {
       ? _("{player} made a move you cannot see.", { player: names[m.actor] })
       : game.moveWords ? game.moveWords({ facts, names, seat: t.seat }, m)
         : _("{player}: {action}", { player: names[m.actor], action: m.action })));
-    fill(lastMove, h("span", { class: "label" }, _("Last move:")), " ", said.join(" · "));
+    // newest first, each move whole: on a phone the strip wraps to two lines at most, the rest cut (its whole
+    // text is still in the page for screen readers, and in its title)
+    fill(lastMove, h("span", { class: "label" }, _("Last move:")), " ",
+      said.map((words, i) => [i ? " · " : null, h("span", { class: "move" }, words)]));
     lastMove.title = said.join(" · ");
   };
 
@@ -426,6 +482,7 @@ export async function mount(root, { room }) {
       game.render(board, {
         view: over ? { ...t.event.view, legal: [] } : t.event.view, legal: over ? [] : t.legal, version: t.event.version,
         seat: t.seat, facts, names, moves: t.moves, revealed: over ? t.revealed : null,
+        over, endWords: over ? endWords(t.ended, names) : "", // the header's words once there is no turn
         act: (action) => {
           if (over) return;
           t.error = "";
@@ -442,8 +499,11 @@ export async function mount(root, { room }) {
     drawLastMove(names);
     drawTurn();
     drawControls();
+    // the log follows its newest line, unless the reader scrolled up to read (then it stays where it is)
+    const following = logBox.hidden || logList.scrollHeight - logList.scrollTop - logList.clientHeight < 8;
     logBox.hidden = !t.logOpen;
     logList.replaceChildren(...t.log.map((line) => h("li", {}, line)));
+    if (t.logOpen && following) logList.scrollTop = logList.scrollHeight;
     drawResult();
   });
 
@@ -565,6 +625,7 @@ export async function mount(root, { room }) {
   });
   return () => {
     left = true;
+    document.removeEventListener("pointerdown", outsideMenu);
     document.title = TITLE;
     socket.close();
     clocks.stop();
