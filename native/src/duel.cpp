@@ -1812,17 +1812,26 @@ void playout(const Tables &t, State &s, Rng &rng, int policy) {
     while (s.phase != OVER) Engine{t, s}.apply(policy_action(t, s, rng, policy));
 }
 
-// ---- the tree (ismcts.Node, keyed by action ids), in one vector
+// ---- the tree (ismcts.Node, keyed by action ids), in one vector: each node's children are a list through
+// ``next`` in the order of their creation (the order of the Python node's dict).
 struct Node {
     int visits = 0, avail = 0;
     double reward = 0.0;  // from the point of view of the seat that chose the action leading here
-    std::vector<std::pair<int16_t, int32_t>> children;  // (action id, node), in the order of creation
-    int child(int id) const {
-        for (auto [a, i] : children)
-            if (a == id) return i;
-        return -1;
-    }
+    double mean = 0.0;    // reward / visits, as of the last backup (the same double the Python bot divides anew)
+    int first = -1, last = -1, next = -1;  // the first and last children, the next sibling
+    int16_t action = -1;
 };
+
+// log(k) for the availability counts of UCB1: std::log's own values, looked up.
+constexpr int LOGS = 1 << 16;
+const std::vector<double> &log_table() {
+    static const std::vector<double> table = [] {
+        std::vector<double> t(LOGS);
+        for (int k = 1; k < LOGS; ++k) t[size_t(k)] = std::log(double(k));
+        return t;
+    }();
+    return table;
+}
 
 struct Search {
     std::shared_ptr<const Tables> t;
@@ -1830,8 +1839,14 @@ struct Search {
     int policy;
     double c;
     Rng rng{0};
-    std::vector<Node> nodes{1};  // nodes[0]: the root
+    std::vector<Node> nodes = std::vector<Node>(1);  // nodes[0]: the root
     long iterations = 0;
+    const double *logs = log_table().data();
+    int slot[NUM_ACTIONS];  // scratch: a node's child by action id, valid where stamp[id] == mark
+    unsigned stamp[NUM_ACTIONS] = {};
+    unsigned mark = 0;
+
+    double log_of(int k) const { return k < LOGS ? logs[k] : std::log(double(k)); }
 
     // IsmctsBot._iterate on one sample.
     void iterate() {
@@ -1843,31 +1858,44 @@ struct Search {
             int seat = s.acting;
             int ids[64];
             int n = Engine{tb, s}.legal(ids);
+            ++mark;
+            for (int ch = nodes[size_t(node)].first; ch >= 0; ch = nodes[size_t(ch)].next) {
+                slot[nodes[size_t(ch)].action] = ch;
+                stamp[nodes[size_t(ch)].action] = mark;
+            }
             int untried[64], nu = 0;
             int best = -1, best_child = -1;
             double best_score = -1.0;
             for (int j = 0; j < n; ++j) {
-                int ch = nodes[size_t(node)].child(ids[j]);
-                if (ch < 0) {
-                    untried[nu++] = ids[j];
+                int a = ids[j];
+                if (stamp[a] != mark) {
+                    untried[nu++] = a;
                     continue;
                 }
-                Node &cn = nodes[size_t(ch)];
+                Node &cn = nodes[size_t(slot[a])];
                 cn.avail += 1;
                 if (nu) continue;
-                double score = cn.reward / cn.visits + c * std::sqrt(std::log(double(cn.avail)) / cn.visits);
+                double score = cn.mean + c * std::sqrt(log_of(cn.avail) / cn.visits);
                 if (score > best_score) {
                     best_score = score;
-                    best = ids[j];
-                    best_child = ch;
+                    best = a;
+                    best_child = slot[a];
                 }
             }
+            if (depth >= 127) throw std::length_error("flametable native duel: a search path outgrew its capacity");
             if (nu) {
                 int a = untried[rng.below(nu)];
                 int ch = int(nodes.size());
-                nodes.emplace_back();
-                nodes.back().avail = 1;
-                nodes[size_t(node)].children.push_back({int16_t(a), ch});
+                Node fresh;
+                fresh.avail = 1;
+                fresh.action = int16_t(a);
+                nodes.push_back(fresh);
+                Node &parent = nodes[size_t(node)];
+                if (parent.last >= 0)
+                    nodes[size_t(parent.last)].next = ch;
+                else
+                    parent.first = ch;
+                parent.last = ch;
                 Engine{tb, s}.apply(a);
                 path[depth] = ch;
                 seats[depth++] = seat;
@@ -1875,7 +1903,6 @@ struct Search {
             }
             Engine{tb, s}.apply(best);
             node = best_child;
-            if (depth >= 128) throw std::length_error("flametable native duel: a search path outgrew its capacity");
             path[depth] = node;
             seats[depth++] = seat;
         }
@@ -1886,13 +1913,24 @@ struct Search {
             Node &nd = nodes[size_t(path[i])];
             nd.visits += 1;
             nd.reward += won[seats[i]];
+            nd.mean = nd.reward / nd.visits;
         }
     }
 
     void run(long count) {
         nb::gil_scoped_release released;
+        size_t need = nodes.size() + size_t(count);  // (one node an iteration; grown geometrically, not to fit)
+        if (nodes.capacity() < need) nodes.reserve(std::max(need, 2 * nodes.capacity()));
         for (long i = 0; i < count; ++i) iterate();
         iterations += count;
+    }
+
+    // ``count`` determinisations drawn and dropped: the benchmark's share of the sampling in an iteration.
+    void samples(long count) {
+        nb::gil_scoped_release released;
+        long sum = 0;
+        for (long i = 0; i < count; ++i) sum += sample(*t, spec, rng).hands[spec.o].n;
+        if (sum < 0) throw std::logic_error("unreachable");
     }
 
     // The root's most visited child among ``legal`` (the first created of equals), or -1 when none was tried.
@@ -1900,9 +1938,10 @@ struct Search {
         int best_id = -1, best_visits = -1;
         std::vector<int> ids;
         for (nb::handle a : legal) ids.push_back(nb::cast<int>(a));
-        for (auto [a, i] : nodes[0].children) {
-            if (std::find(ids.begin(), ids.end(), int(a)) == ids.end()) continue;
-            if (nodes[size_t(i)].visits > best_visits) best_visits = nodes[size_t(i)].visits, best_id = a;
+        for (int ch = nodes[0].first; ch >= 0; ch = nodes[size_t(ch)].next) {
+            const Node &nd = nodes[size_t(ch)];
+            if (std::find(ids.begin(), ids.end(), int(nd.action)) == ids.end()) continue;
+            if (nd.visits > best_visits) best_visits = nd.visits, best_id = nd.action;
         }
         return best_id;
     }
@@ -1910,9 +1949,9 @@ struct Search {
     // The root's children: (action id, visits, availability, reward), in the order of creation.
     nb::list root() const {
         nb::list out;
-        for (auto [a, i] : nodes[0].children) {
-            const Node &nd = nodes[size_t(i)];
-            out.append(nb::make_tuple(int(a), nd.visits, nd.avail, nd.reward));
+        for (int ch = nodes[0].first; ch >= 0; ch = nodes[size_t(ch)].next) {
+            const Node &nd = nodes[size_t(ch)];
+            out.append(nb::make_tuple(int(nd.action), nd.visits, nd.avail, nd.reward));
         }
         return out;
     }
@@ -2065,6 +2104,7 @@ NB_MODULE(_duel, m) {
                  self->rng.state = rng_state;
              })
         .def("run", &Search::run)
+        .def("samples", &Search::samples)
         .def("best", &Search::best)
         .def("root", &Search::root)
         .def("sample",
