@@ -1840,11 +1840,40 @@ struct Search {
     double c;
     Rng rng{0};
     std::vector<Node> nodes = std::vector<Node>(1);  // nodes[0]: the root
-    long iterations = 0;
+    long iterations = 0, descents = 0;  // descents: the tree's levels descended, all iterations together
     const double *logs = log_table().data();
-    int slot[NUM_ACTIONS];  // scratch: a node's child by action id, valid where stamp[id] == mark
-    unsigned stamp[NUM_ACTIONS] = {};
-    unsigned mark = 0;
+    // The children by (node, action id): open addressing, keys node * 256 + id + 1 (0: empty), at most half full.
+    std::vector<uint32_t> keys = std::vector<uint32_t>(1024);
+    std::vector<int32_t> values = std::vector<int32_t>(1024);
+    size_t mask = 1023, used = 0;
+
+    static size_t hash(uint32_t key) { return size_t((key * 2654435761u) ^ (key >> 7)); }
+    int child(int node, int id) const {
+        uint32_t key = uint32_t(node) * 256u + uint32_t(id) + 1u;
+        for (size_t i = hash(key) & mask;; i = (i + 1) & mask) {
+            if (keys[i] == key) return values[i];
+            if (!keys[i]) return -1;
+        }
+    }
+    void insert(uint32_t key, int32_t value) {
+        size_t i = hash(key) & mask;
+        while (keys[i]) i = (i + 1) & mask;
+        keys[i] = key;
+        values[i] = value;
+    }
+    void add_child(int node, int id, int ch) {
+        if (2 * (used + 1) > keys.size()) {  // grow: twice the slots, everything again
+            std::vector<uint32_t> old_keys(keys.size() * 2);
+            std::vector<int32_t> old_values(keys.size() * 2);
+            old_keys.swap(keys);
+            old_values.swap(values);
+            mask = keys.size() - 1;
+            for (size_t i = 0; i < old_keys.size(); ++i)
+                if (old_keys[i]) insert(old_keys[i], old_values[i]);
+        }
+        insert(uint32_t(node) * 256u + uint32_t(id) + 1u, ch);
+        ++used;
+    }
 
     double log_of(int k) const { return k < LOGS ? logs[k] : std::log(double(k)); }
 
@@ -1858,28 +1887,25 @@ struct Search {
             int seat = s.acting;
             int ids[64];
             int n = Engine{tb, s}.legal(ids);
-            ++mark;
-            for (int ch = nodes[size_t(node)].first; ch >= 0; ch = nodes[size_t(ch)].next) {
-                slot[nodes[size_t(ch)].action] = ch;
-                stamp[nodes[size_t(ch)].action] = mark;
-            }
+            int kids[64];
+            for (int j = 0; j < n; ++j) kids[j] = child(node, ids[j]);
             int untried[64], nu = 0;
             int best = -1, best_child = -1;
             double best_score = -1.0;
             for (int j = 0; j < n; ++j) {
                 int a = ids[j];
-                if (stamp[a] != mark) {
+                if (kids[j] < 0) {
                     untried[nu++] = a;
                     continue;
                 }
-                Node &cn = nodes[size_t(slot[a])];
+                Node &cn = nodes[size_t(kids[j])];
                 cn.avail += 1;
                 if (nu) continue;
                 double score = cn.mean + c * std::sqrt(log_of(cn.avail) / cn.visits);
                 if (score > best_score) {
                     best_score = score;
                     best = a;
-                    best_child = slot[a];
+                    best_child = kids[j];
                 }
             }
             if (depth >= 127) throw std::length_error("flametable native duel: a search path outgrew its capacity");
@@ -1896,12 +1922,14 @@ struct Search {
                 else
                     parent.first = ch;
                 parent.last = ch;
+                add_child(node, a, ch);
                 Engine{tb, s}.apply(a);
                 path[depth] = ch;
                 seats[depth++] = seat;
                 break;
             }
             Engine{tb, s}.apply(best);
+            ++descents;
             node = best_child;
             path[depth] = node;
             seats[depth++] = seat;
@@ -2112,19 +2140,23 @@ NB_MODULE(_duel, m) {
                  return DuelState{self.t, sample(*self.t, self.spec, self.rng), nb::none()};
              })
         .def_ro("iterations", &Search::iterations)
+        .def_ro("descents", &Search::descents)
         .def_prop_rw(
             "rng_state", [](const Search &self) { return self.rng.state; },
             [](Search &self, uint64_t v) { self.rng.state = v; });
-    // Playouts from a state (clones of it, one after the other, the generator's state carried through): the
-    // benchmark's like-for-like reference of an iteration; gives the generator's state after them.
-    m.def("playouts", [](const DuelState &d, long count, int policy, uint64_t rng_state) {
+    // Playouts of clones of ``states``, round after round (one of each state in turn, ``rounds`` rounds), the
+    // generator's state carried through: the benchmark's like-for-like reference of an iteration (one state many
+    // rounds: the same state again and again; the samples of a view, one round: as a search meets them). Gives
+    // the generator's state after them.
+    m.def("playouts", [](std::vector<const DuelState *> states, long rounds, int policy, uint64_t rng_state) {
         policy_code(policy);
         Rng rng{rng_state};
         nb::gil_scoped_release released;
-        for (long i = 0; i < count; ++i) {
-            State s = d.s;
-            playout(*d.t, s, rng, policy);
-        }
+        for (long i = 0; i < rounds; ++i)
+            for (const DuelState *d : states) {
+                State s = d->s;
+                playout(*d->t, s, rng, policy);
+            }
         return rng.state;
     });
     // One playout of the state itself (the policy's moves played on it): gives the generator's state after it.

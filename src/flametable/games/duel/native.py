@@ -291,14 +291,14 @@ POLICY_CODES = {"random": 0, "sensible": 1}
 """The core's playout policies: uniformly random, and ``games.duel.bots.playout_action`` (the sensible player)."""
 
 
-def playouts(state: Any, count: int, policy: str, rng_state: int) -> int:
-    """``count`` playouts of clones of the native ``state`` to the end with ``policy`` (a name of
-    :data:`POLICY_CODES`), the generator (``Rng.state``) carried from one to the next; the generator's state after
-    them. The benchmark's like-for-like reference for one ISMCTS iteration."""
+def playouts(states: list[Any], rounds: int, policy: str, rng_state: int) -> int:
+    """Playouts of clones of the native ``states`` to the end with ``policy`` (a name of :data:`POLICY_CODES`),
+    one of each state in turn, ``rounds`` rounds, the generator (``Rng.state``) carried from one to the next; the
+    generator's state after them. The benchmark's like-for-like reference for one ISMCTS iteration."""
     core = extension()
     if core is None:
         raise RuntimeError("the native engine is not built")
-    after: int = core.playouts(state, count, POLICY_CODES[policy], rng_state & _MASK)
+    after: int = core.playouts(states, rounds, POLICY_CODES[policy], rng_state & _MASK)
     return after
 
 
