@@ -364,18 +364,16 @@ def has_search() -> bool:
     return core is not None and hasattr(core, "Search")
 
 
-def searcher(game: NativeDuelGame) -> Callable[[Any, Any, float, int], NativeSearch | None] | None:
+def searcher(game: NativeDuelGame, sensible: Any) -> Callable[[Any, Any, float, int], NativeSearch | None] | None:
     """The registry's ISMCTS hook for ``game`` (``IsmctsBot(native=...)``): a :class:`NativeSearch` for a view, a
-    playout policy (None: random; ``bots.duel.playout_action``: the sensible player's) and the exploration
-    constant, from the generator's state; None for a policy the core does not have (the Python search plays).
-    None where the core has no search (built before it)."""
-    from flametable.games.duel.bots import playout_action
-
+    playout policy (None: random; ``sensible``, ``bots.duel.playout_action``: the sensible player's) and the
+    exploration constant, from the generator's state; None for a policy the core does not have (the Python search
+    plays). None where the core has no search (built before it)."""
     if not hasattr(game._core, "Search"):
         return None
 
     def make(view: Any, policy: Any, exploration: float, rng_state: int) -> NativeSearch | None:
-        name = "random" if policy is None else "sensible" if policy is playout_action else None
+        name = "random" if policy is None else "sensible" if policy is sensible else None
         if name is None or not isinstance(view, DuelView):
             return None
         return NativeSearch(game, view, name, exploration, rng_state)
