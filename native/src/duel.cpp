@@ -1665,8 +1665,10 @@ State sample(const Tables &t, const SamplerSpec &sp, Rng &rng) {
     Vec<int8_t, 3> theirs = sp.theirs_known;
     if (sp.n_unknown_chars)
         for (int8_t c : rng.sample(sp.char_pool, sp.n_unknown_chars)) theirs.push(c);
-    s.characters[o] = theirs;
-    std::sort(s.characters[o].begin(), s.characters[o].end());
+    auto &chars = s.characters[o];
+    chars = theirs;
+    for (int i = 1; i < chars.n; ++i)  // sorted (at most 3: by insertion)
+        for (int j = i; j > 0 && chars[j - 1] > chars[j]; --j) std::swap(chars[j - 1], chars[j]);
     if (!sp.draft_phase && sp.their_lineup_done) {
         Vec<int8_t, 3> rest;
         for (int8_t c : theirs)
@@ -1843,9 +1845,9 @@ struct Search {
     long iterations = 0, descents = 0;  // descents: the tree's levels descended, all iterations together
     const double *logs = log_table().data();
     // The children by (node, action id): open addressing, keys node * 256 + id + 1 (0: empty), at most half full.
-    std::vector<uint32_t> keys = std::vector<uint32_t>(1024);
-    std::vector<int32_t> values = std::vector<int32_t>(1024);
-    size_t mask = 1023, used = 0;
+    std::vector<uint32_t> keys = std::vector<uint32_t>(256);
+    std::vector<int32_t> values = std::vector<int32_t>(256);
+    size_t mask = 255, used = 0;
 
     static size_t hash(uint32_t key) { return size_t((key * 2654435761u) ^ (key >> 7)); }
     int child(int node, int id) const {
