@@ -3,14 +3,18 @@ playout policy on both sides (uniformly random, and the sensible player's of ``g
 iterations per second of ``bot:hard``. Long: run by hand, not in the test suite.
 
     PYTHONPATH=src:. python -m benchmarks.ismcts_ratio [--engine python|native|both] [--iterations 300]
+                                                       [--only ratio|hard|strength] [--games 400]
 
-The states are real decision points of random Flame Duel matches (``benchmarks.bots.decision_points``); an
-iteration is the bot's (a determinisation from the view, the descent, the expansion, the playout, the backup), a
-playout is a clone of the real state played to the end by the same policy. ``python``: the reference
-(``IsmctsBot`` on the Python engine); ``native``: the same bot when the native engine is picked (its search in the
-core, ``games.duel.native.NativeSearch``), against the core's own playouts. ``bot:hard``: its iterations per second
-(its budget of iterations without the time cap) and the iterations its 1.5 s buy at one decision. Prints one JSON
-object per measurement.
+The states are real decision points of random Flame Duel matches (``benchmarks.bots.decision_points``). An
+iteration is the bot's (a determinisation from the view, the descent, the expansion, the playout, the backup, and
+its share of the decision's preparation). Two playouts are its reference: ``same_state``, a clone of the real
+state played to the end by the same policy, ``--iterations`` times in a row (``benchmarks.bots``' measure), and
+``samples``, the determinisations of that state's view (drawn beforehand, not timed) played out once each, as the
+search meets them. ``python``: the reference (``IsmctsBot`` on the Python engine); ``native``: the same bot when
+the native engine is picked (its search in the core, ``games.duel.native.NativeSearch``), against the core's
+playouts. ``hard``: bot:hard's iterations per second (its iteration budget, no time cap) and the iterations its
+1.5 s buy at one decision. ``strength``: the native search against the Python one at equal iterations
+(``--iterations``, ``--games`` matches). Prints one JSON object per measurement.
 """
 
 from __future__ import annotations
@@ -25,7 +29,10 @@ from flametable.bots.ismcts import IsmctsBot, random_playout
 from flametable.bots.registry import make_bot
 from flametable.core.rng import Rng
 from flametable.games.duel.bots import playout_action
+from flametable.games.duel.determinize import Sampler
 from flametable.games.duel.game import DuelGame
+from flametable.service import play
+from flametable.sim.stats import score_interval
 
 POLICIES = {"random": None, "sensible": playout_action}
 
@@ -46,6 +53,10 @@ def _bot(game: Any, policy: str, iterations: int, seed: int) -> IsmctsBot:
 
 
 def bench_ratio(engine: str, policy: str, iterations: int) -> dict[str, Any]:
+    """The iteration's cost over two like-for-like playouts, the same policy on both sides: ``same_state``, clones
+    of the real decision state played out ``iterations`` times in a row (``benchmarks.bots``' measure), and
+    ``samples``, the determinisations of that state's view (drawn beforehand, not timed) played out once each in
+    the order the search draws them. Process time."""
     game = _game(engine)
     points = decision_points(DuelGame())  # Python states: the native side copies them into the core
     bot = _bot(game, policy, iterations, 1)
@@ -56,7 +67,8 @@ def bench_ratio(engine: str, policy: str, iterations: int) -> dict[str, Any]:
         total += bot.last_iterations
     per_iteration = (time.process_time() - t) / total
     rng = Rng(2)
-    n = 0
+    same = samples = 0.0
+    n = len(points) * iterations
     if engine == "python":
         fn = POLICIES[policy]
         t = time.process_time()
@@ -64,35 +76,49 @@ def bench_ratio(engine: str, policy: str, iterations: int) -> dict[str, Any]:
             for _ in range(iterations):
                 s = state.clone()
                 random_playout(s, rng, policy=fn)
-                n += 1
+        same = time.process_time() - t
+        for view, _legal, _state in points:
+            sampler = Sampler(view, game.cards)
+            drawn = [sampler(rng) for _ in range(iterations)]
+            t = time.process_time()
+            for s in drawn:
+                random_playout(s, rng, policy=fn)
+            samples += time.process_time() - t
     else:
-        from flametable.games.duel.native import playouts
+        from flametable.games.duel.native import NativeSearch, playouts
 
         states = [game.native_state(state) for _view, _legal, state in points]
         t = time.process_time()
         for state in states:
-            rng.state = playouts(state, iterations, policy, rng.state)
-            n += iterations
-    per_playout = (time.process_time() - t) / n
+            rng.state = playouts([state], iterations, policy, rng.state)
+        same = time.process_time() - t
+        for view, _legal, _state in points:
+            search = NativeSearch(game, view, policy, bot.c, rng.next32())
+            drawn = [search.sample() for _ in range(iterations)]
+            t = time.process_time()
+            rng.state = playouts(drawn, 1, policy, rng.state)
+            samples += time.process_time() - t
     return {"game": "duel", "measure": "ismcts_ratio", "engine": engine, "policy": policy,
-            "decision_points": len(points), "iterations_per_second": round(1 / per_iteration),
-            "playouts_per_second": round(1 / per_playout),
-            "iteration_to_playout_cost": round(per_iteration / per_playout, 3)}
+            "decision_points": len(points), "iterations_a_decision": iterations,
+            "iterations_per_second": round(1 / per_iteration),
+            "playouts_per_second_same_state": round(n / same), "playouts_per_second_samples": round(n / samples),
+            "iteration_to_playout_same_state": round(per_iteration * n / same, 3),
+            "iteration_to_playout_samples": round(per_iteration * n / samples, 3)}
 
 
 def bench_hard(engine: str, decisions: int = 12) -> dict[str, Any]:
-    """bot:hard's iterations per second (its iteration budget, no time cap), and what its real budget buys at one
-    decision (iterations of the first decision point with more than one action)."""
+    """bot:hard's iterations per second (its iteration budget, no time cap; process time), and what its real budget
+    buys at one decision (the first decision point's iterations and wall time)."""
     game = _game(engine)
     points = decision_points(DuelGame())[:decisions]
     bot = make_bot("bot:hard", game, 3, deterministic=True)
     assert isinstance(bot, IsmctsBot)
-    t = time.perf_counter()
+    t = time.process_time()
     total = 0
     for view, legal, _ in points:
         bot.choose(view, legal)
         total += bot.last_iterations
-    rate = total / (time.perf_counter() - t)
+    rate = total / (time.process_time() - t)
     timed = make_bot("bot:hard", game, 3)
     assert isinstance(timed, IsmctsBot)
     t = time.perf_counter()
@@ -104,16 +130,45 @@ def bench_hard(engine: str, decisions: int = 12) -> dict[str, Any]:
             "seconds_one_decision": round(time.perf_counter() - t, 3)}
 
 
+def bench_strength(games: int, iterations: int) -> dict[str, Any]:
+    """The native search (bot:ismcts:N with bot:hard's playouts, on the native engine) against the same bot on the
+    Python engine (today's bot:hard at N iterations), seats swapped every other match: the native side's score
+    (win 1, draw ½) with its 95% interval (issue 26: no worse than 45%)."""
+    from flametable.games.duel.native import NativeDuelGame
+
+    python, native = DuelGame(), NativeDuelGame()
+    points = []
+    t = time.perf_counter()
+    for i in range(games):
+        state = python.new_match({}, 26_000 + i)
+        mine = make_bot(f"bot:ismcts:{iterations}", native, 2 * i)
+        theirs = make_bot(f"bot:ismcts:{iterations}", python, 2 * i + 1)
+        seats = [mine, theirs] if i % 2 == 0 else [theirs, mine]
+        outcome = play(state, [seats[0].choose, seats[1].choose])
+        points.append(outcome.points(i % 2))
+    score = score_interval(points)
+    return {"game": "duel", "measure": "strength", "p1": f"native bot:ismcts:{iterations}",
+            "p2": f"python bot:ismcts:{iterations}", "games": games, "score": round(score.value, 4),
+            "low": round(score.low, 4), "high": round(score.high, 4), "seconds": round(time.perf_counter() - t, 1)}
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--engine", default="python", choices=("python", "native", "both"))
     ap.add_argument("--iterations", type=int, default=300)
+    ap.add_argument("--only", choices=("ratio", "hard", "strength"), default=None)
+    ap.add_argument("--games", type=int, default=400, help="matches of the strength measure")
     args = ap.parse_args(argv)
+    if args.only == "strength":
+        print(json.dumps(bench_strength(args.games, args.iterations)), flush=True)
+        return
     engines = ("python", "native") if args.engine == "both" else (args.engine,)
     for engine in engines:
-        for policy in POLICIES:
-            print(json.dumps(bench_ratio(engine, policy, args.iterations)), flush=True)
-        print(json.dumps(bench_hard(engine)), flush=True)
+        if args.only in (None, "ratio"):
+            for policy in POLICIES:
+                print(json.dumps(bench_ratio(engine, policy, args.iterations)), flush=True)
+        if args.only in (None, "hard"):
+            print(json.dumps(bench_hard(engine)), flush=True)
 
 
 if __name__ == "__main__":

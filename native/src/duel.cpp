@@ -1665,8 +1665,10 @@ State sample(const Tables &t, const SamplerSpec &sp, Rng &rng) {
     Vec<int8_t, 3> theirs = sp.theirs_known;
     if (sp.n_unknown_chars)
         for (int8_t c : rng.sample(sp.char_pool, sp.n_unknown_chars)) theirs.push(c);
-    s.characters[o] = theirs;
-    std::sort(s.characters[o].begin(), s.characters[o].end());
+    auto &chars = s.characters[o];
+    chars = theirs;
+    for (int i = 1; i < chars.n; ++i)  // sorted (at most 3: by insertion)
+        for (int j = i; j > 0 && chars[j - 1] > chars[j]; --j) std::swap(chars[j - 1], chars[j]);
     if (!sp.draft_phase && sp.their_lineup_done) {
         Vec<int8_t, 3> rest;
         for (int8_t c : theirs)
@@ -1812,17 +1814,26 @@ void playout(const Tables &t, State &s, Rng &rng, int policy) {
     while (s.phase != OVER) Engine{t, s}.apply(policy_action(t, s, rng, policy));
 }
 
-// ---- the tree (ismcts.Node, keyed by action ids), in one vector
+// ---- the tree (ismcts.Node, keyed by action ids), in one vector: each node's children are a list through
+// ``next`` in the order of their creation (the order of the Python node's dict).
 struct Node {
     int visits = 0, avail = 0;
     double reward = 0.0;  // from the point of view of the seat that chose the action leading here
-    std::vector<std::pair<int16_t, int32_t>> children;  // (action id, node), in the order of creation
-    int child(int id) const {
-        for (auto [a, i] : children)
-            if (a == id) return i;
-        return -1;
-    }
+    double mean = 0.0;    // reward / visits, as of the last backup (the same double the Python bot divides anew)
+    int first = -1, last = -1, next = -1;  // the first and last children, the next sibling
+    int16_t action = -1;
 };
+
+// log(k) for the availability counts of UCB1: std::log's own values, looked up.
+constexpr int LOGS = 1 << 16;
+const std::vector<double> &log_table() {
+    static const std::vector<double> table = [] {
+        std::vector<double> t(LOGS);
+        for (int k = 1; k < LOGS; ++k) t[size_t(k)] = std::log(double(k));
+        return t;
+    }();
+    return table;
+}
 
 struct Search {
     std::shared_ptr<const Tables> t;
@@ -1830,8 +1841,43 @@ struct Search {
     int policy;
     double c;
     Rng rng{0};
-    std::vector<Node> nodes{1};  // nodes[0]: the root
-    long iterations = 0;
+    std::vector<Node> nodes = std::vector<Node>(1);  // nodes[0]: the root
+    long iterations = 0, descents = 0;  // descents: the tree's levels descended, all iterations together
+    const double *logs = log_table().data();
+    // The children by (node, action id): open addressing, keys node * 256 + id + 1 (0: empty), at most half full.
+    std::vector<uint32_t> keys = std::vector<uint32_t>(256);
+    std::vector<int32_t> values = std::vector<int32_t>(256);
+    size_t mask = 255, used = 0;
+
+    static size_t hash(uint32_t key) { return size_t((key * 2654435761u) ^ (key >> 7)); }
+    int child(int node, int id) const {
+        uint32_t key = uint32_t(node) * 256u + uint32_t(id) + 1u;
+        for (size_t i = hash(key) & mask;; i = (i + 1) & mask) {
+            if (keys[i] == key) return values[i];
+            if (!keys[i]) return -1;
+        }
+    }
+    void insert(uint32_t key, int32_t value) {
+        size_t i = hash(key) & mask;
+        while (keys[i]) i = (i + 1) & mask;
+        keys[i] = key;
+        values[i] = value;
+    }
+    void add_child(int node, int id, int ch) {
+        if (2 * (used + 1) > keys.size()) {  // grow: twice the slots, everything again
+            std::vector<uint32_t> old_keys(keys.size() * 2);
+            std::vector<int32_t> old_values(keys.size() * 2);
+            old_keys.swap(keys);
+            old_values.swap(values);
+            mask = keys.size() - 1;
+            for (size_t i = 0; i < old_keys.size(); ++i)
+                if (old_keys[i]) insert(old_keys[i], old_values[i]);
+        }
+        insert(uint32_t(node) * 256u + uint32_t(id) + 1u, ch);
+        ++used;
+    }
+
+    double log_of(int k) const { return k < LOGS ? logs[k] : std::log(double(k)); }
 
     // IsmctsBot._iterate on one sample.
     void iterate() {
@@ -1843,39 +1889,50 @@ struct Search {
             int seat = s.acting;
             int ids[64];
             int n = Engine{tb, s}.legal(ids);
+            int kids[64];
+            for (int j = 0; j < n; ++j) kids[j] = child(node, ids[j]);
             int untried[64], nu = 0;
             int best = -1, best_child = -1;
             double best_score = -1.0;
             for (int j = 0; j < n; ++j) {
-                int ch = nodes[size_t(node)].child(ids[j]);
-                if (ch < 0) {
-                    untried[nu++] = ids[j];
+                int a = ids[j];
+                if (kids[j] < 0) {
+                    untried[nu++] = a;
                     continue;
                 }
-                Node &cn = nodes[size_t(ch)];
+                Node &cn = nodes[size_t(kids[j])];
                 cn.avail += 1;
                 if (nu) continue;
-                double score = cn.reward / cn.visits + c * std::sqrt(std::log(double(cn.avail)) / cn.visits);
+                double score = cn.mean + c * std::sqrt(log_of(cn.avail) / cn.visits);
                 if (score > best_score) {
                     best_score = score;
-                    best = ids[j];
-                    best_child = ch;
+                    best = a;
+                    best_child = kids[j];
                 }
             }
+            if (depth >= 127) throw std::length_error("flametable native duel: a search path outgrew its capacity");
             if (nu) {
                 int a = untried[rng.below(nu)];
                 int ch = int(nodes.size());
-                nodes.emplace_back();
-                nodes.back().avail = 1;
-                nodes[size_t(node)].children.push_back({int16_t(a), ch});
+                Node fresh;
+                fresh.avail = 1;
+                fresh.action = int16_t(a);
+                nodes.push_back(fresh);
+                Node &parent = nodes[size_t(node)];
+                if (parent.last >= 0)
+                    nodes[size_t(parent.last)].next = ch;
+                else
+                    parent.first = ch;
+                parent.last = ch;
+                add_child(node, a, ch);
                 Engine{tb, s}.apply(a);
                 path[depth] = ch;
                 seats[depth++] = seat;
                 break;
             }
             Engine{tb, s}.apply(best);
+            ++descents;
             node = best_child;
-            if (depth >= 128) throw std::length_error("flametable native duel: a search path outgrew its capacity");
             path[depth] = node;
             seats[depth++] = seat;
         }
@@ -1886,13 +1943,24 @@ struct Search {
             Node &nd = nodes[size_t(path[i])];
             nd.visits += 1;
             nd.reward += won[seats[i]];
+            nd.mean = nd.reward / nd.visits;
         }
     }
 
     void run(long count) {
         nb::gil_scoped_release released;
+        size_t need = nodes.size() + size_t(count);  // (one node an iteration; grown geometrically, not to fit)
+        if (nodes.capacity() < need) nodes.reserve(std::max(need, 2 * nodes.capacity()));
         for (long i = 0; i < count; ++i) iterate();
         iterations += count;
+    }
+
+    // ``count`` determinisations drawn and dropped: the benchmark's share of the sampling in an iteration.
+    void samples(long count) {
+        nb::gil_scoped_release released;
+        long sum = 0;
+        for (long i = 0; i < count; ++i) sum += sample(*t, spec, rng).hands[spec.o].n;
+        if (sum < 0) throw std::logic_error("unreachable");
     }
 
     // The root's most visited child among ``legal`` (the first created of equals), or -1 when none was tried.
@@ -1900,9 +1968,10 @@ struct Search {
         int best_id = -1, best_visits = -1;
         std::vector<int> ids;
         for (nb::handle a : legal) ids.push_back(nb::cast<int>(a));
-        for (auto [a, i] : nodes[0].children) {
-            if (std::find(ids.begin(), ids.end(), int(a)) == ids.end()) continue;
-            if (nodes[size_t(i)].visits > best_visits) best_visits = nodes[size_t(i)].visits, best_id = a;
+        for (int ch = nodes[0].first; ch >= 0; ch = nodes[size_t(ch)].next) {
+            const Node &nd = nodes[size_t(ch)];
+            if (std::find(ids.begin(), ids.end(), int(nd.action)) == ids.end()) continue;
+            if (nd.visits > best_visits) best_visits = nd.visits, best_id = nd.action;
         }
         return best_id;
     }
@@ -1910,9 +1979,9 @@ struct Search {
     // The root's children: (action id, visits, availability, reward), in the order of creation.
     nb::list root() const {
         nb::list out;
-        for (auto [a, i] : nodes[0].children) {
-            const Node &nd = nodes[size_t(i)];
-            out.append(nb::make_tuple(int(a), nd.visits, nd.avail, nd.reward));
+        for (int ch = nodes[0].first; ch >= 0; ch = nodes[size_t(ch)].next) {
+            const Node &nd = nodes[size_t(ch)];
+            out.append(nb::make_tuple(int(nd.action), nd.visits, nd.avail, nd.reward));
         }
         return out;
     }
@@ -2065,6 +2134,7 @@ NB_MODULE(_duel, m) {
                  self->rng.state = rng_state;
              })
         .def("run", &Search::run)
+        .def("samples", &Search::samples)
         .def("best", &Search::best)
         .def("root", &Search::root)
         .def("sample",
@@ -2072,19 +2142,23 @@ NB_MODULE(_duel, m) {
                  return DuelState{self.t, sample(*self.t, self.spec, self.rng), nb::none()};
              })
         .def_ro("iterations", &Search::iterations)
+        .def_ro("descents", &Search::descents)
         .def_prop_rw(
             "rng_state", [](const Search &self) { return self.rng.state; },
             [](Search &self, uint64_t v) { self.rng.state = v; });
-    // Playouts from a state (clones of it, one after the other, the generator's state carried through): the
-    // benchmark's like-for-like reference of an iteration; gives the generator's state after them.
-    m.def("playouts", [](const DuelState &d, long count, int policy, uint64_t rng_state) {
+    // Playouts of clones of ``states``, round after round (one of each state in turn, ``rounds`` rounds), the
+    // generator's state carried through: the benchmark's like-for-like reference of an iteration (one state many
+    // rounds: the same state again and again; the samples of a view, one round: as a search meets them). Gives
+    // the generator's state after them.
+    m.def("playouts", [](std::vector<const DuelState *> states, long rounds, int policy, uint64_t rng_state) {
         policy_code(policy);
         Rng rng{rng_state};
         nb::gil_scoped_release released;
-        for (long i = 0; i < count; ++i) {
-            State s = d.s;
-            playout(*d.t, s, rng, policy);
-        }
+        for (long i = 0; i < rounds; ++i)
+            for (const DuelState *d : states) {
+                State s = d->s;
+                playout(*d->t, s, rng, policy);
+            }
         return rng.state;
     });
     // One playout of the state itself (the policy's moves played on it): gives the generator's state after it.

@@ -16,6 +16,7 @@ Without the extension built these tests skip, saying so (a failure under ``FLAME
 
 from __future__ import annotations
 
+import time
 from typing import Any, cast
 
 import pytest
@@ -185,3 +186,22 @@ def test_native_ismcts_holds_its_own_against_python_ismcts_at_equal_iterations()
         points.append(outcome.points(i % 2))
     score = score_interval(points)
     assert score.value >= 0.45, score
+
+
+def test_bot_hard_on_the_native_engine_keeps_to_its_time_budget() -> None:
+    """bot:hard's budget is iterations capped by time (1.5 s): a native search with only a time budget of 50 ms
+    stops near it, the clock read between runs of the core, and still chooses one of the legal actions."""
+    native = native_game()
+    state = PYTHON.new_match({}, 2026)
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    hard = make_bot("bot:hard", native, 1)
+    assert isinstance(hard, IsmctsBot)
+    bot = IsmctsBot(hard.determinize, 1, iterations=None, seconds=0.05, policy=hard.policy, native=hard.native)
+    view, legal = state.view(state.acting), state.legal_actions()
+    started = time.perf_counter()
+    action = bot.choose(view, legal)
+    elapsed = time.perf_counter() - started
+    assert action in legal
+    assert bot.last_iterations > 0
+    assert elapsed < 1.0

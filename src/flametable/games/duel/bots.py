@@ -177,7 +177,7 @@ def knowledge(game: Any) -> Knowledge:
     if getattr(game, "engine", "python") == "native":
         from flametable.games.duel.native import searcher
 
-        native = searcher(game)
+        native = searcher(game, playout_action)
         if native is not None:  # (None: a core built before its search)
             tuning["native"] = native
     return Knowledge(duel_determinizer(game.cards), evaluate, tuning,

@@ -291,14 +291,14 @@ POLICY_CODES = {"random": 0, "sensible": 1}
 """The core's playout policies: uniformly random, and ``games.duel.bots.playout_action`` (the sensible player)."""
 
 
-def playouts(state: Any, count: int, policy: str, rng_state: int) -> int:
-    """``count`` playouts of clones of the native ``state`` to the end with ``policy`` (a name of
-    :data:`POLICY_CODES`), the generator (``Rng.state``) carried from one to the next; the generator's state after
-    them. The benchmark's like-for-like reference for one ISMCTS iteration."""
+def playouts(states: list[Any], rounds: int, policy: str, rng_state: int) -> int:
+    """Playouts of clones of the native ``states`` to the end with ``policy`` (a name of :data:`POLICY_CODES`),
+    one of each state in turn, ``rounds`` rounds, the generator (``Rng.state``) carried from one to the next; the
+    generator's state after them. The benchmark's like-for-like reference for one ISMCTS iteration."""
     core = extension()
     if core is None:
         raise RuntimeError("the native engine is not built")
-    after: int = core.playouts(state, count, POLICY_CODES[policy], rng_state & _MASK)
+    after: int = core.playouts(states, rounds, POLICY_CODES[policy], rng_state & _MASK)
     return after
 
 
@@ -364,18 +364,16 @@ def has_search() -> bool:
     return core is not None and hasattr(core, "Search")
 
 
-def searcher(game: NativeDuelGame) -> Callable[[Any, Any, float, int], NativeSearch | None] | None:
+def searcher(game: NativeDuelGame, sensible: Any) -> Callable[[Any, Any, float, int], NativeSearch | None] | None:
     """The registry's ISMCTS hook for ``game`` (``IsmctsBot(native=...)``): a :class:`NativeSearch` for a view, a
-    playout policy (None: random; ``bots.duel.playout_action``: the sensible player's) and the exploration
-    constant, from the generator's state; None for a policy the core does not have (the Python search plays).
-    None where the core has no search (built before it)."""
-    from flametable.games.duel.bots import playout_action
-
+    playout policy (None: random; ``sensible``, ``bots.duel.playout_action``: the sensible player's) and the
+    exploration constant, from the generator's state; None for a policy the core does not have (the Python search
+    plays). None where the core has no search (built before it)."""
     if not hasattr(game._core, "Search"):
         return None
 
     def make(view: Any, policy: Any, exploration: float, rng_state: int) -> NativeSearch | None:
-        name = "random" if policy is None else "sensible" if policy is playout_action else None
+        name = "random" if policy is None else "sensible" if policy is sensible else None
         if name is None or not isinstance(view, DuelView):
             return None
         return NativeSearch(game, view, name, exploration, rng_state)
