@@ -94,11 +94,6 @@ struct Rng {
 
 // ------------------------------------------------------------------ the data's tables (data.py, pattern.py)
 
-struct Placement {
-    std::vector<std::pair<int, int>> fixed;  // (space, type bit)
-    std::vector<std::vector<int>> groups;    // the spaces of each variable
-};
-
 struct Tables {
     int n = 0, m = 0, kinds = 0, buddy_kind = 0, buddy_tokens = 0, num_actions = 0;
     int off[11] = {};
@@ -112,7 +107,7 @@ struct Tables {
     std::vector<int> bag;                      // the bag's contents at the deal (D2), Buddy not included
     std::vector<int> vp;                       // per card number
     std::vector<char> starburst;               // per card number (D9)
-    std::vector<std::vector<Placement>> patterns;  // per card number
+    std::vector<std::vector<int16_t>> patterns;  // per card number: its placements' flat code (fits)
     std::vector<int> act_kind, act_a, act_b;
     std::vector<std::string> space_name, kind_name, text;
     // Python's side: the DualsAction of each id and the factories of what leaves the engine.
@@ -177,6 +172,7 @@ struct State {
     bool ended = false, last = false;
     uint64_t full = 0;  // bit s: space s holds 3 tokens
     std::vector<int> legal;
+    uint64_t match_known[2] = {0, 0}, match_val[2] = {0, 0};  // per card number: whether it matches (cache)
     bool over = false;
     int winner = -1, reason = 0, points[2] = {0, 0};
 };
@@ -191,9 +187,18 @@ void remove_one(Ints &v, int x) {
     auto it = std::find(v.begin(), v.end(), int8_t(x));
     if (it != v.end()) v.erase(it);
 }
-Ints sorted(const Ints &v) {
-    Ints out(v);
-    std::sort(out.begin(), out.end());
+// A sorted copy of a short list (a hand, crystal's draws, a reserve: at most 127 items), without allocating.
+struct Sorted {
+    int8_t v[128];
+    int n;
+    const int8_t *begin() const { return v; }
+    const int8_t *end() const { return v + n; }
+};
+Sorted sorted(const Ints &in) {
+    Sorted out;
+    out.n = std::min(int(in.size()), 128);
+    std::copy(in.begin(), in.begin() + out.n, out.v);
+    std::sort(out.v, out.v + out.n);
     return out;
 }
 
@@ -213,19 +218,25 @@ bool distinct_possible(const int *cands, int k) {
     return true;
 }
 
-bool fits(const Placement &pl, const int *masks) {
-    for (auto [s, bit] : pl.fixed)
-        if (!(masks[s] & bit)) return false;
-    if (pl.groups.empty()) return true;
+// One placement of a pattern, in a card's flat code (Tables::patterns): [its length, the number of fixed cells, then
+// (space, type bit) of each, the number of variables, then for each its number of spaces and the spaces].
+bool fits(const int16_t *pl, const int *masks) {
+    int nf = pl[1];
+    const int16_t *p = pl + 2;
+    for (int i = 0; i < nf; ++i, p += 2)
+        if (!(masks[p[0]] & p[1])) return false;
+    int ng = *p++;
+    if (!ng) return true;
     int cands[NUM_TYPES + 1];
-    int k = 0;
-    for (const auto &g : pl.groups) {
+    for (int g = 0; g < ng; ++g) {
+        int len = *p++;
         int c = (1 << NUM_TYPES) - 1;
-        for (int s : g) c &= masks[s];
+        for (int i = 0; i < len; ++i) c &= masks[p[i]];
+        p += len;
         if (!c) return false;
-        cands[k++] = c;
+        cands[g] = c;
     }
-    return distinct_possible(cands, k);
+    return distinct_possible(cands, ng);
 }
 
 struct Engine {
@@ -249,25 +260,29 @@ struct Engine {
         for (int i = 0; i < t.n; ++i) out[i] = s.stacks[i].n ? t.kind_mask[s.stacks[i].top()] : 0;
     }
 
+    // Whether ``card`` matches the board now (D5), remembered until the board changes (push, pop).
     bool matches(int card) const {
+        int w = card >> 6;
+        uint64_t bit = uint64_t(1) << (card & 63);
+        if (s.match_known[w] & bit) return (s.match_val[w] & bit) != 0;
         int mk[MAX_SPACES];
         masks(mk);
-        return matches_with(card, mk);
-    }
-
-    bool matches_with(int card, const int *mk) const {
-        for (const auto &pl : t.patterns[card])
-            if (fits(pl, mk)) return true;
-        return false;
+        bool found = false;
+        const auto &code = t.patterns[card];
+        for (const int16_t *p = code.data(), *end = p + code.size(); p < end; p += p[0])
+            if (fits(p, mk)) {
+                found = true;
+                break;
+            }
+        s.match_known[w] |= bit;
+        if (found) s.match_val[w] |= bit; else s.match_val[w] &= ~bit;
+        return found;
     }
 
     Ints matching(int seat) const {
         Ints out;
-        if (s.hands[seat].empty()) return out;
-        int mk[MAX_SPACES];
-        masks(mk);
         for (int c : sorted(s.hands[seat]))
-            if (matches_with(c, mk)) out.push_back(int8_t(c));
+            if (matches(c)) out.push_back(int8_t(c));
         return out;
     }
 
@@ -277,12 +292,14 @@ struct Engine {
     // ------------------------------------------------------------------ the board
 
     void push(int sp, int k) {
+        s.match_known[0] = s.match_known[1] = 0;
         Stack &st = s.stacks[sp];
         st.v[st.n++] = int8_t(k);
         if (st.n == LIMIT) s.full |= uint64_t(1) << sp;
     }
 
     int pop(int sp) {
+        s.match_known[0] = s.match_known[1] = 0;
         Stack &st = s.stacks[sp];
         if (st.n == LIMIT) s.full &= ~(uint64_t(1) << sp);
         return st.v[--st.n];
@@ -379,18 +396,17 @@ struct Engine {
     }
 
     void settle() {
-        std::vector<int> acts;
+        std::vector<int> &acts = s.legal;
         while (s.step != OVER) {
             acts.clear();
             compute_legal(acts);
             if (acts.size() != 1) {
                 if (acts.empty()) throw std::logic_error("flametable native duals: no legal action");
-                s.legal = acts;
                 return;
             }
             apply_id(acts[0], false);
         }
-        s.legal.clear();
+        acts.clear();
     }
 
     // ------------------------------------------------------------------ abilities (D6)
@@ -502,13 +518,8 @@ struct Engine {
         if (step == SCORE) {
             out.push_back(K_DONE);
             if (coin) out.push_back(K_COIN);
-            const Ints &hand = s.hands[p];
-            if (!hand.empty()) {
-                int mk[MAX_SPACES];
-                masks(mk);
-                for (int c : sorted(hand))
-                    if (matches_with(c, mk)) out.push_back(t.SCORE_(c));
-            }
+            for (int c : sorted(s.hands[p]))
+                if (matches(c)) out.push_back(t.SCORE_(c));
             return;
         }
         if (step == PLACE) {
@@ -836,7 +847,8 @@ struct Json {
         }
         o += ']';
     }
-    void kinds(const Tables &t, const Ints &v) {
+    template <typename V>
+    void kinds(const Tables &t, const V &v) {
         o += '[';
         for (int k : v) {
             comma();
@@ -960,7 +972,7 @@ std::string view_json(const Tables &t, State &s, int seat, bool spectator) {
     std::vector<std::pair<int, int>> known;
     bool legal = false;
     if (!spectator) {
-        hand = sorted(s.hands[seat]);
+        for (int c : sorted(s.hands[seat])) hand.push_back(int8_t(c));
         matching = e.matching(seat);
         for (int c : s.known[seat]) {
             auto it = std::find(s.deck.begin(), s.deck.end(), int8_t(c));
@@ -1249,19 +1261,25 @@ DualsTables make_tables(nb::dict g) {
     for (nb::handle x : g["vp"]) t->vp.push_back(nb::cast<int>(x));
     for (nb::handle x : g["starburst"]) t->starburst.push_back(char(nb::cast<bool>(x)));
     for (nb::handle card : g["patterns"]) {
-        std::vector<Placement> pls;
+        std::vector<int16_t> code;
         for (nb::handle pl : card) {
-            Placement p;
-            for (nb::handle fx : pl[0]) p.fixed.push_back({nb::cast<int>(fx[0]), nb::cast<int>(fx[1])});
-            for (nb::handle grp : pl[1]) {
-                std::vector<int> gs;
-                for (nb::handle x : grp) gs.push_back(nb::cast<int>(x));
-                p.groups.push_back(gs);
+            nb::handle fixed = pl[0], groups = pl[1];
+            size_t start = code.size();
+            code.push_back(0);
+            code.push_back(int16_t(nb::len(fixed)));
+            for (nb::handle fx : fixed) {
+                code.push_back(int16_t(nb::cast<int>(fx[0])));
+                code.push_back(int16_t(nb::cast<int>(fx[1])));
             }
-            if (p.groups.size() > NUM_TYPES) throw nb::value_error("DualsTables: more variables than types");
-            pls.push_back(p);
+            if (nb::len(groups) > NUM_TYPES) throw nb::value_error("DualsTables: more variables than types");
+            code.push_back(int16_t(nb::len(groups)));
+            for (nb::handle grp : groups) {
+                code.push_back(int16_t(nb::len(grp)));
+                for (nb::handle x : grp) code.push_back(int16_t(nb::cast<int>(x)));
+            }
+            code[start] = int16_t(code.size() - start);
         }
-        t->patterns.push_back(pls);
+        t->patterns.push_back(code);
     }
     for (nb::handle x : g["space_names"]) t->space_name.push_back(nb::cast<std::string>(x));
     for (nb::handle x : g["kind_names"]) t->kind_name.push_back(nb::cast<std::string>(x));
