@@ -94,9 +94,22 @@ struct Rng {
 
 // ------------------------------------------------------------------ the data's tables (data.py, pattern.py)
 
+// A pattern without variables, its placements listed by the space of its first cell (which asks for type t0): for
+// each space, [the number of other cells, then (space, type bit) of each] per placement, from start[space].
+struct Anchored {
+    bool on = false;
+    int t0 = 0;
+    uint64_t anchors = 0;
+    std::vector<int32_t> start;
+    std::vector<int16_t> code;
+};
+
 struct Tables {
     int n = 0, m = 0, kinds = 0, buddy_kind = 0, buddy_tokens = 0, num_actions = 0;
     int off[11] = {};
+    uint64_t all_spaces = 0;            // bit s for every space
+    // Where the legal actions are listed before they are kept (room for every action; calls hold the GIL).
+    mutable std::vector<int> scratch;
     std::vector<std::vector<int>> adj;  // each space's neighbours, ascending
     std::vector<uint64_t> adj_bits;
     std::vector<int> inner;
@@ -108,6 +121,7 @@ struct Tables {
     std::vector<int> vp;                       // per card number
     std::vector<char> starburst;               // per card number (D9)
     std::vector<std::vector<int16_t>> patterns;  // per card number: its placements' flat code (fits)
+    std::vector<Anchored> anchored;              // per card number: its placements by the space of the first cell
     std::vector<int> act_kind, act_a, act_b;
     std::vector<std::string> space_name, kind_name, text;
     // Python's side: the DualsAction of each id and the factories of what leaves the engine.
@@ -173,6 +187,8 @@ struct State {
     uint64_t full = 0;  // bit s: space s holds 3 tokens
     std::vector<int> legal;
     uint64_t match_known[2] = {0, 0}, match_val[2] = {0, 0};  // per card number: whether it matches (cache)
+    uint64_t has[NUM_TYPES] = {};  // per type, the spaces whose top token shows it (D5)
+    int topmask[MAX_SPACES] = {};  // per space, the types its top token shows
     bool over = false;
     int winner = -1, reason = 0, points[2] = {0, 0};
 };
@@ -196,9 +212,13 @@ struct Sorted {
 };
 Sorted sorted(const Ints &in) {
     Sorted out;
-    out.n = std::min(int(in.size()), 128);
-    std::copy(in.begin(), in.begin() + out.n, out.v);
-    std::sort(out.v, out.v + out.n);
+    int n = out.n = std::min(int(in.size()), 128);
+    for (int i = 0; i < n; ++i) {  // an insertion sort: the lists are short
+        int8_t x = in[size_t(i)];
+        int j = i;
+        for (; j > 0 && out.v[j - 1] > x; --j) out.v[j] = out.v[j - 1];
+        out.v[j] = x;
+    }
     return out;
 }
 
@@ -239,6 +259,20 @@ bool fits(const int16_t *pl, const int *masks) {
     return distinct_possible(cands, ng);
 }
 
+// The legal actions being listed, into a buffer with room for every action of the game (each is listed once).
+struct Out {
+    int *p;
+    int n;
+    void push(int x) { p[n++] = x; }
+    void push_front(int x) {
+        for (int i = n; i > 0; --i) p[i] = p[i - 1];
+        p[0] = x;
+        ++n;
+    }
+    bool empty() const { return n == 0; }
+    int back() const { return p[n - 1]; }
+};
+
 struct Engine {
     const Tables &t;
     State &s;
@@ -256,24 +290,36 @@ struct Engine {
         return total;
     }
 
-    void masks(int *out) const {
-        for (int i = 0; i < t.n; ++i) out[i] = s.stacks[i].n ? t.kind_mask[s.stacks[i].top()] : 0;
-    }
-
     // Whether ``card`` matches the board now (D5), remembered until the board changes (push, pop).
     bool matches(int card) const {
         int w = card >> 6;
         uint64_t bit = uint64_t(1) << (card & 63);
         if (s.match_known[w] & bit) return (s.match_val[w] & bit) != 0;
-        int mk[MAX_SPACES];
-        masks(mk);
         bool found = false;
-        const auto &code = t.patterns[card];
-        for (const int16_t *p = code.data(), *end = p + code.size(); p < end; p += p[0])
-            if (fits(p, mk)) {
-                found = true;
-                break;
+        const Anchored &an = t.anchored[card];
+        if (an.on) {  // no variables: only the placements whose first cell's space shows its type
+            const int16_t *code = an.code.data();
+            for (uint64_t cand = s.has[an.t0] & an.anchors; cand && !found; cand &= cand - 1) {
+                int sp = __builtin_ctzll(cand);
+                for (const int16_t *p = code + an.start[sp], *end = code + an.start[sp + 1]; p < end;) {
+                    int len = *p++;
+                    int i = 0;
+                    while (i < len && (s.topmask[p[2 * i]] & p[2 * i + 1])) ++i;
+                    if (i == len) {
+                        found = true;
+                        break;
+                    }
+                    p += 2 * len;
+                }
             }
+        } else {
+            const auto &code = t.patterns[card];
+            for (const int16_t *p = code.data(), *end = p + code.size(); p < end; p += p[0])
+                if (fits(p, s.topmask)) {
+                    found = true;
+                    break;
+                }
+        }
         s.match_known[w] |= bit;
         if (found) s.match_val[w] |= bit; else s.match_val[w] &= ~bit;
         return found;
@@ -291,9 +337,32 @@ struct Engine {
 
     // ------------------------------------------------------------------ the board
 
+    void show(int sp, int k, bool on) {  // the top-token summaries: space sp shows (or stops showing) kind k
+        uint64_t bit = uint64_t(1) << sp;
+        int m = t.kind_mask[k];
+        for (int ty = 0; ty < NUM_TYPES; ++ty)
+            if ((m >> ty) & 1) {
+                if (on) s.has[ty] |= bit; else s.has[ty] &= ~bit;
+            }
+        s.topmask[sp] = on ? m : 0;
+    }
+
+    void index_board() {  // the summaries worked out afresh from the stacks
+        s.full = 0;
+        for (int ty = 0; ty < NUM_TYPES; ++ty) s.has[ty] = 0;
+        for (int sp = 0; sp < t.n; ++sp) {
+            s.topmask[sp] = 0;
+            if (s.stacks[sp].n) show(sp, s.stacks[sp].top(), true);
+            if (s.stacks[sp].n == LIMIT) s.full |= uint64_t(1) << sp;
+        }
+        s.match_known[0] = s.match_known[1] = 0;
+    }
+
     void push(int sp, int k) {
         s.match_known[0] = s.match_known[1] = 0;
         Stack &st = s.stacks[sp];
+        if (st.n) show(sp, st.top(), false);
+        show(sp, k, true);
         st.v[st.n++] = int8_t(k);
         if (st.n == LIMIT) s.full |= uint64_t(1) << sp;
     }
@@ -302,7 +371,10 @@ struct Engine {
         s.match_known[0] = s.match_known[1] = 0;
         Stack &st = s.stacks[sp];
         if (st.n == LIMIT) s.full &= ~(uint64_t(1) << sp);
-        return st.v[--st.n];
+        int k = st.v[--st.n];
+        show(sp, k, false);
+        if (st.n) show(sp, st.top(), true);
+        return k;
     }
 
     // ------------------------------------------------------------------ draws (D7, D8)
@@ -396,17 +468,18 @@ struct Engine {
     }
 
     void settle() {
-        std::vector<int> &acts = s.legal;
+        int *buf = t.scratch.data();
         while (s.step != OVER) {
-            acts.clear();
+            Out acts{buf, 0};
             compute_legal(acts);
-            if (acts.size() != 1) {
+            if (acts.n != 1) {
                 if (acts.empty()) throw std::logic_error("flametable native duals: no legal action");
+                s.legal.assign(buf, buf + acts.n);
                 return;
             }
-            apply_id(acts[0], false);
+            apply_id(buf[0], false);
         }
-        acts.clear();
+        s.legal.clear();
     }
 
     // ------------------------------------------------------------------ abilities (D6)
@@ -423,9 +496,8 @@ struct Engine {
         if (ab <= CRYSTAL_T) return !s.bag.empty() || !s.reserve.empty();
         const auto &adj = t.adj;
         if (ab == MEAT_T) {
-            int op[MAX_SPACES];
-            int no = opens(op);
-            int only = no == 1 ? op[0] : -1;
+            uint64_t room = ~s.full & t.all_spaces;
+            int only = (room & (room - 1)) == 0 ? __builtin_ctzll(room) : -1;  // one space with room: no move onto it
             for (int a : adj[sp])
                 if (s.stacks[a].n && a != only) return true;
             return false;
@@ -463,16 +535,17 @@ struct Engine {
 
     Fired fired() const { return Fired{{s.fired[0], s.fired[1], s.fired[2]}}; }
 
-    void iron_options(std::vector<int> &out) const {
+    void iron_options(Out &out) const {
         int moved = s.iron_dest;
         for (int a : t.adj[s.firing])
             if (s.stacks[a].n && a != moved)
                 for (int b : t.adj[a])
-                    if (s.stacks[b].n < LIMIT) out.push_back(t.MOVE_(a, b));
+                    if (s.stacks[b].n < LIMIT) out.push(t.MOVE_(a, b));
     }
 
     bool has_iron_options() const {
-        std::vector<int> out;
+        int buf[64];  // a hex space has at most 6 neighbours: at most 36 moves
+        Out out{buf, 0};
         iron_options(out);
         return !out.empty();
     }
@@ -507,53 +580,53 @@ struct Engine {
 
     // ------------------------------------------------------------------ legal actions
 
-    void compute_legal(std::vector<int> &out) const {
+    void compute_legal(Out &out) const {
         int p = s.turn;
         if (s.bottom_left) {
-            for (int c : sorted(s.hands[p])) out.push_back(t.BOTTOM_(c));
+            for (int c : sorted(s.hands[p])) out.push(t.BOTTOM_(c));
             return;
         }
         bool coin = !s.coin_used && s.coins[p] > 0;
         int step = s.step;
         if (step == SCORE) {
-            out.push_back(K_DONE);
-            if (coin) out.push_back(K_COIN);
+            out.push(K_DONE);
+            if (coin) out.push(K_COIN);
             for (int c : sorted(s.hands[p]))
-                if (matches(c)) out.push_back(t.SCORE_(c));
+                if (matches(c)) out.push(t.SCORE_(c));
             return;
         }
         if (step == PLACE) {
-            if (coin) out.push_back(K_COIN);
-            for (int i = 0; i < t.n; ++i)
-                if (!((s.full >> i) & 1)) out.push_back(t.PLACE_(i));
+            if (coin) out.push(K_COIN);
+            int base = t.off[K_PLACE];
+            for (uint64_t room = ~s.full & t.all_spaces; room; room &= room - 1) out.push(base + __builtin_ctzll(room));
             return;
         }
         if (step == FIRE) {
             int src = s.firing;
-            if (s.fire_optional) out.push_back(K_SKIP);
-            if (coin) out.push_back(K_COIN);
+            if (s.fire_optional) out.push(K_SKIP);
+            if (coin) out.push(K_COIN);
             Fired f = fired();
             for (int ab : t.abilities[s.stacks[src].top()])
-                if (can(ab, src, f)) out.push_back(t.FIRE_(ab));
+                if (can(ab, src, f)) out.push(t.FIRE_(ab));
             return;
         }
-        if (coin) out.push_back(K_COIN);
+        if (coin) out.push(K_COIN);
         if (step == MEAT) {
             int op[MAX_SPACES];
             int no = opens(op);
             for (int a : t.adj[s.firing])
                 if (s.stacks[a].n)
                     for (int i = 0; i < no; ++i)
-                        if (op[i] != a) out.push_back(t.MOVE_(a, op[i]));
+                        if (op[i] != a) out.push(t.MOVE_(a, op[i]));
         } else if (step == IRON) {
-            if (s.iron_dest >= 0) out.insert(out.begin(), K_DONE);
+            if (s.iron_dest >= 0) out.push_front(K_DONE);
             iron_options(out);
         } else if (step == POTION) {
             for (int a = 0; a < t.n; ++a) {
                 if (!s.stacks[a].n) continue;
                 int ka = s.stacks[a].top();
                 for (int b = a + 1; b < t.n; ++b)
-                    if (s.stacks[b].n && s.stacks[b].top() != ka) out.push_back(t.SWAP_(a, b));
+                    if (s.stacks[b].n && s.stacks[b].top() != ka) out.push(t.SWAP_(a, b));
             }
         } else if (step == PLANT) {
             int src = s.firing;
@@ -563,13 +636,13 @@ struct Engine {
                 if (st.n && !f.has(a, st.n - 1))
                     for (int ab : t.abilities[st.top()])
                         if (can(ab, a, f)) {
-                            out.push_back(t.USE_(a));
+                            out.push(t.USE_(a));
                             break;
                         }
             }
         } else if (step == TAKE) {
             for (int k : sorted(s.drawn))
-                if (out.empty() || out.back() != t.TAKE_(k)) out.push_back(t.TAKE_(k));
+                if (out.empty() || out.back() != t.TAKE_(k)) out.push(t.TAKE_(k));
         }
     }
 
@@ -815,6 +888,7 @@ void deal(const Tables &t, State &s, bool buddy, uint64_t seed) {
         for (int i = 0; i < t.buddy_tokens; ++i) bag.push_back(int8_t(t.buddy_kind));
     rng.shuffle(bag);
     s.bag = bag;
+    Engine{t, s}.index_board();
 }
 
 // ------------------------------------------------------------------ the views (state.py, observe; view.py's JSON)
@@ -1173,10 +1247,10 @@ DualsState from_fields(const DualsTables &tables, nb::dict f) {
         if (v.size() > LIMIT) throw nb::value_error("a stack of more than 3 tokens");
         s.stacks[sp].n = int8_t(v.size());
         for (size_t i = 0; i < v.size(); ++i) s.stacks[sp].v[i] = v[i];
-        if (v.size() == LIMIT) s.full |= uint64_t(1) << sp;
         ++sp;
     }
     if (sp != t.n) throw nb::value_error("the stacks are not the board's");
+    Engine{t, s}.index_board();
     s.bag = ints_of(f["bag"]);
     s.reserve = ints_of(f["reserve"]);
     s.deck = ints_of(f["deck"]);
@@ -1211,9 +1285,10 @@ DualsState from_fields(const DualsTables &tables, nb::dict f) {
     if (s.step == OVER) {
         Engine{t, s}.finish();
     } else {
-        std::vector<int> acts;
+        int *buf = t.scratch.data();
+        Out acts{buf, 0};
         Engine{t, s}.compute_legal(acts);
-        s.legal = acts;
+        s.legal.assign(buf, buf + acts.n);
     }
     return d;
 }
@@ -1236,6 +1311,7 @@ DualsTables make_tables(nb::dict g) {
     t->buddy_tokens = nb::cast<int>(g["buddy_tokens"]);
     if (t->n < 1 || t->n > 61 || t->kinds > 127 || t->m > 127)
         throw nb::value_error("DualsTables: at most 61 spaces, 127 token kinds and 127 cards");
+    t->all_spaces = t->n == 64 ? ~uint64_t(0) : (uint64_t(1) << t->n) - 1;
     int i = 0;
     for (nb::handle o : g["offsets"]) t->off[i++] = nb::cast<int>(o);
     for (nb::handle row : g["adj"]) {
@@ -1280,12 +1356,44 @@ DualsTables make_tables(nb::dict g) {
             code[start] = int16_t(code.size() - start);
         }
         t->patterns.push_back(code);
+        Anchored an;
+        bool fixed_only = nb::len(card) > 0;
+        int first_bit = -1;
+        for (nb::handle pl : card) {
+            nb::handle fixed = pl[0], groups = pl[1];
+            if (nb::len(groups) || !nb::len(fixed)) fixed_only = false;
+            else {
+                int b = nb::cast<int>(nb::handle(fixed[0])[1]);
+                if (first_bit < 0) first_bit = b;
+                if (b != first_bit) fixed_only = false;
+            }
+        }
+        if (fixed_only) {
+            an.on = true;
+            an.t0 = __builtin_ctz(unsigned(first_bit));
+            for (int sp = 0; sp < t->n; ++sp) {
+                an.start.push_back(int32_t(an.code.size()));
+                for (nb::handle pl : card) {
+                    nb::handle fixed = pl[0];
+                    if (nb::cast<int>(nb::handle(fixed[0])[0]) != sp) continue;
+                    an.anchors |= uint64_t(1) << sp;
+                    an.code.push_back(int16_t(nb::len(fixed) - 1));
+                    for (size_t i = 1; i < nb::len(fixed); ++i) {
+                        an.code.push_back(int16_t(nb::cast<int>(nb::handle(fixed[i])[0])));
+                        an.code.push_back(int16_t(nb::cast<int>(nb::handle(fixed[i])[1])));
+                    }
+                }
+            }
+            an.start.push_back(int32_t(an.code.size()));
+        }
+        t->anchored.push_back(an);
     }
     for (nb::handle x : g["space_names"]) t->space_name.push_back(nb::cast<std::string>(x));
     for (nb::handle x : g["kind_names"]) t->kind_name.push_back(nb::cast<std::string>(x));
     nb::handle actions = g["actions"];
     t->actions = nb::borrow(actions);
     t->num_actions = int(nb::len(actions));
+    t->scratch.resize(size_t(t->num_actions) + 1);
     if (t->num_actions >= Tables::SLOTS / 2) throw nb::value_error("DualsTables: too many actions");
     for (int id = 0; id < t->num_actions; ++id) {
         nb::handle a = actions[id];
