@@ -94,14 +94,22 @@ struct Rng {
 
 // ------------------------------------------------------------------ the data's tables (data.py, pattern.py)
 
-struct Placement {
-    std::vector<std::pair<int, int>> fixed;  // (space, type bit)
-    std::vector<std::vector<int>> groups;    // the spaces of each variable
+// A pattern without variables, its placements listed by the space of its first cell (which asks for type t0): for
+// each space, [the number of other cells, then (space, type bit) of each] per placement, from start[space].
+struct Anchored {
+    bool on = false;
+    int t0 = 0;
+    uint64_t anchors = 0;
+    std::vector<int32_t> start;
+    std::vector<int16_t> code;
 };
 
 struct Tables {
     int n = 0, m = 0, kinds = 0, buddy_kind = 0, buddy_tokens = 0, num_actions = 0;
     int off[11] = {};
+    uint64_t all_spaces = 0;            // bit s for every space
+    // Where the legal actions are listed before they are kept (room for every action; calls hold the GIL).
+    mutable std::vector<int> scratch;
     std::vector<std::vector<int>> adj;  // each space's neighbours, ascending
     std::vector<uint64_t> adj_bits;
     std::vector<int> inner;
@@ -112,7 +120,8 @@ struct Tables {
     std::vector<int> bag;                      // the bag's contents at the deal (D2), Buddy not included
     std::vector<int> vp;                       // per card number
     std::vector<char> starburst;               // per card number (D9)
-    std::vector<std::vector<Placement>> patterns;  // per card number
+    std::vector<std::vector<int16_t>> patterns;  // per card number: its placements' flat code (fits)
+    std::vector<Anchored> anchored;              // per card number: its placements by the space of the first cell
     std::vector<int> act_kind, act_a, act_b;
     std::vector<std::string> space_name, kind_name, text;
     // Python's side: the DualsAction of each id and the factories of what leaves the engine.
@@ -177,6 +186,9 @@ struct State {
     bool ended = false, last = false;
     uint64_t full = 0;  // bit s: space s holds 3 tokens
     std::vector<int> legal;
+    uint64_t match_known[2] = {0, 0}, match_val[2] = {0, 0};  // per card number: whether it matches (cache)
+    uint64_t has[NUM_TYPES] = {};  // per type, the spaces whose top token shows it (D5)
+    int topmask[MAX_SPACES] = {};  // per space, the types its top token shows
     bool over = false;
     int winner = -1, reason = 0, points[2] = {0, 0};
 };
@@ -191,9 +203,22 @@ void remove_one(Ints &v, int x) {
     auto it = std::find(v.begin(), v.end(), int8_t(x));
     if (it != v.end()) v.erase(it);
 }
-Ints sorted(const Ints &v) {
-    Ints out(v);
-    std::sort(out.begin(), out.end());
+// A sorted copy of a short list (a hand, crystal's draws, a reserve: at most 127 items), without allocating.
+struct Sorted {
+    int8_t v[128];
+    int n;
+    const int8_t *begin() const { return v; }
+    const int8_t *end() const { return v + n; }
+};
+Sorted sorted(const Ints &in) {
+    Sorted out;
+    int n = out.n = std::min(int(in.size()), 128);
+    for (int i = 0; i < n; ++i) {  // an insertion sort: the lists are short
+        int8_t x = in[size_t(i)];
+        int j = i;
+        for (; j > 0 && out.v[j - 1] > x; --j) out.v[j] = out.v[j - 1];
+        out.v[j] = x;
+    }
     return out;
 }
 
@@ -213,20 +238,40 @@ bool distinct_possible(const int *cands, int k) {
     return true;
 }
 
-bool fits(const Placement &pl, const int *masks) {
-    for (auto [s, bit] : pl.fixed)
-        if (!(masks[s] & bit)) return false;
-    if (pl.groups.empty()) return true;
+// One placement of a pattern, in a card's flat code (Tables::patterns): [its length, the number of fixed cells, then
+// (space, type bit) of each, the number of variables, then for each its number of spaces and the spaces].
+bool fits(const int16_t *pl, const int *masks) {
+    int nf = pl[1];
+    const int16_t *p = pl + 2;
+    for (int i = 0; i < nf; ++i, p += 2)
+        if (!(masks[p[0]] & p[1])) return false;
+    int ng = *p++;
+    if (!ng) return true;
     int cands[NUM_TYPES + 1];
-    int k = 0;
-    for (const auto &g : pl.groups) {
+    for (int g = 0; g < ng; ++g) {
+        int len = *p++;
         int c = (1 << NUM_TYPES) - 1;
-        for (int s : g) c &= masks[s];
+        for (int i = 0; i < len; ++i) c &= masks[p[i]];
+        p += len;
         if (!c) return false;
-        cands[k++] = c;
+        cands[g] = c;
     }
-    return distinct_possible(cands, k);
+    return distinct_possible(cands, ng);
 }
+
+// The legal actions being listed, into a buffer with room for every action of the game (each is listed once).
+struct Out {
+    int *p;
+    int n;
+    void push(int x) { p[n++] = x; }
+    void push_front(int x) {
+        for (int i = n; i > 0; --i) p[i] = p[i - 1];
+        p[0] = x;
+        ++n;
+    }
+    bool empty() const { return n == 0; }
+    int back() const { return p[n - 1]; }
+};
 
 struct Engine {
     const Tables &t;
@@ -245,29 +290,45 @@ struct Engine {
         return total;
     }
 
-    void masks(int *out) const {
-        for (int i = 0; i < t.n; ++i) out[i] = s.stacks[i].n ? t.kind_mask[s.stacks[i].top()] : 0;
-    }
-
+    // Whether ``card`` matches the board now (D5), remembered until the board changes (push, pop).
     bool matches(int card) const {
-        int mk[MAX_SPACES];
-        masks(mk);
-        return matches_with(card, mk);
-    }
-
-    bool matches_with(int card, const int *mk) const {
-        for (const auto &pl : t.patterns[card])
-            if (fits(pl, mk)) return true;
-        return false;
+        int w = card >> 6;
+        uint64_t bit = uint64_t(1) << (card & 63);
+        if (s.match_known[w] & bit) return (s.match_val[w] & bit) != 0;
+        bool found = false;
+        const Anchored &an = t.anchored[card];
+        if (an.on) {  // no variables: only the placements whose first cell's space shows its type
+            const int16_t *code = an.code.data();
+            for (uint64_t cand = s.has[an.t0] & an.anchors; cand && !found; cand &= cand - 1) {
+                int sp = __builtin_ctzll(cand);
+                for (const int16_t *p = code + an.start[sp], *end = code + an.start[sp + 1]; p < end;) {
+                    int len = *p++;
+                    int i = 0;
+                    while (i < len && (s.topmask[p[2 * i]] & p[2 * i + 1])) ++i;
+                    if (i == len) {
+                        found = true;
+                        break;
+                    }
+                    p += 2 * len;
+                }
+            }
+        } else {
+            const auto &code = t.patterns[card];
+            for (const int16_t *p = code.data(), *end = p + code.size(); p < end; p += p[0])
+                if (fits(p, s.topmask)) {
+                    found = true;
+                    break;
+                }
+        }
+        s.match_known[w] |= bit;
+        if (found) s.match_val[w] |= bit; else s.match_val[w] &= ~bit;
+        return found;
     }
 
     Ints matching(int seat) const {
         Ints out;
-        if (s.hands[seat].empty()) return out;
-        int mk[MAX_SPACES];
-        masks(mk);
         for (int c : sorted(s.hands[seat]))
-            if (matches_with(c, mk)) out.push_back(int8_t(c));
+            if (matches(c)) out.push_back(int8_t(c));
         return out;
     }
 
@@ -276,16 +337,44 @@ struct Engine {
 
     // ------------------------------------------------------------------ the board
 
+    void show(int sp, int k, bool on) {  // the top-token summaries: space sp shows (or stops showing) kind k
+        uint64_t bit = uint64_t(1) << sp;
+        int m = t.kind_mask[k];
+        for (int ty = 0; ty < NUM_TYPES; ++ty)
+            if ((m >> ty) & 1) {
+                if (on) s.has[ty] |= bit; else s.has[ty] &= ~bit;
+            }
+        s.topmask[sp] = on ? m : 0;
+    }
+
+    void index_board() {  // the summaries worked out afresh from the stacks
+        s.full = 0;
+        for (int ty = 0; ty < NUM_TYPES; ++ty) s.has[ty] = 0;
+        for (int sp = 0; sp < t.n; ++sp) {
+            s.topmask[sp] = 0;
+            if (s.stacks[sp].n) show(sp, s.stacks[sp].top(), true);
+            if (s.stacks[sp].n == LIMIT) s.full |= uint64_t(1) << sp;
+        }
+        s.match_known[0] = s.match_known[1] = 0;
+    }
+
     void push(int sp, int k) {
+        s.match_known[0] = s.match_known[1] = 0;
         Stack &st = s.stacks[sp];
+        if (st.n) show(sp, st.top(), false);
+        show(sp, k, true);
         st.v[st.n++] = int8_t(k);
         if (st.n == LIMIT) s.full |= uint64_t(1) << sp;
     }
 
     int pop(int sp) {
+        s.match_known[0] = s.match_known[1] = 0;
         Stack &st = s.stacks[sp];
         if (st.n == LIMIT) s.full &= ~(uint64_t(1) << sp);
-        return st.v[--st.n];
+        int k = st.v[--st.n];
+        show(sp, k, false);
+        if (st.n) show(sp, st.top(), true);
+        return k;
     }
 
     // ------------------------------------------------------------------ draws (D7, D8)
@@ -379,16 +468,16 @@ struct Engine {
     }
 
     void settle() {
-        std::vector<int> acts;
+        int *buf = t.scratch.data();
         while (s.step != OVER) {
-            acts.clear();
+            Out acts{buf, 0};
             compute_legal(acts);
-            if (acts.size() != 1) {
+            if (acts.n != 1) {
                 if (acts.empty()) throw std::logic_error("flametable native duals: no legal action");
-                s.legal = acts;
+                s.legal.assign(buf, buf + acts.n);
                 return;
             }
-            apply_id(acts[0], false);
+            apply_id(buf[0], false);
         }
         s.legal.clear();
     }
@@ -407,9 +496,8 @@ struct Engine {
         if (ab <= CRYSTAL_T) return !s.bag.empty() || !s.reserve.empty();
         const auto &adj = t.adj;
         if (ab == MEAT_T) {
-            int op[MAX_SPACES];
-            int no = opens(op);
-            int only = no == 1 ? op[0] : -1;
+            uint64_t room = ~s.full & t.all_spaces;
+            int only = (room & (room - 1)) == 0 ? __builtin_ctzll(room) : -1;  // one space with room: no move onto it
             for (int a : adj[sp])
                 if (s.stacks[a].n && a != only) return true;
             return false;
@@ -447,16 +535,17 @@ struct Engine {
 
     Fired fired() const { return Fired{{s.fired[0], s.fired[1], s.fired[2]}}; }
 
-    void iron_options(std::vector<int> &out) const {
+    void iron_options(Out &out) const {
         int moved = s.iron_dest;
         for (int a : t.adj[s.firing])
             if (s.stacks[a].n && a != moved)
                 for (int b : t.adj[a])
-                    if (s.stacks[b].n < LIMIT) out.push_back(t.MOVE_(a, b));
+                    if (s.stacks[b].n < LIMIT) out.push(t.MOVE_(a, b));
     }
 
     bool has_iron_options() const {
-        std::vector<int> out;
+        int buf[64];  // a hex space has at most 6 neighbours: at most 36 moves
+        Out out{buf, 0};
         iron_options(out);
         return !out.empty();
     }
@@ -491,58 +580,53 @@ struct Engine {
 
     // ------------------------------------------------------------------ legal actions
 
-    void compute_legal(std::vector<int> &out) const {
+    void compute_legal(Out &out) const {
         int p = s.turn;
         if (s.bottom_left) {
-            for (int c : sorted(s.hands[p])) out.push_back(t.BOTTOM_(c));
+            for (int c : sorted(s.hands[p])) out.push(t.BOTTOM_(c));
             return;
         }
         bool coin = !s.coin_used && s.coins[p] > 0;
         int step = s.step;
         if (step == SCORE) {
-            out.push_back(K_DONE);
-            if (coin) out.push_back(K_COIN);
-            const Ints &hand = s.hands[p];
-            if (!hand.empty()) {
-                int mk[MAX_SPACES];
-                masks(mk);
-                for (int c : sorted(hand))
-                    if (matches_with(c, mk)) out.push_back(t.SCORE_(c));
-            }
+            out.push(K_DONE);
+            if (coin) out.push(K_COIN);
+            for (int c : sorted(s.hands[p]))
+                if (matches(c)) out.push(t.SCORE_(c));
             return;
         }
         if (step == PLACE) {
-            if (coin) out.push_back(K_COIN);
-            for (int i = 0; i < t.n; ++i)
-                if (!((s.full >> i) & 1)) out.push_back(t.PLACE_(i));
+            if (coin) out.push(K_COIN);
+            int base = t.off[K_PLACE];
+            for (uint64_t room = ~s.full & t.all_spaces; room; room &= room - 1) out.push(base + __builtin_ctzll(room));
             return;
         }
         if (step == FIRE) {
             int src = s.firing;
-            if (s.fire_optional) out.push_back(K_SKIP);
-            if (coin) out.push_back(K_COIN);
+            if (s.fire_optional) out.push(K_SKIP);
+            if (coin) out.push(K_COIN);
             Fired f = fired();
             for (int ab : t.abilities[s.stacks[src].top()])
-                if (can(ab, src, f)) out.push_back(t.FIRE_(ab));
+                if (can(ab, src, f)) out.push(t.FIRE_(ab));
             return;
         }
-        if (coin) out.push_back(K_COIN);
+        if (coin) out.push(K_COIN);
         if (step == MEAT) {
             int op[MAX_SPACES];
             int no = opens(op);
             for (int a : t.adj[s.firing])
                 if (s.stacks[a].n)
                     for (int i = 0; i < no; ++i)
-                        if (op[i] != a) out.push_back(t.MOVE_(a, op[i]));
+                        if (op[i] != a) out.push(t.MOVE_(a, op[i]));
         } else if (step == IRON) {
-            if (s.iron_dest >= 0) out.insert(out.begin(), K_DONE);
+            if (s.iron_dest >= 0) out.push_front(K_DONE);
             iron_options(out);
         } else if (step == POTION) {
             for (int a = 0; a < t.n; ++a) {
                 if (!s.stacks[a].n) continue;
                 int ka = s.stacks[a].top();
                 for (int b = a + 1; b < t.n; ++b)
-                    if (s.stacks[b].n && s.stacks[b].top() != ka) out.push_back(t.SWAP_(a, b));
+                    if (s.stacks[b].n && s.stacks[b].top() != ka) out.push(t.SWAP_(a, b));
             }
         } else if (step == PLANT) {
             int src = s.firing;
@@ -552,13 +636,13 @@ struct Engine {
                 if (st.n && !f.has(a, st.n - 1))
                     for (int ab : t.abilities[st.top()])
                         if (can(ab, a, f)) {
-                            out.push_back(t.USE_(a));
+                            out.push(t.USE_(a));
                             break;
                         }
             }
         } else if (step == TAKE) {
             for (int k : sorted(s.drawn))
-                if (out.empty() || out.back() != t.TAKE_(k)) out.push_back(t.TAKE_(k));
+                if (out.empty() || out.back() != t.TAKE_(k)) out.push(t.TAKE_(k));
         }
     }
 
@@ -804,6 +888,7 @@ void deal(const Tables &t, State &s, bool buddy, uint64_t seed) {
         for (int i = 0; i < t.buddy_tokens; ++i) bag.push_back(int8_t(t.buddy_kind));
     rng.shuffle(bag);
     s.bag = bag;
+    Engine{t, s}.index_board();
 }
 
 // ------------------------------------------------------------------ the views (state.py, observe; view.py's JSON)
@@ -836,7 +921,8 @@ struct Json {
         }
         o += ']';
     }
-    void kinds(const Tables &t, const Ints &v) {
+    template <typename V>
+    void kinds(const Tables &t, const V &v) {
         o += '[';
         for (int k : v) {
             comma();
@@ -960,7 +1046,7 @@ std::string view_json(const Tables &t, State &s, int seat, bool spectator) {
     std::vector<std::pair<int, int>> known;
     bool legal = false;
     if (!spectator) {
-        hand = sorted(s.hands[seat]);
+        for (int c : sorted(s.hands[seat])) hand.push_back(int8_t(c));
         matching = e.matching(seat);
         for (int c : s.known[seat]) {
             auto it = std::find(s.deck.begin(), s.deck.end(), int8_t(c));
@@ -1161,10 +1247,10 @@ DualsState from_fields(const DualsTables &tables, nb::dict f) {
         if (v.size() > LIMIT) throw nb::value_error("a stack of more than 3 tokens");
         s.stacks[sp].n = int8_t(v.size());
         for (size_t i = 0; i < v.size(); ++i) s.stacks[sp].v[i] = v[i];
-        if (v.size() == LIMIT) s.full |= uint64_t(1) << sp;
         ++sp;
     }
     if (sp != t.n) throw nb::value_error("the stacks are not the board's");
+    Engine{t, s}.index_board();
     s.bag = ints_of(f["bag"]);
     s.reserve = ints_of(f["reserve"]);
     s.deck = ints_of(f["deck"]);
@@ -1199,9 +1285,10 @@ DualsState from_fields(const DualsTables &tables, nb::dict f) {
     if (s.step == OVER) {
         Engine{t, s}.finish();
     } else {
-        std::vector<int> acts;
+        int *buf = t.scratch.data();
+        Out acts{buf, 0};
         Engine{t, s}.compute_legal(acts);
-        s.legal = acts;
+        s.legal.assign(buf, buf + acts.n);
     }
     return d;
 }
@@ -1224,6 +1311,7 @@ DualsTables make_tables(nb::dict g) {
     t->buddy_tokens = nb::cast<int>(g["buddy_tokens"]);
     if (t->n < 1 || t->n > 61 || t->kinds > 127 || t->m > 127)
         throw nb::value_error("DualsTables: at most 61 spaces, 127 token kinds and 127 cards");
+    t->all_spaces = t->n == 64 ? ~uint64_t(0) : (uint64_t(1) << t->n) - 1;
     int i = 0;
     for (nb::handle o : g["offsets"]) t->off[i++] = nb::cast<int>(o);
     for (nb::handle row : g["adj"]) {
@@ -1249,25 +1337,63 @@ DualsTables make_tables(nb::dict g) {
     for (nb::handle x : g["vp"]) t->vp.push_back(nb::cast<int>(x));
     for (nb::handle x : g["starburst"]) t->starburst.push_back(char(nb::cast<bool>(x)));
     for (nb::handle card : g["patterns"]) {
-        std::vector<Placement> pls;
+        std::vector<int16_t> code;
         for (nb::handle pl : card) {
-            Placement p;
-            for (nb::handle fx : pl[0]) p.fixed.push_back({nb::cast<int>(fx[0]), nb::cast<int>(fx[1])});
-            for (nb::handle grp : pl[1]) {
-                std::vector<int> gs;
-                for (nb::handle x : grp) gs.push_back(nb::cast<int>(x));
-                p.groups.push_back(gs);
+            nb::handle fixed = pl[0], groups = pl[1];
+            size_t start = code.size();
+            code.push_back(0);
+            code.push_back(int16_t(nb::len(fixed)));
+            for (nb::handle fx : fixed) {
+                code.push_back(int16_t(nb::cast<int>(fx[0])));
+                code.push_back(int16_t(nb::cast<int>(fx[1])));
             }
-            if (p.groups.size() > NUM_TYPES) throw nb::value_error("DualsTables: more variables than types");
-            pls.push_back(p);
+            if (nb::len(groups) > NUM_TYPES) throw nb::value_error("DualsTables: more variables than types");
+            code.push_back(int16_t(nb::len(groups)));
+            for (nb::handle grp : groups) {
+                code.push_back(int16_t(nb::len(grp)));
+                for (nb::handle x : grp) code.push_back(int16_t(nb::cast<int>(x)));
+            }
+            code[start] = int16_t(code.size() - start);
         }
-        t->patterns.push_back(pls);
+        t->patterns.push_back(code);
+        Anchored an;
+        bool fixed_only = nb::len(card) > 0;
+        int first_bit = -1;
+        for (nb::handle pl : card) {
+            nb::handle fixed = pl[0], groups = pl[1];
+            if (nb::len(groups) || !nb::len(fixed)) fixed_only = false;
+            else {
+                int b = nb::cast<int>(nb::handle(fixed[0])[1]);
+                if (first_bit < 0) first_bit = b;
+                if (b != first_bit) fixed_only = false;
+            }
+        }
+        if (fixed_only) {
+            an.on = true;
+            an.t0 = __builtin_ctz(unsigned(first_bit));
+            for (int sp = 0; sp < t->n; ++sp) {
+                an.start.push_back(int32_t(an.code.size()));
+                for (nb::handle pl : card) {
+                    nb::handle fixed = pl[0];
+                    if (nb::cast<int>(nb::handle(fixed[0])[0]) != sp) continue;
+                    an.anchors |= uint64_t(1) << sp;
+                    an.code.push_back(int16_t(nb::len(fixed) - 1));
+                    for (size_t i = 1; i < nb::len(fixed); ++i) {
+                        an.code.push_back(int16_t(nb::cast<int>(nb::handle(fixed[i])[0])));
+                        an.code.push_back(int16_t(nb::cast<int>(nb::handle(fixed[i])[1])));
+                    }
+                }
+            }
+            an.start.push_back(int32_t(an.code.size()));
+        }
+        t->anchored.push_back(an);
     }
     for (nb::handle x : g["space_names"]) t->space_name.push_back(nb::cast<std::string>(x));
     for (nb::handle x : g["kind_names"]) t->kind_name.push_back(nb::cast<std::string>(x));
     nb::handle actions = g["actions"];
     t->actions = nb::borrow(actions);
     t->num_actions = int(nb::len(actions));
+    t->scratch.resize(size_t(t->num_actions) + 1);
     if (t->num_actions >= Tables::SLOTS / 2) throw nb::value_error("DualsTables: too many actions");
     for (int id = 0; id < t->num_actions; ++id) {
         nb::handle a = actions[id];

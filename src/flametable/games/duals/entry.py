@@ -41,6 +41,7 @@ ENTRY = GameEntry(
     name="duals",
     title=N_("Flamecraft Duals"),
     game=f"{HERE}.game:DualsGame",
+    native=f"{HERE}.native:factory",
     data=f"{HERE}.data:load_duals_data",
     check=f"{HERE}.cards_page:check",
     claims=claims,

@@ -189,6 +189,8 @@ class NativeDualsGame(DualsGame):
     ) -> Any:
         if setup is not None:
             return to_native(self, super().new_match(options, seed, setup))
+        if not options and type(seed) is int:  # the plain game (the bench's and the learning loops' call)
+            return self._core.new_match(self._native, False, seed & _MASK)
         opts = DualsOptions.from_json(options)
         if opts.buddy and not self.data.buddy_tokens:
             raise RecordError(N_("the data {data!r} has no Buddy token for the Buddy variant"), data=self.data.id)
