@@ -59,7 +59,8 @@ class Session:
 def seed(server: LiveServer, ana: Session, bea: Session, game: str, count: int) -> None:
     """``count`` rated matches of ``game`` through the API, the loser resigning: Bea, then Ana, then Bea..."""
     for i in range(count):
-        made = ana.call("POST", "/api/rooms", {"game": game, "seats": ["me", "open"], "rated": True})
+        made = ana.call("POST", "/api/rooms", {"game": game, "seats": ["me", "open"], "rated": True,
+                                               "clock": {"kind": "fischer", "minutes": 10, "increment": 5}})
         joined = bea.call("POST", f"/api/rooms/{made['room']}/join", {"rated": True})
         socket = server.connect(made["room"])
         try:
