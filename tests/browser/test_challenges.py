@@ -33,6 +33,7 @@ def test_a_challenge_from_a_profile_is_accepted_in_the_lobby_and_both_are_at_the
         ana.goto("/players/bea_challenged")
         form = ana.locator("form.challenge-form")
         expect(form.locator("h2")).to_have_text("Challenge bea_challenged")
+        expect(ana.locator(".profile")).not_to_contain_text("null")  # no turn-based match lost on time: no line
         form.locator("#challenge-game").select_option("duel")
         form.locator("select[name=mode]").select_option("decks")
         form.locator("#challenge-rated").check()  # rated: untimed is not offered (10+5 then), and why is said

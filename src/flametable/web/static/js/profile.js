@@ -129,8 +129,8 @@ export async function mount(root, { name }) {
   root.append(box);
   box.append(h("h1", {}, data.name),
     h("p", { class: "hint" }, _("Playing since {date}", { date: dateOf(data.created_at, true) })),
-    data.turn_timeouts ? h("p", { class: "timeouts" }, ngettext("{n} turn-based match timed out",
-      "{n} turn-based matches timed out", data.turn_timeouts)) : null);
+    ...(data.turn_timeouts ? [h("p", { class: "timeouts" }, ngettext("{n} turn-based match timed out",
+      "{n} turn-based matches timed out", data.turn_timeouts))] : [])); // none: nothing (append would write "null")
   if (!data.games.length) box.append(h("p", {}, _("No finished match yet.")));
   for (const game of data.games) box.append(gameSection(game, box));
   let mine = null; // one's own profile: My matches going on, before the finished ones
