@@ -33,10 +33,15 @@ def test_a_challenge_from_a_profile_is_accepted_in_the_lobby_and_both_are_at_the
         ana.goto("/players/bea_challenged")
         form = ana.locator("form.challenge-form")
         expect(form.locator("h2")).to_have_text("Challenge bea_challenged")
+        expect(ana.locator(".profile")).not_to_contain_text("null")  # no turn-based match lost on time: no line
         form.locator("#challenge-game").select_option("duel")
         form.locator("select[name=mode]").select_option("decks")
+        form.locator("#challenge-rated").check()  # rated: untimed is not offered (10+5 then), and why is said
+        expect(form.locator("#clock")).to_have_value("fischer:10:5")
+        expect(form.locator('#clock option[value=""]')).to_be_disabled()
+        expect(form.locator(".rated-clock")).to_have_text("A rated match is played with a clock: untimed is not "
+                                                          "offered.")
         form.locator("#clock").select_option("fischer:5:3")
-        form.locator("#challenge-rated").check()
         assert_accessible(ana)
         ana.screenshot(path=str(artefacts / "challenge-form-1280.png"), full_page=True)
         form.get_by_role("button", name="Send the challenge").click()

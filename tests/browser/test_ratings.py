@@ -59,7 +59,8 @@ class Session:
 def seed(server: LiveServer, ana: Session, bea: Session, game: str, count: int) -> None:
     """``count`` rated matches of ``game`` through the API, the loser resigning: Bea, then Ana, then Bea..."""
     for i in range(count):
-        made = ana.call("POST", "/api/rooms", {"game": game, "seats": ["me", "open"], "rated": True})
+        made = ana.call("POST", "/api/rooms", {"game": game, "seats": ["me", "open"], "rated": True,
+                                               "clock": {"kind": "fischer", "minutes": 10, "increment": 5}})
         joined = bea.call("POST", f"/api/rooms/{made['room']}/join", {"rated": True})
         socket = server.connect(made["room"])
         try:
@@ -92,6 +93,15 @@ def make_rated_room(page: Page, game: str) -> str:
     page.select_option("#game", game)
     page.select_option("#opponent", "open")
     expect(page.locator("#rated")).to_be_visible()  # signed in, against a friend
+    expect(page.locator("#clock")).to_have_value("")  # untimed: a casual room, as before
+    page.check("#rated")  # a rated match is played with a clock: untimed is no longer offered, and why is said
+    expect(page.locator("#clock")).to_have_value("fischer:10:5")
+    expect(page.locator('#clock option[value=""]')).to_be_disabled()
+    expect(page.locator("form.create .rated-clock")).to_have_text(
+        "A rated match is played with a clock: untimed is not offered.")
+    page.uncheck("#rated")
+    expect(page.locator('#clock option[value=""]')).to_be_enabled()
+    expect(page.locator("form.create .rated-clock")).to_be_hidden()
     page.check("#rated")
     page.locator("form.create button[type=submit]").click()
     link = page.locator("input.room-link").input_value()

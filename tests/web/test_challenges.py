@@ -96,6 +96,20 @@ def test_a_declined_or_cancelled_challenge_is_gone_and_cannot_be_accepted(app: A
     assert ana.get("/api/challenges")["sent"] == []
 
 
+def test_a_rated_challenge_is_made_with_a_clock_never_untimed(app: App) -> None:
+    ana, bea = Player(app, "Ana"), Player(app, "Bea")
+    for clock in ({}, {"clock": None}, {"clock": {"kind": "untimed"}}):
+        for lang, words in (("en", "A rated match is played with a clock: choose a time control."),
+                            ("es", "Una partida puntuable se juega con reloj: elige un control de tiempo.")):
+            answer = ana.send("POST", f"/api/challenges?lang={lang}", {"to": "Bea", "game": "duel", "rated": True,
+                                                                       **clock})
+            assert (answer.status_code, answer.json()["error"], answer.json()["message"]) == (
+                400, "rated_needs_clock", words)
+    assert bea.get("/api/challenges")["received"] == []  # nothing was sent
+    assert challenge(ana, rated=True, clock={"kind": "turn", "days": 1})["rated"] is True  # turn-based: a clock
+    assert challenge(ana)["rated"] is False  # casual and untimed: as before
+
+
 def test_a_rated_challenge_is_a_rated_match(app: App) -> None:
     ana, bea = Player(app, "Ana"), Player(app, "Bea")
     made = challenge(ana, rated=True, clock=CLOCK)

@@ -30,6 +30,8 @@ from tests.web.client import settings
 COOKIE = "flametable_session"
 PASSWORD = "correct horse battery"
 START = 1_800_000_000.0
+TEN_FIVE = {"kind": "fischer", "minutes": 10, "increment": 5}
+"""A rated match is played with a clock (issue 24 point 5): 10+5, one of the lobby's presets."""
 
 
 def declared(data: Any, schema: Any) -> Any:
@@ -130,7 +132,8 @@ def app(tmp_path: Path) -> Iterator[App]:
 
 def rated_room(creator: Player, joiner: Player, game: str = "duel") -> tuple[str, str, str]:
     """A rated room of ``game`` made by ``creator`` (player 0) and joined by ``joiner``: its id and both tokens."""
-    made = creator.post("/api/rooms", {"game": game, "seats": ["me", "open"], "rated": True}, status=201)
+    made = creator.post("/api/rooms", {"game": game, "seats": ["me", "open"], "rated": True, "clock": TEN_FIVE},
+                        status=201)
     joined = joiner.post(f"/api/rooms/{made['room']}/join", {"rated": True})
     return made["room"], made["token"], joined["token"]
 
@@ -172,7 +175,7 @@ def test_a_rated_match_is_rated_at_its_end_and_both_players_read_the_change(app:
 
 def test_only_two_signed_in_accounts_who_both_asked_make_a_rated_room(app: App) -> None:
     ana, bea, guest = Player(app, "Ana"), Player(app, "Bea"), Player(app)
-    duel = {"game": "duel", "rated": True}
+    duel = {"game": "duel", "rated": True, "clock": TEN_FIVE}
     assert "sign in" in guest.refused("/api/rooms", {**duel, "seats": ["me", "open"]}, 401, "rated_needs_account")
     spanish = guest.refused("/api/rooms?lang=es", {**duel, "seats": ["me", "open"]}, 401, "rated_needs_account")
     assert "cuenta" in spanish
@@ -185,6 +188,23 @@ def test_only_two_signed_in_accounts_who_both_asked_make_a_rated_room(app: App) 
     casual = ana.post("/api/rooms", {"game": "duel", "seats": ["me", "open"]}, status=201)["room"]
     bea.refused(f"/api/rooms/{casual}/join", {"rated": True}, 409, "not_rated")
     assert bea.post(f"/api/rooms/{room}/join", {"rated": True})["player"] == 0  # the open seat: player 0
+
+
+def test_a_rated_room_is_made_with_a_clock_never_untimed(app: App) -> None:
+    ana = Player(app, "Ana")
+    rated = {"game": "duel", "seats": ["me", "open"], "rated": True}
+    for clock in ({}, {"clock": None}, {"clock": {"kind": "untimed"}}):  # untimed: today's rooms, always casual
+        english = ana.refused("/api/rooms", {**rated, **clock}, 400, "rated_needs_clock")
+        assert english == "A rated match is played with a clock: choose a time control."
+        spanish = ana.refused("/api/rooms?lang=es", {**rated, **clock}, 400, "rated_needs_clock")
+        assert spanish == "Una partida puntuable se juega con reloj: elige un control de tiempo."
+    assert ana.get("/api/rooms")["rooms"] == []  # nothing was made
+    ana.refused("/api/rooms", {**rated, "clock": {"kind": "fischer", "minutes": 0}}, 400, "bad_clock")
+    for control in (TEN_FIVE, {"kind": "turn", "days": 3}):  # real time or turn-based: both are clocks
+        made = ana.post("/api/rooms", {**rated, "clock": control}, status=201)
+        room = ana.get(f"/api/rooms/{made['room']}")
+        assert (room["rated"], room["clock"]) == (True, control)
+    ana.post("/api/rooms", {"game": "duel", "seats": ["me", "open"]}, status=201)  # casual and untimed: as today
 
 
 def test_a_casual_match_between_two_accounts_and_a_match_against_a_bot_are_never_rated(app: App) -> None:
@@ -207,7 +227,8 @@ def test_the_lobby_names_the_creator_of_a_room_and_its_rating_in_the_game(app: A
     ana, bea, cai, guest = Player(app, "Ana"), Player(app, "Bea"), Player(app, "Cai"), Player(app)
     room, _, bea_token = rated_room(ana, bea)
     bea.resign(room, bea_token)  # Ana: 1662? in Flame Duel
-    waiting_rated = ana.post("/api/rooms", {"game": "duel", "seats": ["me", "open"], "rated": True}, status=201)
+    waiting_rated = ana.post("/api/rooms", {"game": "duel", "seats": ["me", "open"], "rated": True, "clock": TEN_FIVE},
+                             status=201)
     waiting_duals = ana.post("/api/rooms", {"game": "duals", "seats": ["open", "me"]}, status=201)
     by_cai = cai.post("/api/rooms", {"game": "duel", "seats": ["me", "open"]}, status=201)
     by_guest = guest.post("/api/rooms", {"game": "duel", "seats": ["me", "open"]}, status=201)

@@ -204,10 +204,21 @@ def test_a_guest_s_seeks_are_casual_and_a_rated_pool_pairs_two_accounts_into_a_r
     assert ana.poll(a)["player"] == 1 - seat_of_bea
 
 
+def test_a_rated_pool_is_never_untimed(app: App) -> None:
+    ana = Player(app, "Ana")  # signed in: the pool would be rated
+    untimed = {"game": "duel", "clock": {"kind": "untimed"}, "rated": True}
+    assert ana.refused(untimed, 400, "rated_needs_clock") == (
+        "A rated match is played with a clock: choose a time control.")
+    assert "reloj" in ana.refused(untimed, 400, "rated_needs_clock", "es")
+    assert "real-time clock" in ana.refused({**untimed, "rated": False}, 400, "bad_clock")  # casual: no pool either
+    assert all(waiting == 0 for waiting, _ in pools(app).values())  # nobody waits
+
+
 @pytest.mark.parametrize(("body", "code", "english", "spanish"), [
     ({"game": "duel", "clock": {"kind": "fischer", "minutes": 0, "increment": 2}}, "bad_clock", "minutes",
      "minutos"),
     ({"game": "duel", "clock": {"kind": "turn", "days": 3}}, "bad_clock", "real-time clock", "reloj en tiempo real"),
+    ({"game": "duel", "clock": {"kind": "untimed"}}, "bad_clock", "real-time clock", "reloj en tiempo real"),
     ({"game": "duel", "clock": None}, "bad_request", "clock: must be an object",
      "clock de la petición: debe ser un objeto"),
     ({"game": "chess", "clock": THREE_TWO}, "unknown_game", "chess", "chess"),

@@ -3,9 +3,10 @@ it ends, and what the profile, the leaderboard, the lobby and the end of a match
 :mod:`flametable.service.ratings`' (Glicko-2); the tables and the exactly-once update
 :mod:`flametable.web.store.ratings`'; the HTTP routes :mod:`flametable.web.routes.players`'.
 
-**A rated match** is played in a room made with ``"rated": true`` by a signed-in creator (its seats: the creator's
-and one open for a person, no bot) and joined by another signed-in account asking ``"rated": true`` too; anything
-else (a guest, a bot, a room made casual, the creator's own account in the other seat) is never rated. Every match
+**A rated match** is played in a room made with ``"rated": true`` and a clock (real time or turn-based, never
+untimed: :func:`needs_clock`) by a signed-in creator (its seats: the creator's and one open for a person, no
+bot) and joined by another signed-in account asking ``"rated": true`` too; anything else (a guest, a bot, a room
+made casual, the creator's own account in the other seat) is never rated. Every match
 of such a room (its rematches too: the same two accounts asked) is rated once it ends: a win 1, a draw 0.5, a loss
 (a resignation too) 0.
 
@@ -50,6 +51,11 @@ def needs_account() -> RatingError:
 def rated_seats() -> RatingError:
     return RatingError("rated_seats", N_("A rated room has your seat and one seat left open for another player: no "
                                          "bot, no second seat of yours."))
+
+
+def needs_clock() -> RatingError:
+    """A rated match is played with a clock (issue 24 point 5): real time or turn-based, never untimed."""
+    return RatingError("rated_needs_clock", N_("A rated match is played with a clock: choose a time control."))
 
 
 def rated_room() -> RatingError:

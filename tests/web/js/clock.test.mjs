@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { clockText, controlText, fellLow, leftNow, passed } from "/static/js/clock.js";
+import { clockText, controlText, fellLow, leftNow, passed, ratedValue } from "/static/js/clock.js";
 
 test("a time is shown as minutes, seconds and tenths under an hour, and in hours and days above", () => {
   assert.equal(clockText(177_500), "2:57.5");
@@ -39,4 +39,11 @@ test("the sound of one's own clock comes once, as it falls under 10 s", () => {
   assert.equal(fellLow(10_000, 9_900), true);
   assert.equal(fellLow(9_950, 9_850), false); // already under: not again
   assert.equal(fellLow(12_000, 10_000), false);
+});
+
+test("ticking \"rated\" moves an untimed choice to 10+5 and keeps any clock (a rated match has one)", () => {
+  assert.equal(ratedValue(""), "fischer:10:5");
+  assert.equal(ratedValue("fischer:3:2"), "fischer:3:2");
+  assert.equal(ratedValue("custom"), "custom");
+  assert.equal(ratedValue("turn:7"), "turn:7");
 });

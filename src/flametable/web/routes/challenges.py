@@ -24,6 +24,7 @@ from flametable.texts.translator import Translator
 from flametable.web.accounts import name_key
 from flametable.web.common import client_id, fail, hall_of, language_of, read_body
 from flametable.web.messages import ACCEPT_REQUEST, CHALLENGE_REQUEST
+from flametable.web.ratings import needs_clock
 from flametable.web.replays import problem_of
 from flametable.web.rooms import RoomError, game_of
 from flametable.web.routes.accounts import store_failed
@@ -114,9 +115,13 @@ async def create_challenge(request: Request) -> Response:
         return JSONResponse({"error": "bad_options", "message": tr.error(exc), "problem": problem_of(exc, tr)},
                             status_code=400)
     try:
-        clock = TimeControl.from_json(body.get("clock")).to_json()
+        control = TimeControl.from_json(body.get("clock"))
     except TimeControlError as exc:
         return fail(tr, "bad_clock", FlametableError(N_("The time control: {problem}"), problem=exc), 400)
+    if body.get("rated") and not control.timed:  # a rated match is played with a clock (issue 24 point 5)
+        refusal = needs_clock()
+        return fail(tr, refusal.code, refusal, refusal.status)
+    clock = control.to_json()
     try:
         other = await accounts_of(request).store.by_key(name_key(body["to"]))
         if other is None:

@@ -17,7 +17,7 @@ from starlette.routing import BaseRoute, Route
 from flametable.core import registry
 from flametable.core.errors import FlametableError
 from flametable.core.i18n import N_
-from flametable.service.clock import TURN
+from flametable.service.clock import TURN, TimeControl, TimeControlError
 from flametable.service.ratings import Rating
 from flametable.texts.translator import Translator
 from flametable.web.accounts import name_key
@@ -26,6 +26,7 @@ from flametable.web.ratings import (
     RatingError,
     change_json,
     needs_account,
+    needs_clock,
     not_rated,
     own_room,
     rate_if_rated,
@@ -74,7 +75,8 @@ def game_order(games: set[str]) -> list[str]:
 
 async def rated_creation(request: Request, tr: Translator, body: Mapping[str, Any]) -> int | Response | None:
     """For ``POST /api/rooms``: None for a casual room; for ``"rated": true`` the creator's account (signed in, the
-    seats ``"me"`` and ``"open"``), else the refusal."""
+    seats ``"me"`` and ``"open"``, a clock: never untimed), else the refusal (a clock that is not one at all is
+    the room's to refuse, as for any room)."""
     if not body.get("rated"):
         return None
     try:
@@ -86,6 +88,11 @@ async def rated_creation(request: Request, tr: Translator, body: Mapping[str, An
         return refuse(tr, needs_account())
     if sorted(body["seats"]) != ["me", "open"]:
         return refuse(tr, rated_seats())
+    try:
+        if not TimeControl.from_json(body.get("clock")).timed:
+            return refuse(tr, needs_clock())
+    except TimeControlError:
+        pass  # the hall refuses it ("bad_clock")
     return current.row.account.id
 
 

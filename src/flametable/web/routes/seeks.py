@@ -32,7 +32,7 @@ from flametable.service.ratings import Rating
 from flametable.texts.translator import Translator
 from flametable.web.common import client_id, fail, hall_of, language_of, read_body, settings_of
 from flametable.web.messages import SEEK_REQUEST
-from flametable.web.ratings import needs_account
+from flametable.web.ratings import needs_account, needs_clock
 from flametable.web.rooms import new_token, token_hash
 from flametable.web.routes.accounts import store_failed
 from flametable.web.seeking import Pool, Seeker, offered
@@ -70,6 +70,9 @@ async def create_seek(request: Request) -> Response:
         control = TimeControl.from_json(body["clock"])
     except TimeControlError as exc:
         return fail(tr, "bad_clock", FlametableError(N_("The time control: {problem}"), problem=exc), 400)
+    if body.get("rated") and not control.timed:  # a rated match is played with a clock (issue 24 point 5)
+        refusal = needs_clock()
+        return fail(tr, refusal.code, refusal, refusal.status)
     if not control.real_time:
         return fail(tr, "bad_clock", FlametableError(N_("Quick pairing plays with a real-time clock (minutes and "
                                                         "seconds added per decision); make a room for an untimed or "

@@ -66,6 +66,34 @@ export function timeControlField() {
   return h("div", { class: "time-control" }, h("label", { for: "clock" }, _("Time control")), choice, custom);
 }
 
+// A rated match is played with a clock (issue 24 point 5): the choice a field says once "rated" is ticked (an
+// untimed one, "", becomes 10+5; any clock stays).
+export const RATED_DEFAULT = "fischer:10:5";
+export function ratedValue(value) {
+  return value || RATED_DEFAULT;
+}
+
+// The field of timeControlField() while `rated()` may change: call the function returned whenever it does. Rated,
+// "Untimed" is not offered (an untimed choice moves to 10+5) and a hint next to the field says why.
+export function clockForRated(field, rated) {
+  const choice = field.querySelector("select");
+  const untimed = choice.querySelector('option[value=""]');
+  const why = h("p", { class: "hint rated-clock", hidden: true }, _("A rated match is played with a clock: untimed is not offered."));
+  choice.after(why);
+  const update = () => {
+    const on = Boolean(rated());
+    untimed.disabled = on;
+    untimed.hidden = on;
+    why.hidden = !on;
+    if (on && choice.value !== ratedValue(choice.value)) {
+      choice.value = ratedValue(choice.value);
+      choice.dispatchEvent(new Event("change"));
+    }
+  };
+  update();
+  return update;
+}
+
 // The time control the lobby's field says, as POST /api/rooms takes it (null: untimed); the server checks it.
 export function readTimeControl(form) {
   const field = form.elements.namedItem("clock");

@@ -5,7 +5,7 @@
 // signed in, the challenges received (accepted or declined here) and sent.
 import { account, onAccount, profileLink } from "./account.js";
 import { api, keepSeatToken, seatToken } from "./api.js";
-import { controlText, readTimeControl, timeControlField } from "./clock.js";
+import { clockForRated, controlText, readTimeControl, timeControlField } from "./clock.js";
 import { h } from "./dom.js";
 import { gameModule, games as knownGames } from "./games.js";
 import { helpLink } from "./help.js";
@@ -90,12 +90,15 @@ export async function mount(root) {
   const ratedBox = h("input", { type: "checkbox", name: "rated", id: "rated" });
   const ratedChoice = h("div", { class: "rated-choice" }, h("label", { for: "rated" }, ratedBox, " ",
     _("Rated match (the other player signs in too)")));
-  const showRated = () => { ratedChoice.hidden = !(account() && opponent.value === "open"); };
+  const clockField = timeControlField();
+  const clockRated = clockForRated(clockField, () => !ratedChoice.hidden && ratedBox.checked); // never untimed
+  const showRated = () => { ratedChoice.hidden = !(account() && opponent.value === "open"); clockRated(); };
   opponent.addEventListener("change", showRated);
+  ratedBox.addEventListener("change", clockRated);
   const form = h("form", { class: "create" },
     h("h1", {}, _("New match")),
     h("label", { for: "game" }, _("Game")), gameSelect, helpSlot,
-    optionsSlot, timeControlField(),
+    optionsSlot, clockField,
     h("label", { for: "seat" }, _("You play as")), seat,
     h("label", { for: "opponent" }, _("Against")), opponent, ratedChoice,
     h("button", { type: "submit", class: "primary" }, _("Create the room")),

@@ -7,7 +7,7 @@
 import { account, profileLink } from "./account.js";
 import { api } from "./api.js";
 import { ratingChart } from "./chart.js";
-import { readTimeControl, timeControlField } from "./clock.js";
+import { clockForRated, readTimeControl, timeControlField } from "./clock.js";
 import { h } from "./dom.js";
 import { games as knownGames } from "./games.js";
 import { _, language, ngettext } from "./i18n.js";
@@ -84,9 +84,11 @@ async function challengeForm(name) {
   const rated = h("input", { type: "checkbox", name: "rated", id: "challenge-rated" });
   const said = h("p", { class: "status", role: "status" });
   const error = h("p", { class: "error", role: "alert" });
+  const clockField = timeControlField();
+  rated.addEventListener("change", clockForRated(clockField, () => rated.checked)); // a rated match: never untimed
   const form = h("form", { class: "create challenge-form", "aria-labelledby": "challenge-title" },
     h("h2", { id: "challenge-title" }, _("Challenge {name}", { name })),
-    h("label", { for: "challenge-game" }, _("Game")), gameSelect, optionsSlot, timeControlField(),
+    h("label", { for: "challenge-game" }, _("Game")), gameSelect, optionsSlot, clockField,
     h("div", { class: "rated-choice" }, h("label", { for: "challenge-rated" }, rated, " ", _("Rated match"))),
     h("button", { type: "submit", class: "primary" }, _("Send the challenge")), said, error);
   let shown = Promise.resolve();
@@ -127,8 +129,8 @@ export async function mount(root, { name }) {
   root.append(box);
   box.append(h("h1", {}, data.name),
     h("p", { class: "hint" }, _("Playing since {date}", { date: dateOf(data.created_at, true) })),
-    data.turn_timeouts ? h("p", { class: "timeouts" }, ngettext("{n} turn-based match timed out",
-      "{n} turn-based matches timed out", data.turn_timeouts)) : null);
+    ...(data.turn_timeouts ? [h("p", { class: "timeouts" }, ngettext("{n} turn-based match timed out",
+      "{n} turn-based matches timed out", data.turn_timeouts))] : [])); // none: nothing (append would write "null")
   if (!data.games.length) box.append(h("p", {}, _("No finished match yet.")));
   for (const game of data.games) box.append(gameSection(game, box));
   let mine = null; // one's own profile: My matches going on, before the finished ones
