@@ -1,7 +1,9 @@
 """Quick pairing in the browser (issue 24, point 2's done-when): two players (two browser contexts: two guests) press
 "Quick pairing" for a 3+2 Flame Duel in the lobby, are paired into one room and play it to the end with both clocks
 at the table; then a second match with a short custom clock (1+0), where one player makes a first decision and then
-lets the clock run out, and loses on time. Screenshots in out/browser/quick-pairing-*.png."""
+lets the clock run out, and loses on time (the table's header then says so, not whose turn it was). Two signed-in
+accounts waiting in the rated 3+2 pool are paired into a rated match, which the table says. Screenshots in
+out/browser/quick-pairing-*.png."""
 
 from __future__ import annotations
 
@@ -20,13 +22,15 @@ ROOM = re.compile(r"/rooms/[A-Za-z0-9_-]+$")
 MAX_DECISIONS = 600
 
 
-def seek(page: Page, clock: str, minutes: int | None = None, increment: int | None = None) -> None:
+def seek(page: Page, clock: str, minutes: int | None = None, increment: int | None = None, rated: bool = False) -> None:
     page.goto("/")
     page.select_option("#pair-game", "duel")
     page.select_option("#pair-clock", clock)
     if minutes is not None:
         page.fill("#pair-minutes", str(minutes))
         page.fill("#pair-increment", str(increment or 0))
+    if rated:
+        page.check("#pair-rated")
     page.get_by_role("button", name="Quick pairing", exact=True).click()
     expect(page.locator(".seek-status")).to_contain_text("Waiting for a player")
 
@@ -106,7 +110,39 @@ def test_two_players_are_paired_for_a_3_2_duel_play_it_out_then_one_loses_on_tim
         for page in pages:  # nobody clicks: the clock of the seat to act runs out within its minute
             expect(page.locator(".table .result")).to_contain_text("ran out of time", timeout=75_000)
         assert time.monotonic() - started <= 70
+        for page in pages:  # the header says how it ended, never a turn that will not come
+            header = page.locator(".table .duel-head .turn-words")
+            expect(header).to_contain_text("The match is over.")
+            expect(header).to_contain_text("ran out of time")
+            expect(header).not_to_contain_text("is playing")
         pages[0].screenshot(path=str(artefacts / "quick-pairing-timeout.png"))
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def sign_up(page: Page, name: str) -> None:
+    page.goto("/account")
+    page.fill("#up-name", name)
+    page.fill("#up-password", "a long quick-pairing password")
+    page.locator("form.sign-up-form button[type=submit]").click()
+    expect(page.locator("header .account .me")).to_have_text(name)
+
+
+def test_two_signed_in_players_in_the_rated_3_2_pool_reach_a_table_that_says_rated(
+        browser: Browser, base_url: str, rooms: Rooms, artefacts: Path) -> None:
+    contexts = [browser.new_context(base_url=base_url, viewport={"width": 1100, "height": 900}) for _ in range(2)]
+    pages = [context.new_page() for context in contexts]
+    try:
+        for page, name in zip(pages, ("ana_quick", "bea_quick"), strict=True):
+            sign_up(page, name)
+        seek(pages[0], "3:2", rated=True)
+        expect(pages[0].locator(".seek-status")).to_contain_text("rated")
+        seek(pages[1], "3:2", rated=True)
+        paired(pages, rooms)
+        for page in pages:
+            expect(page.locator(".table-head .badge.rated")).to_have_text("Rated")
+        pages[0].screenshot(path=str(artefacts / "quick-pairing-rated.png"))
     finally:
         for context in contexts:
             context.close()

@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 from flametable.web.accounts import HashCost
 from flametable.web.app import create_app
 from flametable.web.seeking import Seeker
-from flametable.web.store import Store
+from flametable.web.store import Store, StoreError
 from flametable.web.store.tables import seeks
 from tests.web.client import settings
 
@@ -26,9 +26,9 @@ THREE_TWO = {"kind": "fischer", "minutes": 3, "increment": 2}
 
 
 class App:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, **changes: Any) -> None:
         self.http = TestClient(create_app(settings(db_url=url, open_store=Store.open, pairing_every=None,
-                                                   password_cost=HashCost(1, 1024, 1))))
+                                                   password_cost=HashCost(1, 1024, 1), **changes)))
 
     def call(self, make: Any) -> Any:
         async def run() -> Any:
@@ -52,6 +52,16 @@ class App:
                 await connection.execute(statement)
 
         self.call(run)
+
+    def ids(self) -> set[str]:
+        """The seeks stored."""
+
+        async def run(state: Any) -> set[str]:
+            async with state.store.engine.connect() as connection:
+                return {str(r[0]) for r in await connection.execute(sa.select(seeks.c.id))}
+
+        got: set[str] = self.call(run)
+        return got
 
 
 class Player:
@@ -256,3 +266,126 @@ def test_a_seek_its_client_asks_after_keeps_waiting(app: App) -> None:
     assert ana.poll(a)["status"] == "waiting"  # asked now: written at the next step, before the expiry
     assert app.step() == []
     assert ana.poll(a)["status"] == "waiting"
+
+
+GRACE = 10.0  # Settings.seek_grace_seconds: a pair still without a room this long after its pairing waits again
+
+
+def paired_long_ago(app: App, *ids: str, seconds: float = GRACE + 1) -> None:
+    app.sql(sa.update(seeks).where(seeks.c.id.in_(ids)).values(paired_at=seeks.c.paired_at - seconds))
+
+
+def seated_in_one_room(app: App, seats: list[tuple[Player, str]]) -> str:
+    """Both seeks are paired into one room, each seat held by its seek's secret: the room."""
+    got = [who.poll(seek) for who, seek in seats]
+    assert [g["status"] for g in got] == ["paired", "paired"]
+    assert got[0]["room"] == got[1]["room"]
+    assert sorted(g["player"] for g in got) == [0, 1]
+    for (who, seek), g in zip(seats, got, strict=True):
+        with app.http.websocket_connect(f"/api/rooms/{g['room']}/ws") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": who.secrets[seek]}))
+            while (message := json.loads(ws.receive_text()))["type"] != "welcome":
+                pass
+            assert message["player"] == g["player"]
+    room: str = got[0]["room"]
+    return room
+
+
+def test_a_pair_whose_process_stopped_before_making_its_room_waits_again_after_the_grace_and_is_paired(
+        app: App) -> None:
+    ana, bea = Player(app), Player(app)
+    a, b = ana.seek()["seek"], bea.seek()["seek"]
+
+    async def pair_then_stop(state: Any) -> list[tuple[str, str]]:  # the process stops right after pairing
+        made: list[tuple[str, str]] = await state.store.pair_seeks("duel 3+2 casual")
+        return made
+
+    assert len(app.call(pair_then_stop)) == 1
+    assert [ana.poll(a)["status"], bea.poll(b)["status"]] == ["pairing", "pairing"]
+    assert app.step() == []  # within the grace: its process may still be making the room
+    assert ana.poll(a)["status"] == "pairing"
+    paired_long_ago(app, a, b)
+    [(room, *paired)] = app.step()  # put back, then paired again in the same step
+    assert sorted(paired) == sorted([a, b])
+    assert seated_in_one_room(app, [(ana, a), (bea, b)]) == room
+    assert app.step() == []
+
+
+def test_a_pair_whose_room_could_not_be_stored_waits_again_after_the_grace_and_is_paired(app: App) -> None:
+    ana, bea = Player(app), Player(app)
+    a, b = ana.seek()["seek"], bea.seek()["seek"]
+    store = app.http.app.state.store  # type: ignore[attr-defined]
+    seat_seeks = store.seat_seeks
+    failed: list[list[tuple[str, str, str, int]]] = []
+
+    async def fails_once(places: list[tuple[str, str, str, int]]) -> int:
+        if not failed:
+            failed.append(places)
+            raise StoreError("cannot give paired seeks their room: the database went away")
+        given: int = await seat_seeks(places)
+        return given
+
+    store.seat_seeks = fails_once
+    with pytest.raises(StoreError):
+        app.step()  # the loop logs it and steps again
+    assert len(failed) == 1
+    assert [ana.poll(a)["status"], bea.poll(b)["status"]] == ["pairing", "pairing"]
+    assert app.step() == []
+    paired_long_ago(app, a, b)
+    [(room, *_)] = app.step()
+    assert room != failed[0][0][2]  # a room of its own: the first one is never told to anyone (it goes unplayed)
+    assert seated_in_one_room(app, [(ana, a), (bea, b)]) == room
+
+
+def test_a_room_made_after_its_pair_was_put_back_is_not_given_to_its_seeks(app: App) -> None:
+    ana, bea, cid = Player(app), Player(app), Player(app)
+    a, b = ana.seek()["seek"], bea.seek()["seek"]
+
+    async def pair(state: Any) -> list[tuple[str, str]]:
+        made: list[tuple[str, str]] = await state.store.pair_seeks("duel 3+2 casual")
+        return made
+
+    [(first, second)] = app.call(pair)  # a slow process paired them...
+    paired_long_ago(app, a, b)
+    cid.seek()
+    [(room, *_)] = app.step()  # ...the grace ran out: they waited again, and the first two were paired again
+
+    async def late(state: Any) -> int:  # ...then the slow process stores its room
+        given: int = await state.store.seat_seeks([(first, second, "late-room", 0), (second, first, "late-room", 1)])
+        return given
+
+    assert app.call(late) == 0
+    assert seated_in_one_room(app, [(ana, a), (bea, b)]) == room
+
+
+def test_seeks_done_with_for_an_hour_are_deleted_and_the_others_kept(db_url: str) -> None:
+    now = [1_000_000.0]
+    app = App(db_url, clock=lambda: now[0])
+    with app.http:
+        players = [Player(app) for _ in range(8)]
+        cancelled, expired, cancelled_lately, waiting = (p.seek(clock=clock)["seek"] for p, clock in zip(
+            players[:4], [None, {"kind": "fischer", "minutes": 5, "increment": 3}, None,
+                          {"kind": "fischer", "minutes": 10, "increment": 5}], strict=True))
+        for who, seek in ((players[0], cancelled), (players[2], cancelled_lately)):
+            assert who.send("DELETE", f"/api/seeks/{seek}", seek=seek).status_code == 200
+        app.sql(sa.update(seeks).where(seeks.c.id == expired).values(status="expired"))
+        played = [players[4].seek()["seek"], players[5].seek()["seek"]]
+        [(played_room, *_)] = app.step()
+        with app.http.websocket_connect(f"/api/rooms/{played_room}/ws") as ws:  # its match is over
+            ws.send_text(json.dumps({"type": "hello", "token": players[4].secrets[played[0]]}))
+            ws.send_text(json.dumps({"type": "resign"}))
+            while json.loads(ws.receive_text())["type"] != "ended":
+                pass
+        playing = [players[6].seek()["seek"], players[7].seek()["seek"]]
+        assert len(app.step()) == 1
+        hour = 3601.0  # Settings.seek_keep_seconds is an hour
+        app.sql(sa.update(seeks).where(seeks.c.id.in_([cancelled, expired, *played, *playing]))
+                .values(since=seeks.c.since - hour, seen=seeks.c.seen - hour, paired_at=seeks.c.paired_at - hour))
+        app.sql(sa.update(seeks).where(seeks.c.id == waiting).values(since=seeks.c.since - hour))  # still asked after
+        everyone = {cancelled, expired, cancelled_lately, waiting, *played, *playing}
+        assert app.ids() == everyone
+        app.step()
+        assert app.ids() == everyone  # old seeks are looked for once a minute (the first step did it)
+        now[0] += 60.0
+        app.step()
+        assert app.ids() == {cancelled_lately, waiting, *playing}  # the match of the pair `playing` goes on

@@ -1,6 +1,7 @@
 """Quick pairing's seeks in the store (issue 24, point 2): one waiting seek per player and pool, a seek cancelled by
 its player, and every seek paired once at most, also by two server processes pairing one pool at the same time
-(PostgreSQL's ``SKIP LOCKED``)."""
+(PostgreSQL's ``SKIP LOCKED``), and a pool another process is pairing left to it, so that its pairs are the
+closest (the pool's advisory lock)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import random
 import pytest
 import sqlalchemy as sa
 
+import flametable.web.store.seeks as seeks_store
 from flametable.service.pairing import Gap
 from flametable.web.store import Store
 from flametable.web.store.tables import seeks
@@ -82,3 +84,26 @@ async def test_two_processes_pairing_200_seeks_at_once_pair_each_one_once_at_mos
         assert abs(ratings[a] - ratings[b]) <= 400
     waiting = sorted(ratings[k] for k, v in got.items() if v[0] == "waiting")
     assert all(high - low > 400 for low, high in itertools.pairwise(waiting))  # nobody left to pair
+
+
+async def test_a_pool_another_process_is_pairing_is_left_to_it_so_its_pairs_are_the_closest(
+        two: tuple[Store, Store]) -> None:
+    """Two processes pairing one pool at the same moment: the first's scan of the pool has reached (and locked) its
+    two oldest seeks when the second's step comes. Were the second to pair the seeks it can lock, it would pair
+    the two newer ones (90 apart), and the first the two older ones (90 apart): not the closest (5 apart each).
+    The pool's advisory lock leaves the pool to the first process, which pairs it whole, closest first."""
+    first, second = two
+    for seek_id, rating in (("x", 1500), ("y", 1590), ("z", 1505), ("w", 1595)):  # in this order: x waited longest
+        assert await first.add_seek(seek_id, POOL, f"account:{seek_id}", rating)
+    async with first.engine.connect() as connection, connection.begin():
+        assert (await connection.execute(sa.select(sa.func.pg_try_advisory_xact_lock(
+            seeks_store.POOL_LOCK_CLASS, sa.func.hashtext(POOL))))).scalar_one()  # the first step's beginning
+        reached = (await connection.execute(
+            sa.select(seeks.c.id).where(seeks.c.pool == POOL, seeks.c.status == "waiting")
+            .order_by(seeks.c.since, seeks.c.id).limit(2).with_for_update(skip_locked=True))).scalars().all()
+        assert list(reached) == ["x", "y"]  # its scan, halfway
+        assert await second.pair_seeks(POOL) == []  # the second process's step, meanwhile: the pool is left alone
+        made = await seeks_store.pair(connection, POOL, Gap())  # the first step goes on to the end of the pool
+    assert sorted(tuple(sorted(pair)) for pair in made) == [("w", "y"), ("x", "z")]
+    assert {k: v[:2] for k, v in (await rows(second)).items()} == {
+        "x": ("paired", "z"), "z": ("paired", "x"), "y": ("paired", "w"), "w": ("paired", "y")}

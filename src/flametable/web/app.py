@@ -113,7 +113,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hall.start_clocks()  # a single server's timed matches taken up: their clocks run from now (issue 24)
         await rate_pending(store, settings.clock())  # rated matches whose rating failed before (issue 23)
         app.state.seeker = seeker = (Seeker(hall, store, gap=settings.seek_gap, every=settings.pairing_every,
-                                            stale=settings.seek_stale_seconds)
+                                            stale=settings.seek_stale_seconds, grace=settings.seek_grace_seconds,
+                                            keep=settings.seek_keep_seconds)
                                      if isinstance(store, Store) else None)  # quick pairing (issue 24)
         if seeker is not None:
             seeker.start()

@@ -77,12 +77,16 @@ class Seeker:
     ``every`` seconds in a task of its own until :meth:`stop`."""
 
     def __init__(self, hall: Hall, store: Store, *, gap: Gap | None = None, every: float | None = 0.5,
-                 stale: float = 30.0) -> None:
+                 stale: float = 30.0, grace: float = 10.0, keep: float = 3600.0, purge_every: float = 60.0) -> None:
         self.hall = hall
         self.store = store
         self.gap = gap or Gap()
         self.every = every
         self.stale = stale
+        self.grace = grace  # a pair still without a room this long after its pairing waits again
+        self.keep = keep  # the seeks done with (cancelled, expired, paired and played) this long are deleted
+        self.purge_every = purge_every  # ... at most once every this many seconds of the hall's clock
+        self.purged: float | None = None  # when this process last deleted old seeks
         self.task: asyncio.Task[None] | None = None
         self.made = 0  # the rooms this process made for pairs
         self.seen: set[str] = set()  # the waiting seeks asked after since the last step
@@ -94,10 +98,19 @@ class Seeker:
 
     async def step(self) -> list[tuple[str, str, str]]:
         """Write which seeks were asked after, expire those nobody asks after, pair every pool, make each pair's
-        room: (room, seek, seek) each."""
+        room: (room, seek, seek) each. Pairs left without a room past the grace (their process stopped, or could
+        not store their room) wait again first, so they are paired again in this step; and, once every
+        ``purge_every`` seconds, the seeks done with for ``keep`` seconds are deleted."""
         if self.seen:
             seen, self.seen = self.seen, set()
             await self.store.seeks_seen(sorted(seen))
+        now = self.hall.clock()
+        if self.purged is None or now - self.purged >= self.purge_every:
+            self.purged = now
+            if gone := await self.store.purge_seeks(self.keep):
+                log.info("%d old seeks deleted", gone)
+        if back := await self.store.unseat_seeks(self.grace):
+            log.warning("%d paired seeks had no room %.0f s after their pairing; they wait again", back, self.grace)
         await self.store.expire_seeks(self.stale)
         made: list[tuple[str, str, str]] = []
         for key in await self.store.waiting_pools():
@@ -140,8 +153,12 @@ class Seeker:
                 log.exception("room %s of pool %s: its accounts could not be stored; its match is not rated", room.id,
                               pool.key)
             self.hall.maybe_forget(room)
-        await self.store.seat_seeks([(seek.id, room.id, player) for room, two in zip(rooms, seated, strict=True)
-                                     for player, seek in enumerate(two)])
+        given = await self.store.seat_seeks([(seek.id, two[1 - player].id, room.id, player)
+                                             for room, two in zip(rooms, seated, strict=True)
+                                             for player, seek in enumerate(two)])
+        if given < 2 * len(rooms):  # made too late: the seeks were put back (their rooms go unplayed, then abort)
+            log.warning("pool %s: %d of %d seeks were put back before their room was stored", pool.key,
+                        2 * len(rooms) - given, 2 * len(rooms))
         self.made += len(rooms)
         return [(room.id, a.id, b.id) for room, (a, b) in zip(rooms, pairs, strict=True)]
 

@@ -48,10 +48,13 @@ class Settings:
     cluster_every: float = 1.0
     # quick pairing (issue 24, web/seeking.py): a pairing step every ``pairing_every`` seconds (None: none, tests
     # step it themselves), the rating gap allowed, a seek expired once its client has not asked after it for
-    # ``seek_stale_seconds``
+    # ``seek_stale_seconds``; a pair still without a room ``seek_grace_seconds`` after its pairing waits again; the
+    # seeks done with for ``seek_keep_seconds`` are deleted
     pairing_every: float | None = 0.5
     seek_gap: Gap = field(default_factory=Gap)
     seek_stale_seconds: float = 30.0
+    seek_grace_seconds: float = 10.0
+    seek_keep_seconds: float = 3600.0
 
     @property
     def clustered(self) -> bool:

@@ -153,8 +153,8 @@ async def show_seek(request: Request) -> Response:
         return found
     _store, row, secret = found
     seeker: Seeker | None = getattr(request.app.state, "seeker", None)
-    if row.status == WAITING and seeker is not None:
-        seeker.touch(row.id)  # written at the pairing's next step
+    if (row.status == WAITING or (row.status == PAIRED and row.room_id is None)) and seeker is not None:
+        seeker.touch(row.id)  # written at the pairing's next step (a pair put back waits on if still asked after)
     return JSONResponse(seek_json(request, row, secret))
 
 

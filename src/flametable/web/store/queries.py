@@ -293,9 +293,20 @@ class Store:
         return await self._write(f"cannot pair the pool {pool}",
                                  lambda connection: seeks.pair(connection, pool, gap or Gap()))
 
-    async def seat_seeks(self, places: list[tuple[str, str, int]]) -> None:
-        """The room made for paired seeks: (seek, room, seat) each (:func:`.seeks.seated`)."""
-        await self._write("cannot give paired seeks their room", lambda connection: seeks.seated(connection, places))
+    async def seat_seeks(self, places: list[tuple[str, str, str, int]]) -> int:
+        """The room made for paired seeks: (seek, partner, room, seat) each (:func:`.seeks.seated`): how many were
+        still waiting for it."""
+        return await self._write("cannot give paired seeks their room",
+                                 lambda connection: seeks.seated(connection, places))
+
+    async def unseat_seeks(self, grace: float) -> int:
+        """Seeks paired over ``grace`` seconds ago that still have no room wait again (:func:`.seeks.unseated`)."""
+        return await self._write("cannot put back paired seeks without a room",
+                                 lambda connection: seeks.unseated(connection, grace))
+
+    async def purge_seeks(self, older: float) -> int:
+        """Delete the seeks done with for ``older`` seconds (:func:`.seeks.purge`)."""
+        return await self._write("cannot delete old seeks", lambda connection: seeks.purge(connection, older))
 
     async def unpair_seeks(self, seek_ids: list[str]) -> None:
         """Paired seeks whose room could not be made wait again."""

@@ -101,12 +101,42 @@ async def pair(connection: AsyncConnection, pool: str, gap: Gap) -> list[tuple[s
     return [(a.id, b.id) for a, b in made]
 
 
-async def seated(connection: AsyncConnection, places: Sequence[tuple[str, str, int]]) -> None:
-    """The room made for paired seeks: ``places`` are (seek, room, seat)."""
+async def seated(connection: AsyncConnection, places: Sequence[tuple[str, str, str, int]]) -> int:
+    """The room made for paired seeks: ``places`` are (seek, its partner, room, seat). A seek given its room is
+    still paired with that partner and has no room yet (one whose room took longer than the grace was put back by
+    :func:`unseated` and may be paired again since): how many seeks were given their room."""
+    if not places:
+        return 0
     await connection.execute(
-        sa.update(seeks).where(seeks.c.id == sa.bindparam("seek"), seeks.c.status == PAIRED)
+        sa.update(seeks).where(seeks.c.id == sa.bindparam("seek"), seeks.c.status == PAIRED,
+                               seeks.c.partner == sa.bindparam("partner_is"), seeks.c.room_id.is_(None))
         .values(room_id=sa.bindparam("room"), seat=sa.bindparam("place")),
-        [{"seek": seek, "room": room, "place": seat} for seek, room, seat in places])
+        [{"seek": seek, "partner_is": partner, "room": room, "place": seat} for seek, partner, room, seat in places])
+    given = await connection.execute(  # (a driver's rowcount of many parameter sets is not to be trusted)
+        sa.select(sa.func.count()).where(seeks.c.id.in_([p[0] for p in places]),
+                                         seeks.c.room_id.in_(sorted({p[2] for p in places}))))
+    return int(given.scalar_one())
+
+
+async def unseated(connection: AsyncConnection, grace: float) -> int:
+    """The seeks paired more than ``grace`` seconds ago that still have no room (the process that paired them
+    stopped, or could not store their room) wait again, with the time they had waited: how many."""
+    done = await connection.execute(sa.update(seeks).where(
+        seeks.c.status == PAIRED, seeks.c.room_id.is_(None), seeks.c.paired_at < database_now() - grace)
+        .values(status=WAITING, partner=None, paired_at=None))
+    return int(done.rowcount or 0)
+
+
+async def purge(connection: AsyncConnection, older: float) -> int:
+    """Delete the seeks done with for ``older`` seconds, so that the table does not grow forever: the cancelled and
+    expired ones last heard of (made, or asked after) that long ago, and the paired ones paired that long ago whose
+    room's match is no longer going on. How many were deleted."""
+    before = database_now() - older
+    playing = sa.exists().where(rooms.c.id == seeks.c.room_id, current_match(), matches.c.status == PLAYING)
+    done = await connection.execute(sa.delete(seeks).where(sa.or_(
+        sa.and_(seeks.c.status.in_((CANCELLED, EXPIRED)), sa.func.coalesce(seeks.c.seen, seeks.c.since) < before),
+        sa.and_(seeks.c.status == PAIRED, seeks.c.room_id.is_not(None), seeks.c.paired_at < before, ~playing))))
+    return int(done.rowcount or 0)
 
 
 async def unpair(connection: AsyncConnection, seek_ids: Iterable[str]) -> None:

@@ -258,7 +258,8 @@ export async function mount(root, { room }) {
   const outsideMenu = (e) => { if (!menuPanel.hidden && !menu.contains(e.target)) showMenu(false); };
   document.addEventListener("pointerdown", outsideMenu);
   const frame = h("div", { class: "table " + summary.game },
-    h("div", { class: "table-head" }, h("h1", {}, title), menu),
+    h("div", { class: "table-head" }, h("h1", {}, title, summary.rated === true // a rated match, said at the table
+      ? [" ", h("span", { class: "badge rated" }, _("Rated"))] : null), menu),
     h("section", { class: "seats", "aria-label": _("Players") }, bar, status, watching),
     lastMove, errorBox, result, board, controls,
     h("p", { class: "sound-choice" }, h("label", { for: "turn-sound" }, sound, " ",
