@@ -136,8 +136,7 @@ def test_a_match_over_or_against_a_bot_or_waiting(app: App) -> None:
     room, t0, t1 = pair(ana, bea, clock=None)
     bea.resign(room, t1)
     assert mine(ana, [(room, t0)]) == []  # over: not going on
-    # (Flame Duel's seat 0 acts first: the bot has no move to make while the test runs)
-    bot = ana.post("/api/rooms", {"game": "duel", "seats": ["me", "bot:random"]}, status=201)
+    bot = ana.post("/api/rooms", {"game": "duals", "seats": ["me", "bot:random"]}, status=201)
     waiting = ana.post("/api/rooms", {"game": "duel", "seats": ["me", "open"]}, status=201)
     listed = {m["room"]: m for m in mine(ana, [(bot["room"], bot["token"]), (waiting["room"], waiting["token"])])}
     assert listed[bot["room"]]["opponent"] == {"kind": "bot", "bot": "bot:random"}

@@ -481,6 +481,22 @@ async def test_writes_after_close_are_refused(db_url: str, anyio_backend: str) -
         await opened.create_room(a_room())
 
 
+async def test_reads_after_close_are_refused_and_open_no_connection(db_url: str, anyio_backend: str) -> None:
+    """A task still reading once the server's store is closed (the shutdown's leak, issue 24) gets
+    :class:`StoreError`: no connection is opened on the disposed engine, none left for the garbage collector."""
+    opened = await Store.open(db_url)
+    await made(opened, a_room())
+    await opened.close()
+    connected: list[object] = []
+    sa.event.listen(opened.engine.sync_engine, "connect", lambda dbapi, _record: connected.append(dbapi))
+    with pytest.raises(StoreError, match="the store is closed"):
+        await opened.load_room("r1")
+    with pytest.raises(StoreError, match="the store is closed"):
+        await opened.waiting_rooms()
+    assert not await opened.ping()
+    assert connected == []
+
+
 async def test_close_finishes_the_writes_asked_for(db_url: str, anyio_backend: str) -> None:
     opened = await Store.open(db_url)
     match_id = await made(opened, a_room())

@@ -40,7 +40,7 @@ import secrets
 import socket
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -500,8 +500,8 @@ class Room:
             self.away[player] = self.hall.clock()  # the other may claim once it has lasted (issue 24)
             self.claims_told.discard(player)
             self.schedule_clock()
-        if conn.player is not None and self.conns:
-            task = asyncio.get_running_loop().create_task(self._announce())
+        if conn.player is not None and self.conns and not self.hall.closing:
+            task = self.hall.spawn(self._announce())
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
         self.hall.maybe_forget(self)
@@ -721,12 +721,12 @@ class Room:
 
     def schedule_bot(self) -> None:
         """Let the seat to act think, if it is a bot's (the lock held, or no one else running)."""
-        if not self.playing or (self.bot_task is not None and not self.bot_task.done()):
+        if not self.playing or self.hall.closing or (self.bot_task is not None and not self.bot_task.done()):
             return
         seat = self.service.to_act
         if seat is None or not self.kind_at(seat).startswith("bot:"):
             return
-        self.bot_task = asyncio.get_running_loop().create_task(self._bot_move(seat, self.wire_version))
+        self.bot_task = self.hall.spawn(self._bot_move(seat, self.wire_version))
         self.bot_task.add_done_callback(lambda _: self.hall.maybe_forget(self))  # its people may have left
 
     def _cancel_bot(self) -> None:
@@ -805,8 +805,9 @@ class Room:
         for a room this hall does not hold (one made only to be read, as a cluster's lobby reads a room nobody
         holds: its clock is its owner's)."""
         self._cancel_clock()
-        if self.hall.rooms.get(self.id) is self and not self.dropped and self._deadlines():
-            self.clock_task = asyncio.get_running_loop().create_task(self._clock_wait(), name=f"clock-{self.id}")
+        if (self.hall.rooms.get(self.id) is self and not self.dropped and not self.hall.closing
+                and self._deadlines()):
+            self.clock_task = self.hall.spawn(self._clock_wait(), name=f"clock-{self.id}")
 
     def _cancel_clock(self) -> None:
         task, self.clock_task = self.clock_task, None
@@ -1118,6 +1119,10 @@ class Hall:
         self._loading: dict[str, asyncio.Future[Room | Remote | None]] = {}
         self.sweeper: asyncio.Task[None] | None = None
         self.clock_loader: asyncio.Task[int] | None = None  # a single server's timed rooms taken up at its start
+        # every task of the rooms (a bot's move, a clock's wait, a presence told, a connection closed), each until it
+        # ends: :meth:`close` cancels and awaits those left, so none still uses the store once it is closed
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.closing = False  # :meth:`close` has begun: no room starts a task any more
         self.expensive = Budgets(self.limits.expensive_per_second, self.limits.expensive_burst)
         self.log_builds = asyncio.Semaphore(self.limits.log_builds)  # the logs built at once, off the loop
         self.bodies = Budgets(self.limits.bodies_per_second, self.limits.bodies_burst)  # requests with a body
@@ -1212,7 +1217,7 @@ class Hall:
             await conn.close(1012)
 
         for conn in conns:
-            task = asyncio.get_running_loop().create_task(close(conn))
+            task = self.spawn(close(conn))
             room.tasks.add(task)
             task.add_done_callback(room.tasks.discard)
 
@@ -1486,6 +1491,13 @@ class Hall:
             log.info("%d rooms with a clock were taken up", len(ids))
         return len(ids)
 
+    def spawn(self, work: Coroutine[Any, Any, None], name: str | None = None) -> asyncio.Task[None]:
+        """``work`` run in a task of a room's, kept in :attr:`tasks` until it ends."""
+        task = asyncio.get_running_loop().create_task(work, name=name)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
     async def start_sweeping(self) -> None:
         """Sweep once now (the rooms whose time ran out while the server was down are closed before the first
         request), then run :meth:`sweeping` in a task of its own until :meth:`close`."""
@@ -1493,7 +1505,11 @@ class Hall:
         self.sweeper = asyncio.get_running_loop().create_task(self.sweeping(), name="flametable-room-sweep")
 
     async def close(self) -> None:
-        """Stop every bot: the rooms' waits cancelled, the queued decisions dropped, the bots' workers shut down."""
+        """Stop every bot: the rooms' tasks (bots' moves, clocks' waits, presence) cancelled and awaited, the queued
+        decisions dropped, the bots' workers shut down; in a cluster, the leases given back after that. Once it
+        returns no task of the hall uses the store: the store may be closed (a write already asked for is done by
+        its writer all the same, :meth:`~flametable.web.store.Store.close`)."""
+        self.closing = True
         sweeper, self.sweeper = self.sweeper, None
         if sweeper is not None:
             sweeper.cancel()
@@ -1504,10 +1520,15 @@ class Hall:
             loader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await loader
-        if self.cluster is not None:
-            await self.cluster.stop()  # the leases given back: another process takes the rooms at once
         for room in list(self.rooms.values()):
             room._cancel_bot()
             room._cancel_clock()
             room.logs.cancel()
+        while self.tasks:  # a bot's move under way too (its room no longer holds it: it may schedule the next)
+            left = list(self.tasks)
+            for task in left:
+                task.cancel()
+            await asyncio.gather(*left, return_exceptions=True)
+        if self.cluster is not None:
+            await self.cluster.stop()  # the leases given back: another process takes the rooms at once
         self.bots.close()

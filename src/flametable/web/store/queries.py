@@ -59,11 +59,13 @@ class Store:
         return store
 
     async def close(self) -> None:
-        """Finish the writes asked for, then close the connections (writes asked for later: :class:`StoreError`)."""
+        """Finish the writes asked for, then close the connections (writes and reads asked for later:
+        :class:`StoreError`; a read no longer opens a connection that nothing would close)."""
         if self._closed:
             return
         self._closed = True
         await self._writer.stop()
+        sa.event.listen(self.engine.sync_engine, "do_connect", _refuse_closed)
         await self.engine.dispose()
 
     async def ping(self) -> bool:
@@ -522,6 +524,11 @@ async def _refuse(connection: AsyncConnection, match_id: int, what: str) -> None
     if status is None:
         raise StoreError(f"{what}: there is no match {match_id}")
     raise MatchOver(what, match_id, str(status))
+
+
+def _refuse_closed(*_: Any) -> None:
+    """A closed store's engine (``do_connect``): no new connection (its reads get :class:`StoreError`)."""
+    raise sa_exc.InvalidRequestError("the store is closed")
 
 
 def _waiting_room(before: float | None = None) -> sa.Exists:
