@@ -12,9 +12,9 @@ from flametable.texts.translator import Translator
 from tests.cli.conftest import Cli
 from tests.services import fresh_postgresql_database, postgresql_url
 from tests.web.test_store import HEAD
+from tests.web.test_store import TABLES as STORE_TABLES
 
-TABLES = {"alembic_version", "rooms", "seats", "matches", "actions", "room_owners", "accounts", "sessions",
-          "seat_accounts", "rated_rooms", "ratings", "rating_history", "seeks"}
+TABLES = {"alembic_version", *STORE_TABLES}
 
 
 def tables(path: Path) -> set[str]:
