@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import signal
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -126,6 +127,14 @@ def run_match(spec: SimSpec, index: int, game: Any = None) -> dict[str, Any]:
     return line
 
 
+def pool_worker(game_name: str, data: str | None) -> None:
+    """A pool worker's start: Ctrl-C is the parent's to handle (SIGINT reaches the whole process group at a
+    terminal), so the workers ignore it and finish the batch in hand. A worker killed by it left Python 3.11's pool
+    unable to shut down: the run hung after Ctrl-C instead of ending with what it had written."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    worker_game(game_name, data)
+
+
 def play_chunk(spec: SimSpec, indexes: list[int], each: Callable[[dict[str, Any]], T] | None) -> list[Any]:
     """The result lines of the matches ``indexes`` (or what ``each`` makes of them), in a worker that has its
     game (:func:`worker_game`)."""
@@ -191,7 +200,9 @@ def run(spec: SimSpec, jobs: int = 1, chunk: int = 0, *,
         return
     chunks = plan_chunks(spec.games, jobs, chunk)
     ctx = get_context("fork") if hasattr(os, "fork") else get_context("spawn")
-    with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=worker_game,
-                             initargs=(spec.game, spec.data)) as pool:
+    pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=pool_worker, initargs=(spec.game, spec.data))
+    try:
         for results in pool.map(play_chunk, [spec] * len(chunks), chunks, [each] * len(chunks)):
             yield from results
+    finally:  # stopped early (Ctrl-C, an error, the reader gone): the batches not begun are dropped, not played
+        pool.shutdown(wait=True, cancel_futures=True)
