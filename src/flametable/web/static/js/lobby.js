@@ -258,7 +258,7 @@ export async function mount(root) {
     h("a", { href: profileLink(room.creator.name), "data-nav": true }, room.creator.name), " ",
     h("span", { class: "rating", "aria-label": _("rating {rating}", { rating: room.creator.rating }) },
       `(${room.creator.rating})`)) : null);
-  const refresh = async () => {
+  const refreshRooms = async () => {
     const { rooms } = await api("/api/rooms");
     waiting.replaceChildren(...(rooms.length ? rooms.map((room) => h("li", {},
       h("span", {}, titles[room.game] || room.game), " ",
@@ -269,14 +269,15 @@ export async function mount(root) {
       creator(room), " ",
       h("a", { href: `/rooms/${room.room}`, "data-nav": true }, _("Join")), " ", closeButton(room)))
       : [h("li", {}, _("No room is waiting for a player."))]));
-    await refreshChallenges();
   };
+  const refresh = () => Promise.all([refreshRooms(), refreshChallenges()]);
   showRated();
-  await Promise.all([refresh(), mine.start()]);
-  const timer = setInterval(refresh, 5000);
   const [pairing, leavePairing, showPairingRated] = quickPairing(games);
-  const stop = onAccount(() => { showRated(); showPairingRated(); mine.refresh(); refreshChallenges(); });
+  // the form is usable at once; the lists fill in as their answers come (the page stays busy until they have)
   root.append(pairing, challengesBox, form, mine.section, h("section", { class: "waiting" },
     h("h2", {}, _("Rooms waiting for a player")), waiting, waitingError));
+  await Promise.all([refresh(), mine.start()]);
+  const timer = setInterval(refresh, 5000);
+  const stop = onAccount(() => { showRated(); showPairingRated(); mine.refresh(); refreshChallenges(); });
   return () => { clearInterval(timer); stop(); mine.stop(); leavePairing(); };
 }

@@ -9,7 +9,8 @@ import { clockText, controlText } from "./clock.js";
 import { announce, fill, h } from "./dom.js";
 import { _, language } from "./i18n.js";
 import { go } from "./nav.js";
-import { botName, chime, soundOn } from "./table.js";
+import { chime, soundOn } from "./sound.js";
+import { botName } from "./turn.js";
 
 export const POLL_MS = 12_000;
 const TITLE = "flametable";

@@ -13,7 +13,7 @@ import { games as knownGames } from "./games.js";
 import { _, language, ngettext } from "./i18n.js";
 import { optionsForm, readOptions } from "./lobby.js";
 import { myMatches } from "./mymatches.js";
-import { botName } from "./table.js";
+import { botName } from "./turn.js";
 
 export function dateOf(seconds, long = false) {
   return new Intl.DateTimeFormat(language(), long ? { dateStyle: "medium" } : { day: "numeric", month: "short" })

@@ -10,23 +10,13 @@ import { gameModule, gameOf, loadGame } from "./games.js";
 import { _, language } from "./i18n.js";
 import { helpLink } from "./help.js";
 import { RoomSocket } from "./socket.js";
-import { endWords } from "./turn.js";
+import { SOUND_KEY, chime, soundOn } from "./sound.js";
+import { UNPLAYED, botName, endWords } from "./turn.js";
 
 export function playerName(seat, mySeat) {
   const name = _("Player {n}", { n: seat + 1 });
   return seat === mySeat ? _("{player} (you)", { player: name }) : name;
 }
-
-// A bot seat's kind in words ("bot:easy" is the server's name for it).
-export function botName(kind) {
-  const known = { "bot:easy": _("An easy bot"), "bot:medium": _("A medium bot"), "bot:hard": _("A hard bot"),
-    "bot:random": _("A random bot") };
-  return known[kind] || _("A bot ({kind})", { kind: kind.slice(4) });
-}
-
-// The statuses of a match closed before it was played out: the room's open seat stayed empty too long, or its
-// player closed it (the server's "ended" message then says why, in the player's language).
-const UNPLAYED = ["expired", "closed"];
 
 // A seat's connection in words (the dot before it is drawn by the style sheet: never the only signal).
 const DISCONNECT_GRACE_MS = 2000;
@@ -84,32 +74,6 @@ function ratingLines(rating, mySeat) {
 
 // The page's title while a decision waits for this player (the tab says it when the page is not in sight).
 const TITLE = "flametable";
-
-// A short chime (Web Audio: no file), when the player asked for it.
-const SOUND_KEY = "flametable.sound";
-
-export function soundOn() {
-  return localStorage.getItem(SOUND_KEY) === "on";
-}
-
-export function chime() {
-  const Context = window.AudioContext || window.webkitAudioContext;
-  if (!Context) return;
-  try {
-    const audio = new Context();
-    const tone = audio.createOscillator();
-    const gain = audio.createGain();
-    tone.frequency.value = 660;
-    gain.gain.setValueAtTime(0.15, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
-    tone.connect(gain).connect(audio.destination);
-    tone.start();
-    tone.stop(audio.currentTime + 0.4);
-    tone.onended = () => audio.close();
-  } catch {
-    // no sound here: the title still says it
-  }
-}
 
 // A finished match's record, as its replay's steps: each seat's last view shows the cards that were still hidden.
 async function finalViews(room, match, stillWanted) {
