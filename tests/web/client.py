@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 
 from flametable.web.app import Settings, create_app
 from flametable.web.rooms import Limits
+from flametable.web.sessions import COOKIE
 from tests.web.memory_store import MemoryStore
 
 
@@ -107,3 +108,29 @@ class Server:
 
     def record(self, room: str, number: int = 0) -> Any:
         return self.http.get(f"/api/rooms/{room}/matches/{number}/record")
+
+
+class Session:
+    """What a browser keeps between its calls to the server: the session's cookie and its CSRF token, as each answer
+    (a ``TestClient`` response) sets or clears them, and the headers that send them back."""
+
+    def __init__(self) -> None:
+        self.cookie: str | None = None
+        self.csrf: str | None = None
+
+    def headers(self) -> dict[str, str]:
+        sent = {}
+        if self.cookie is not None:
+            sent["cookie"] = f"{COOKIE}={self.cookie}"
+        if self.csrf is not None:
+            sent["x-csrf-token"] = self.csrf
+        return sent
+
+    def keep(self, answer: Any) -> Any:
+        """Take the cookie and the token ``answer`` gives (a cleared cookie: signed out); ``answer`` itself back."""
+        if COOKIE in answer.cookies:
+            self.cookie = answer.cookies[COOKIE] or None
+        data = answer.json() if answer.headers.get("content-type", "").startswith("application/json") else None
+        if isinstance(data, dict) and "csrf" in data:
+            self.csrf = data["csrf"]
+        return answer

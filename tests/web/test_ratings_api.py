@@ -25,9 +25,8 @@ from flametable.web.messages import LEADERBOARD_ANSWER, PROFILE_ANSWER, RATING_C
 from flametable.web.ratings import change_json, rating_json
 from flametable.web.store import Store, database_url, ratings
 from flametable.web.store.tables import accounts
-from tests.web.client import settings
+from tests.web.client import Session, settings
 
-COOKIE = "flametable_session"
 PASSWORD = "correct horse battery"
 START = 1_800_000_000.0
 TEN_FIVE = {"kind": "fischer", "minutes": 10, "increment": 5}
@@ -57,17 +56,10 @@ class App:
         self.http = TestClient(create_app(settings(db_url=url, open_store=Store.open, clock=self.clock,
                                                    password_cost=HashCost(1, 1024, 1))))
 
-    def request(self, method: str, path: str, body: Any = None, cookie: str | None = None,
-                csrf: str | None = None) -> Any:
+    def request(self, method: str, path: str, body: Any = None, session: Session | None = None) -> Any:
         self.http.cookies.clear()
-        headers = {}
-        if cookie is not None:
-            headers["cookie"] = f"{COOKIE}={cookie}"
-        if csrf is not None:
-            headers["x-csrf-token"] = csrf
-        return self.http.request(method, path, headers=headers,
-                                 content=None if body is None else json.dumps(body).encode(),
-                                 )
+        return self.http.request(method, path, headers=session.headers() if session is not None else {},
+                                 content=None if body is None else json.dumps(body).encode())
 
     def sql(self, statement: Any) -> None:
         async def run() -> None:
@@ -78,24 +70,17 @@ class App:
         self.http.portal.call(run)  # type: ignore[union-attr]
 
 
-class Player:
+class Player(Session):
     def __init__(self, app: App, name: str | None = None) -> None:
+        super().__init__()
         self.app = app
         self.name = name
-        self.cookie: str | None = None
-        self.csrf: str | None = None
         if name is not None:
             answer = self.send("POST", "/api/account", {"name": name, "password": PASSWORD})
             assert answer.status_code == 201, answer.text
 
     def send(self, method: str, path: str, body: Any = None) -> Any:
-        answer = self.app.request(method, path, body, self.cookie, self.csrf)
-        if COOKIE in answer.cookies:
-            self.cookie = answer.cookies[COOKIE] or None
-        data = answer.json() if answer.headers.get("content-type", "").startswith("application/json") else None
-        if isinstance(data, dict) and "csrf" in data:
-            self.csrf = data["csrf"]
-        return answer
+        return self.keep(self.app.request(method, path, body, self))
 
     def get(self, path: str) -> Any:
         answer = self.send("GET", path)

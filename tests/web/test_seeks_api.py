@@ -19,9 +19,8 @@ from flametable.web.app import create_app
 from flametable.web.seeking import Seeker
 from flametable.web.store import Store, StoreError
 from flametable.web.store.tables import seeks
-from tests.web.client import settings
+from tests.web.client import Session, settings
 
-COOKIE = "flametable_session"
 THREE_TWO = {"kind": "fischer", "minutes": 3, "increment": 2}
 
 
@@ -64,16 +63,15 @@ class App:
         return got
 
 
-class Player:
+class Player(Session):
     """A browser: its guest id, its session (once signed up), its seeks' secrets."""
 
     count = 0
 
     def __init__(self, app: App, name: str | None = None) -> None:
+        super().__init__()
         Player.count += 1
         self.app, self.guest = app, f"guest-{Player.count}"
-        self.cookie: str | None = None
-        self.csrf: str | None = None
         self.secrets: dict[str, str] = {}
         if name is not None:
             answer = self.send("POST", "/api/account", {"name": name, "password": "correct horse battery"})
@@ -81,21 +79,11 @@ class Player:
 
     def send(self, method: str, path: str, body: Any = None, seek: str | None = None) -> Any:
         self.app.http.cookies.clear()
-        headers = {"x-guest-id": self.guest}
-        if self.cookie is not None:
-            headers["cookie"] = f"{COOKIE}={self.cookie}"
-        if self.csrf is not None:
-            headers["x-csrf-token"] = self.csrf
+        headers = {"x-guest-id": self.guest, **self.headers()}
         if seek is not None:
             headers["x-seek-secret"] = self.secrets[seek]
-        answer = self.app.http.request(method, path, headers=headers,
-                                       content=None if body is None else json.dumps(body).encode())
-        if COOKIE in answer.cookies:
-            self.cookie = answer.cookies[COOKIE] or None
-        data = answer.json() if answer.headers.get("content-type", "").startswith("application/json") else None
-        if isinstance(data, dict) and "csrf" in data:
-            self.csrf = data["csrf"]
-        return answer
+        return self.keep(self.app.http.request(method, path, headers=headers,
+                                               content=None if body is None else json.dumps(body).encode()))
 
     def seek(self, game: str = "duel", clock: Any = None, rated: bool = False) -> dict[str, Any]:
         answer = self.send("POST", "/api/seeks", {"game": game, "clock": clock or THREE_TWO, "rated": rated})
