@@ -24,7 +24,7 @@ from starlette.routing import BaseRoute, Route
 
 from flametable.bots.registry import HUMAN
 from flametable.texts.translator import Translator
-from flametable.web.cluster import OPS, Answer
+from flametable.web.cluster import OPS, Answer, Cluster
 from flametable.web.common import hall_of, language_of, read_body
 from flametable.web.messages import MY_MATCHES_REQUEST
 from flametable.web.rooms import Hall, Room, game_of, token_hash
@@ -117,7 +117,7 @@ async def entries(hall: Hall, proofs: list[Proof]) -> list[dict[str, Any]]:
     if the store failed."""
     now = hall.clock()
     out: list[dict[str, Any]] = []
-    rest: list[Proof] = []
+    rest: list[Proof] = []  # the seats of rooms this process does not hold
     for proof in proofs:
         room = hall.rooms.get(proof[0])
         if room is None:
@@ -126,22 +126,31 @@ async def entries(hall: Hall, proofs: list[Proof]) -> list[dict[str, Any]]:
         entry = seat_entry(room, proof, now)
         if entry is not None:
             out.append(entry)
-    cluster = hall.cluster
-    if cluster is not None and rest:
-        by_owner: dict[str, list[Proof]] = {}
-        for room_id, (owner, _fence, left) in (await hall.store.room_owners({p[0] for p in rest})).items():
-            if owner != hall.process and left > 0:
-                by_owner.setdefault(owner, []).extend(p for p in rest if p[0] == room_id)
-        asked = list(by_owner.items())
-        replies = await asyncio.gather(*(cluster.ask(owner, "mine", {"seats": [list(p) for p in seats],
-                                                                      "lang": "en"})
-                                         for owner, seats in asked))
-        answered: set[str] = set()
-        for reply in replies:
-            if reply is not None and reply[0] == 200:
-                out.extend(entry for entry in reply[1].get("matches", []) if isinstance(entry, dict))
-                answered.update(str(room_id) for room_id in reply[1].get("held", []))
-        rest = [p for p in rest if p[0] not in answered]
+    if hall.cluster is not None and rest:
+        rest = await _from_owners(hall, hall.cluster, rest, out)
+    return out + await _from_store(hall, rest, now)
+
+
+async def _from_owners(hall: Hall, cluster: Cluster, rest: list[Proof], out: list[dict[str, Any]]) -> list[Proof]:
+    """The entries of ``rest`` that the processes holding their rooms give (one ``mine`` request per other owner,
+    at once), added to ``out``; the proofs of the rooms nobody answered for."""
+    by_owner: dict[str, list[Proof]] = {}
+    for room_id, (owner, _fence, left) in (await hall.store.room_owners({p[0] for p in rest})).items():
+        if owner != hall.process and left > 0:
+            by_owner.setdefault(owner, []).extend(p for p in rest if p[0] == room_id)
+    replies = await asyncio.gather(*(cluster.ask(owner, "mine", {"seats": [list(p) for p in seats], "lang": "en"})
+                                     for owner, seats in by_owner.items()))
+    answered: set[str] = set()
+    for reply in replies:
+        if reply is not None and reply[0] == 200:
+            out.extend(entry for entry in reply[1].get("matches", []) if isinstance(entry, dict))
+            answered.update(str(room_id) for room_id in reply[1].get("held", []))
+    return [p for p in rest if p[0] not in answered]
+
+
+async def _from_store(hall: Hall, rest: list[Proof], now: float) -> list[dict[str, Any]]:
+    """The entries of ``rest``, whose rooms nobody holds (or whose owners did not answer), as the store has them: only
+    the seats the store proves of matches being played are loaded, a few rooms at once."""
     live = await hall.store.playing_seats(p[0] for p in rest) if rest else {}
     rest = [p for p in rest if proven(live.get(p[0], {}), p)]  # not playing, or a token of no seat of it: neither
     # loaded nor replayed
@@ -153,8 +162,8 @@ async def entries(hall: Hall, proofs: list[Proof]) -> list[dict[str, Any]]:
         playing = row is not None and row.match.status == PLAYING  # (ended meanwhile: not replayed to say so)
         return room_id, Room(hall, row, game_of(row.game)) if playing and row is not None else None
 
-    # nobody holds these rooms (or their owners did not answer): as the store has them, a few loaded at once
     rooms = dict(await asyncio.gather(*(stored(room_id) for room_id in sorted({p[0] for p in rest}))))
+    out = []
     for proof in rest:
         room = rooms[proof[0]]
         entry = seat_entry(room, proof, now) if room is not None else None
