@@ -217,10 +217,13 @@ IMPORT = re.compile(r"""^\s*(?:import|export)\s[^;]*?\bfrom\s*["']([^"']+)["']|^
                     r"""|\bimport\(\s*["']([^"']+)["']\s*\)""", re.MULTILINE | re.DOTALL)
 
 
-def js_imports(url: str, text: str) -> list[str]:
-    """The modules a JS module imports (``import ... from "./x.js"``, ``import("./x.js")``), as URLs."""
+def js_imports(url: str, text: str, dynamic: bool = True) -> list[str]:
+    """The modules a JS module imports (``import ... from "./x.js"``, and ``import("./x.js")`` if ``dynamic``), as
+    URLs."""
     out = []
     for match in IMPORT.finditer(text):
+        if not dynamic and match.group(3):
+            continue
         spec = next(group for group in match.groups() if group)
         out.append(spec if spec.startswith("/") else posixpath.normpath(posixpath.join(posixpath.dirname(url), spec)))
     return out
@@ -252,6 +255,30 @@ def import_cycle(graph: dict[str, list[str]]) -> list[str]:
 def client_import_graph() -> dict[str, list[str]]:
     return {url: js_imports(url, path.read_text(encoding="utf-8"))
             for url, path in client_files().items() if path.suffix == ".js"}
+
+
+def static_closure(roots: list[str]) -> set[str]:
+    """The modules ``roots`` need before they run: themselves and what they import, ``import()`` left out."""
+    files = client_files()
+    needed: set[str] = set()
+    todo = list(roots)
+    while todo:
+        url = todo.pop()
+        if url not in needed:
+            needed.add(url)
+            todo += js_imports(url, files[url].read_text(encoding="utf-8"), dynamic=False)
+    return needed
+
+
+def test_the_page_preloads_every_module_the_lobby_needs_to_draw() -> None:
+    """index.html asks at once for main.js's modules and the lobby's (the first page a player sees), instead of a
+    level of imports at a time (issue 25: the lobby's load time): each a ``<link rel="modulepreload">``, none
+    missing, none more."""
+    html = client_files()["/static/index.html"].read_text(encoding="utf-8")
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', html))
+    entry = re.findall(r'<script type="module" src="([^"]+)">', html)
+    assert entry == ["/static/js/main.js"]
+    assert preloaded == static_closure(["/static/js/main.js", "/static/js/lobby.js"]) - set(entry)
 
 
 def test_every_import_of_the_browser_client_names_one_of_its_modules() -> None:

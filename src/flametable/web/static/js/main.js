@@ -90,7 +90,9 @@ document.addEventListener("click", (e) => {
 window.addEventListener("popstate", () => show());
 
 async function start() {
-  await Promise.all([useLanguage(chosenLanguage()), loadAccount()]);
+  const ready = [useLanguage(chosenLanguage()), loadAccount()]; // the language is set at once, its words come later
+  games().catch(() => {}); // the games, asked meanwhile: every page and the menu need them (the answer is kept)
+  await Promise.all(ready);
   drawHeader(document.getElementById("account"));
   const select = document.getElementById("lang");
   select.value = chosenLanguage();
