@@ -48,6 +48,27 @@ def in_sight(page: Page, selector: str) -> bool:
     return bool(found)
 
 
+def tap_outside(page: Page, details: str, places: list[str]) -> None:
+    """A click on the first of ``places`` whose middle is in sight and not under the open ``details`` (which may
+    cover part of the table on a phone, by the deal)."""
+    point = page.evaluate("""([details, places]) => {
+        const open = document.querySelector(details);
+        for (const selector of places) {
+            const el = document.querySelector(selector);
+            if (!el) continue;
+            el.scrollIntoView({ block: "center" });
+            const r = el.getBoundingClientRect();
+            const [x, y] = [r.left + Math.min(r.width / 2, 40), r.top + r.height / 2];
+            if (y < 0 || y > innerHeight) continue;
+            const top = document.elementFromPoint(x, y);
+            if (top && (el === top || el.contains(top)) && !(open && open.contains(top))) return [x, y];
+        }
+        return null;
+    }""", [details, places])
+    assert point is not None, f"each of {places} is out of sight or under the details"
+    page.mouse.click(point[0], point[1])
+
+
 def test_a_card_s_details_close_on_a_tap_elsewhere_escape_and_the_focus_leaving(context: BrowserContext,
                                                                                rooms: Rooms) -> None:
     page = context.new_page()
@@ -61,7 +82,8 @@ def test_a_card_s_details_close_on_a_tap_elsewhere_escape_and_the_focus_leaving(
     # open, the details cover none of the player's controls nor a card of the hand
     found = page.evaluate(OUT_OF_SIGHT, [CONTROLS, HAND])
     assert not found["out"], f"covered by the details: {found['out']}"
-    page.locator(".duel-table .side.theirs .side-name").click()  # a tap elsewhere: over the opponent's side
+    tap_outside(page, ".dock .hand .mini .details", [".duel-table .side.theirs .side-name", ".duel-table .side.theirs",
+                                                      ".table-head h1"])  # a tap elsewhere: over the opponent's side
     expect(details).to_be_hidden(timeout=TIMEOUT)
     expect(peek).to_have_attribute("aria-expanded", "false")
     peek.click()
@@ -77,7 +99,8 @@ def test_a_card_s_details_close_on_a_tap_elsewhere_escape_and_the_focus_leaving(
     theirs = page.locator(".duel-table .side.theirs .lineup .mini.flipped").first
     theirs.locator(".peek").click()
     expect(theirs.locator(".details")).to_be_visible(timeout=TIMEOUT)
-    page.locator(".duel-table .side.mine .side-name").click()
+    tap_outside(page, ".duel-table .side.theirs .lineup .mini.flipped .details",
+                [".duel-table .side.mine .side-name", ".duel-table .side.mine"])  # a tap on one's own side
     expect(theirs.locator(".details")).to_be_hidden(timeout=TIMEOUT)
 
 
