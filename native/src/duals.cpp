@@ -343,10 +343,10 @@ struct Engine {
     void show(int sp, int k, bool on) {  // the top-token summaries: space sp shows (or stops showing) kind k
         uint64_t bit = uint64_t(1) << sp;
         int m = t.kind_mask[k];
-        for (int ty = 0; ty < NUM_TYPES; ++ty)
-            if ((m >> ty) & 1) {
-                if (on) s.has[ty] |= bit; else s.has[ty] &= ~bit;
-            }
+        for (unsigned rest = unsigned(m); rest; rest &= rest - 1) {  // the kind's types only (one or two)
+            int ty = __builtin_ctz(rest);
+            if (on) s.has[ty] |= bit; else s.has[ty] &= ~bit;
+        }
         s.topmask[sp] = on ? m : 0;
     }
 
@@ -566,13 +566,12 @@ struct Engine {
             s.fire_after = true;
             s.step = PLACE;
         } else if (ab == CRYSTAL_T) {
-            Ints drawn;
+            s.drawn.clear();
             for (int i = 0; i < CRYSTAL_DRAW; ++i) {
                 int k = draw_token();
                 if (k < 0) break;
-                drawn.push_back(int8_t(k));
+                s.drawn.push_back(int8_t(k));
             }
-            s.drawn = drawn;
             s.step = TAKE;
         } else {
             s.step = STEP_FOR_TYPE[ab];
@@ -853,7 +852,16 @@ void deal(const Tables &t, State &s, bool buddy, uint64_t seed) {
     s.buddy = buddy;
     s.rng.state = mix(seed);
     Rng &rng = s.rng;
-    Ints deck;
+    // Room for what the lists hold in a match, made once here (no growing as the match goes; a hand holds at
+    // most HAND_SIZE + COIN_DRAW cards, crystal draws CRYSTAL_DRAW tokens).
+    Ints &deck = s.deck;
+    deck.reserve(size_t(t.m));
+    for (int p = 0; p < 2; ++p) {
+        s.hands[p].reserve(8);
+        s.piles[p].reserve(size_t(t.m));
+        s.known[p].reserve(8);
+    }
+    s.drawn.reserve(CRYSTAL_DRAW);
     for (int c = 1; c <= t.m; ++c) deck.push_back(int8_t(c));
     rng.shuffle(deck);
     for (int p = 0; p < 2; ++p)
@@ -862,7 +870,6 @@ void deal(const Tables &t, State &s, bool buddy, uint64_t seed) {
                 s.hands[p].push_back(deck.back());
                 deck.pop_back();
             }
-    s.deck = deck;
     // D3: each player draws a token; the higher FIRE UP rank starts; equal: both go back, draw again.
     int np = int(t.pool.size());
     while (true) {
@@ -878,7 +885,7 @@ void deal(const Tables &t, State &s, bool buddy, uint64_t seed) {
         }
     }
     // D2: one artisan of each type at random on the inner ring, one of each as the reserve, the rest in the bag.
-    std::vector<int> types = {0, 1, 2, 3, 4, 5};
+    std::array<int, NUM_TYPES> types = {0, 1, 2, 3, 4, 5};
     rng.shuffle(types);
     for (int i = 0; i < NUM_TYPES; ++i) {
         Stack &st = s.stacks[t.inner[i]];
@@ -886,11 +893,12 @@ void deal(const Tables &t, State &s, bool buddy, uint64_t seed) {
         st.n = 1;
     }
     s.reserve = {0, 1, 2, 3, 4, 5};
-    Ints bag(t.bag.begin(), t.bag.end());
+    Ints &bag = s.bag;
+    bag.reserve(t.bag.size() + size_t(t.buddy_tokens) + NUM_TYPES);  // the reserve joins the bag once it is empty
+    bag.assign(t.bag.begin(), t.bag.end());
     if (buddy)
         for (int i = 0; i < t.buddy_tokens; ++i) bag.push_back(int8_t(t.buddy_kind));
     rng.shuffle(bag);
-    s.bag = bag;
     Engine{t, s}.index_board();
 }
 
@@ -1290,12 +1298,34 @@ struct DualsTables {
 
 PyObject *str_id = nullptr;
 
+// Two lists of the legal actions a state keeps to hand out again (issue 26, P3): a list nobody else holds any more
+// (its reference count back to the state's own one) is refilled in place instead of a new list being made and the
+// old one freed, which cost more than the rules' work of a step. Each list handed out is nobody else's: the caller
+// may keep, change or drop it, as a new list. A copy of a state starts without lists of its own.
+struct ListCache {
+    PyObject *slot[2] = {nullptr, nullptr};
+    ListCache() = default;
+    ListCache(const ListCache &) {}
+    ListCache(ListCache &&o) noexcept : slot{o.slot[0], o.slot[1]} { o.slot[0] = o.slot[1] = nullptr; }
+    ListCache &operator=(const ListCache &) { return *this; }
+    ListCache &operator=(ListCache &&o) noexcept {
+        std::swap(slot[0], o.slot[0]);
+        std::swap(slot[1], o.slot[1]);
+        return *this;
+    }
+    ~ListCache() {  // a state is freed by Python, the GIL held
+        Py_XDECREF(slot[0]);
+        Py_XDECREF(slot[1]);
+    }
+};
+
 struct DualsState {
     std::shared_ptr<const Tables> t;
     State s;
     nb::object outcome_cache;
+    ListCache lists{};
 
-    nb::object legal_actions() const {
+    PyObject *new_list() const {
         int n = int(s.legal.size());
         PyObject *list = PyList_New(n);
         if (!list) throw nb::python_error();
@@ -1304,7 +1334,48 @@ struct DualsState {
             Py_INCREF(a);
             PyList_SET_ITEM(list, i, a);
         }
-        return nb::steal(list);
+        return list;
+    }
+
+    void refill(PyObject *list) const {
+        auto *l = reinterpret_cast<PyListObject *>(list);
+        Py_ssize_t n = Py_ssize_t(s.legal.size());
+        PyObject **items = l->ob_item;
+        for (Py_ssize_t i = 0, old = Py_SIZE(l); i < old; ++i) Py_DECREF(items[i]);  // the game's actions: kept alive
+        if (n > l->allocated) {
+            Py_ssize_t room = std::max<Py_ssize_t>(n, 32);
+            items = static_cast<PyObject **>(PyMem_Realloc(items, size_t(room) * sizeof(PyObject *)));
+            if (!items) {
+                Py_SET_SIZE(l, 0);
+                throw std::bad_alloc();
+            }
+            l->ob_item = items;
+            l->allocated = room;
+        }
+        const int *ids = s.legal.data();
+        PyObject *const *action = t->action.data();
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            PyObject *a = action[ids[i]];
+            Py_INCREF(a);
+            items[i] = a;
+        }
+        Py_SET_SIZE(l, n);
+    }
+
+    nb::object legal_actions() {
+        for (PyObject *&kept : lists.slot) {
+            if (!kept) {
+                kept = new_list();
+                Py_INCREF(kept);
+                return nb::steal(kept);
+            }
+            if (Py_REFCNT(kept) == 1) {
+                refill(kept);
+                Py_INCREF(kept);
+                return nb::steal(kept);
+            }
+        }
+        return nb::steal(new_list());
     }
 
     void apply(nb::handle action) {
@@ -1799,10 +1870,14 @@ PyObject *guarded(F &&f) {
     return nullptr;
 }
 
+PyObject *SEAT[2] = {nullptr, nullptr};
+
 PyObject *py_to_act(PyObject *self, void *) {
     const State &s = nb::inst_ptr<DualsState>(self)->s;
     if (s.step == OVER) Py_RETURN_NONE;
-    return PyLong_FromLong(s.turn);
+    PyObject *seat = SEAT[s.turn & 1];  // 0 and 1, made once
+    Py_INCREF(seat);
+    return seat;
 }
 
 PyObject *py_legal_actions(PyObject *self, PyObject *) {
@@ -1828,6 +1903,8 @@ void add_descriptor(nb::handle cls, const char *name, PyObject *descr) {
 NB_MODULE(_duals, m) {
     m.doc() = "Flamecraft Duals' rules engine in C++ (flametable issue 26): flametable.games.duals.native wraps it.";
     str_id = PyUnicode_InternFromString("id");
+    SEAT[0] = PyLong_FromLong(0);
+    SEAT[1] = PyLong_FromLong(1);
     nb::set_leak_warnings(false);  // as _duel: the games' tables live as long as the process
     nb::class_<DualsTables>(m, "DualsTables");
     m.def("make_tables", &make_tables);
