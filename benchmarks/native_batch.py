@@ -6,7 +6,8 @@
 ``NativeDuelBatch.step`` (``--game duals``: ``NativeDualsBatch.step``) over ``--size`` matches, ``--steps``
 times, each match playing a uniformly random legal action drawn from its mask with numpy (a random number per
 action, the largest of the legal ones). Reports the steps a second (wall clock, for ``--threads``) of the ``step``
-calls alone (the engine: apply, resets, masks, rewards) and of the whole loop (the numpy draw included);
+calls alone (the engine: apply, resets, masks, rewards), also by the process's CPU time (``time.process_time``:
+what a busy shared machine changes less; all threads' time summed), and of the whole loop (the numpy draw included);
 ``--obs``: with each match's observation for its seat to act after every step (the batch's ``observe``), inside
 the timed calls.
 """
@@ -48,23 +49,25 @@ def main(argv: list[str] | None = None) -> None:
     obs = np.zeros((args.size, *encode.spec.shape), np.float32)
     rng = np.random.default_rng(1)
     noise = np.empty((args.size, batch.mask.shape[1]), np.float32)
-    in_step = 0.0
+    in_step = in_step_cpu = 0.0
     ends = 0
     started = time.perf_counter()
     for _ in range(args.steps):
         rng.random(out=noise, dtype=np.float32)
         actions = np.argmax(noise * batch.mask, axis=1)
-        before = time.perf_counter()
+        before, cpu_before = time.perf_counter(), time.process_time()
         _mask, _rewards, dones = batch.step(actions)
         if args.obs:
             batch.observe(encode, obs)
         in_step += time.perf_counter() - before
+        in_step_cpu += time.process_time() - cpu_before
         ends += int(dones.sum())
     whole = time.perf_counter() - started
     steps = args.size * args.steps
     print(json.dumps({"game": args.game, "size": args.size, "threads": args.threads, "observations": args.obs,
                       "steps": steps, "matches_ended": ends,
                       "step_calls_steps_per_second": round(steps / in_step),
+                      "step_calls_cpu_steps_per_second": round(steps / max(in_step_cpu, 1e-9)),
                       "whole_loop_steps_per_second": round(steps / whole)}))
 
 
