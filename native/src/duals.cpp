@@ -10,14 +10,17 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+#include <nanobind/ndarray.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -276,6 +279,7 @@ struct Out {
 struct Engine {
     const Tables &t;
     State &s;
+    int *scratch = nullptr;  // where settle lists the legal actions (null: the tables' own, the GIL held)
 
     // ------------------------------------------------------------------ facts
 
@@ -340,10 +344,10 @@ struct Engine {
     void show(int sp, int k, bool on) {  // the top-token summaries: space sp shows (or stops showing) kind k
         uint64_t bit = uint64_t(1) << sp;
         int m = t.kind_mask[k];
-        for (int ty = 0; ty < NUM_TYPES; ++ty)
-            if ((m >> ty) & 1) {
-                if (on) s.has[ty] |= bit; else s.has[ty] &= ~bit;
-            }
+        for (unsigned rest = unsigned(m); rest; rest &= rest - 1) {  // the kind's types only (one or two)
+            int ty = __builtin_ctz(rest);
+            if (on) s.has[ty] |= bit; else s.has[ty] &= ~bit;
+        }
         s.topmask[sp] = on ? m : 0;
     }
 
@@ -468,7 +472,7 @@ struct Engine {
     }
 
     void settle() {
-        int *buf = t.scratch.data();
+        int *buf = scratch ? scratch : t.scratch.data();
         while (s.step != OVER) {
             Out acts{buf, 0};
             compute_legal(acts);
@@ -563,13 +567,12 @@ struct Engine {
             s.fire_after = true;
             s.step = PLACE;
         } else if (ab == CRYSTAL_T) {
-            Ints drawn;
+            s.drawn.clear();
             for (int i = 0; i < CRYSTAL_DRAW; ++i) {
                 int k = draw_token();
                 if (k < 0) break;
-                drawn.push_back(int8_t(k));
+                s.drawn.push_back(int8_t(k));
             }
-            s.drawn = drawn;
             s.step = TAKE;
         } else {
             s.step = STEP_FOR_TYPE[ab];
@@ -850,7 +853,16 @@ void deal(const Tables &t, State &s, bool buddy, uint64_t seed) {
     s.buddy = buddy;
     s.rng.state = mix(seed);
     Rng &rng = s.rng;
-    Ints deck;
+    // Room for what the lists hold in a match, made once here (no growing as the match goes; a hand holds at
+    // most HAND_SIZE + COIN_DRAW cards, crystal draws CRYSTAL_DRAW tokens).
+    Ints &deck = s.deck;
+    deck.reserve(size_t(t.m));
+    for (int p = 0; p < 2; ++p) {
+        s.hands[p].reserve(8);
+        s.piles[p].reserve(size_t(t.m));
+        s.known[p].reserve(8);
+    }
+    s.drawn.reserve(CRYSTAL_DRAW);
     for (int c = 1; c <= t.m; ++c) deck.push_back(int8_t(c));
     rng.shuffle(deck);
     for (int p = 0; p < 2; ++p)
@@ -859,7 +871,6 @@ void deal(const Tables &t, State &s, bool buddy, uint64_t seed) {
                 s.hands[p].push_back(deck.back());
                 deck.pop_back();
             }
-    s.deck = deck;
     // D3: each player draws a token; the higher FIRE UP rank starts; equal: both go back, draw again.
     int np = int(t.pool.size());
     while (true) {
@@ -875,7 +886,7 @@ void deal(const Tables &t, State &s, bool buddy, uint64_t seed) {
         }
     }
     // D2: one artisan of each type at random on the inner ring, one of each as the reserve, the rest in the bag.
-    std::vector<int> types = {0, 1, 2, 3, 4, 5};
+    std::array<int, NUM_TYPES> types = {0, 1, 2, 3, 4, 5};
     rng.shuffle(types);
     for (int i = 0; i < NUM_TYPES; ++i) {
         Stack &st = s.stacks[t.inner[i]];
@@ -883,11 +894,12 @@ void deal(const Tables &t, State &s, bool buddy, uint64_t seed) {
         st.n = 1;
     }
     s.reserve = {0, 1, 2, 3, 4, 5};
-    Ints bag(t.bag.begin(), t.bag.end());
+    Ints &bag = s.bag;
+    bag.reserve(t.bag.size() + size_t(t.buddy_tokens) + NUM_TYPES);  // the reserve joins the bag once it is empty
+    bag.assign(t.bag.begin(), t.bag.end());
     if (buddy)
         for (int i = 0; i < t.buddy_tokens; ++i) bag.push_back(int8_t(t.buddy_kind));
     rng.shuffle(bag);
-    s.bag = bag;
     Engine{t, s}.index_board();
 }
 
@@ -1106,6 +1118,179 @@ std::string view_json(const Tables &t, State &s, int seat, bool spectator) {
     return j.o;
 }
 
+// ------------------------------------------------------------------ observations (issue 26, point 3)
+
+// One seat's view (observe() of state.py) as plain values: what the encoder reads, and nothing else. The bag is its
+// contents (counts per kind), never its order; the deck its size and the places of the cards this seat put at the
+// bottom; the other seat's hand its size.
+struct SeatInfo {
+    int coins, hand_size, points;
+    const Ints *pile;
+};
+struct View {
+    int seat, to_act, turn, turn_number, phase, step, held, src, iron_dest, bottom_left, deck_size, first, bag_size;
+    bool last_chance, end_triggered, coin_used, fire_after, fire_optional, buddy;
+    const std::array<Stack, MAX_SPACES> *board;
+    const uint64_t *fired;  // per level, the spaces whose token at that level fired in this chain
+    int16_t bag[128], reserve[128], drawn[128];  // per kind (the first ``kinds`` of them)
+    SeatInfo seats[2];
+    Sorted hand, matching;
+    int nknown;
+    std::pair<int8_t, int8_t> known[128];  // (card, place from the bottom)
+    bool over;
+    int winner;  // -1: none (a shared victory)
+};
+
+void seat_view(const Tables &t, State &s, int seat, View &v) {
+    Engine e{t, s};
+    v.seat = seat;
+    v.to_act = s.step == OVER ? -1 : s.turn;
+    v.turn = s.turn;
+    v.turn_number = s.turn_number;
+    v.phase = s.bottom_left ? int(BOTTOM) : s.step;
+    v.step = s.step;
+    v.last_chance = s.last;
+    v.end_triggered = s.ended;
+    v.board = &s.stacks;
+    int kinds = t.kinds;
+    std::fill(v.bag, v.bag + kinds, int16_t(0));
+    std::fill(v.reserve, v.reserve + kinds, int16_t(0));
+    std::fill(v.drawn, v.drawn + kinds, int16_t(0));
+    for (int k : s.bag) v.bag[k] += 1;
+    v.bag_size = int(s.bag.size());
+    for (int k : s.reserve) v.reserve[k] += 1;
+    v.held = s.held;
+    for (int k : s.drawn) v.drawn[k] += 1;
+    v.src = s.firing;
+    v.fired = s.fired;
+    v.iron_dest = s.iron_dest;
+    v.coin_used = s.coin_used;
+    v.bottom_left = s.bottom_left;
+    v.deck_size = int(s.deck.size());
+    v.first = s.first;
+    for (int p = 0; p < 2; ++p) v.seats[p] = SeatInfo{s.coins[p], int(s.hands[p].size()), e.points(p), &s.piles[p]};
+    v.hand = sorted(s.hands[seat]);
+    v.matching.n = 0;
+    for (int c : v.hand)
+        if (e.matches(c)) v.matching.v[v.matching.n++] = int8_t(c);
+    v.nknown = 0;
+    for (int c : s.known[seat]) {
+        if (v.nknown == 128) break;
+        auto it = std::find(s.deck.begin(), s.deck.end(), int8_t(c));
+        v.known[v.nknown++] = {int8_t(c), int8_t(it - s.deck.begin())};
+    }
+    v.over = s.over;
+    v.winner = s.over ? s.winner : -1;
+    v.fire_after = s.fire_after;
+    v.fire_optional = s.fire_optional;
+    v.buddy = s.buddy;
+}
+
+// DualsObservation's layout (observation.py): its offsets, in the order duals/native.py's NativeEncoder gives them,
+// and its scales.
+struct Layout {
+    int board, tops, filled, bag, bag_size, reserve, held, drawn, phase, step, src, iron, fired, flags, bottom_left,
+        turn, deck, hand, matching, bottom, outcome, size;
+    int seat[2][5];  // per seat (mine, the opponent's): coins, hand size, points, pile less one, pile size
+    int kinds, spaces, num_cards;
+    double tokens, turn_scale, hand_scale, vp_scale, cards;
+    std::vector<double> inv_supply;  // per kind, 1 / its count in the data
+    std::vector<int> types;          // per kind, the types it shows (bits)
+};
+constexpr int LAYOUT_OFFSETS = 22;
+
+// DualsObservation.encode(view, out), from the seat's view as the state gives it.
+void encode(const View &v, const Layout &L, float *out) {
+    std::memset(out, 0, size_t(L.size) * sizeof(float));  // 0.0f is all zero bits (one memset, not a float loop)
+    int me = v.seat;
+    int k = L.kinds;
+    double c = L.cards;
+    auto one = [&](int i) { out[i] = 1.0f; };
+    auto val = [&](int i, double x) { out[i] = float(x); };
+    one(L.phase + v.phase);
+    one(L.step + v.step);
+    val(L.bag_size, v.bag_size / L.tokens);
+    val(L.bottom_left, v.bottom_left / double(COIN_BOTTOM));
+    val(L.turn, std::min(v.turn_number / L.turn_scale, 1.0));
+    val(L.deck, v.deck_size / c);
+    for (int sp = 0; sp < MAX_SPACES; ++sp) {
+        const Stack &st = (*v.board)[sp];
+        if (!st.n) continue;
+        for (int level = 0; level < st.n; ++level) {
+            one(L.board + (sp * LIMIT + level) * k + st.v[level]);
+            one(L.filled + sp * LIMIT + level);
+        }
+        for (int m = L.types[st.top()], x = 0; m; m >>= 1, ++x)
+            if (m & 1) one(L.tops + sp * NUM_TYPES + x);
+    }
+    for (int kind = 0; kind < k; ++kind) {
+        if (v.bag[kind]) val(L.bag + kind, v.bag[kind] * L.inv_supply[kind]);
+        if (v.reserve[kind]) val(L.reserve + kind, v.reserve[kind] * L.inv_supply[kind]);
+        if (v.drawn[kind]) val(L.drawn + kind, v.drawn[kind] / double(CRYSTAL_DRAW));
+    }
+    if (v.held >= 0) one(L.held + v.held);
+    if (v.src >= 0) one(L.src + v.src);
+    if (v.iron_dest >= 0) one(L.iron + v.iron_dest);
+    for (int level = 0; level < LIMIT; ++level)
+        for (uint64_t bits = v.fired[level]; bits; bits &= bits - 1)
+            one(L.fired + __builtin_ctzll(bits) * LIMIT + level);
+    const bool flags[] = {v.fire_after, v.fire_optional, v.coin_used, v.last_chance, v.end_triggered, v.buddy,
+                          v.turn == me, v.to_act == me, v.first == me};
+    for (int i = 0; i < 9; ++i)
+        if (flags[i]) one(L.flags + i);
+    for (int side = 0; side < 2; ++side) {
+        const SeatInfo &info = v.seats[side == 0 ? me : 1 - me];
+        const int *o = L.seat[side];
+        val(o[0], info.coins / double(START_COINS));
+        val(o[1], std::min(info.hand_size / L.hand_scale, 1.0));
+        val(o[2], std::min(info.points / L.vp_scale, 1.0));
+        val(o[4], double(info.pile->size()) / c);
+        for (int card : *info.pile) one(o[3] + card);
+    }
+    for (int card : v.hand) one(L.hand - 1 + card);
+    for (int card : v.matching) one(L.matching - 1 + card);
+    for (int i = 0; i < v.nknown; ++i) val(L.bottom - 1 + v.known[i].first, (v.known[i].second + 1) / c);
+    if (v.over) {
+        one(L.outcome);
+        if (v.winner >= 0) one(L.outcome + 1 + (v.winner != me));
+    }
+}
+
+void encode_state(const Tables &t, State &s, int seat, const Layout &L, float *out) {
+    View v;
+    seat_view(t, s, seat, v);
+    encode(v, L, out);
+}
+
+struct DualsEncoder {
+    Layout L;
+};
+
+DualsEncoder make_encoder(nb::handle offsets, nb::handle seats, nb::dict scales, nb::handle inv_supply,
+                          nb::handle types) {
+    DualsEncoder e{};
+    Layout &L = e.L;
+    int *f = &L.board;
+    if (nb::len(offsets) != LAYOUT_OFFSETS) throw nb::value_error("22 offsets expected");
+    for (int i = 0; i < LAYOUT_OFFSETS; ++i) f[i] = nb::cast<int>(offsets[i]);
+    for (int side = 0; side < 2; ++side)
+        for (int j = 0; j < 5; ++j) L.seat[side][j] = nb::cast<int>(seats[side][j]);
+    L.tokens = nb::cast<double>(scales["tokens"]);
+    L.turn_scale = nb::cast<double>(scales["turn_scale"]);
+    L.hand_scale = nb::cast<double>(scales["hand_scale"]);
+    L.vp_scale = nb::cast<double>(scales["vp_scale"]);
+    L.cards = nb::cast<double>(scales["cards"]);
+    L.spaces = nb::cast<int>(scales["spaces"]);
+    L.num_cards = int(L.cards);
+    for (nb::handle x : inv_supply) L.inv_supply.push_back(nb::cast<double>(x));
+    for (nb::handle x : types) L.types.push_back(nb::cast<int>(x));
+    L.kinds = int(L.types.size());
+    if (L.kinds > 127 || L.inv_supply.size() != L.types.size()) throw nb::value_error("the layout's token kinds");
+    return e;
+}
+
+using Obs = nb::ndarray<float, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
 // ------------------------------------------------------------------ Python's side
 
 struct DualsTables {
@@ -1114,12 +1299,34 @@ struct DualsTables {
 
 PyObject *str_id = nullptr;
 
+// Two lists of the legal actions a state keeps to hand out again (issue 26, P3): a list nobody else holds any more
+// (its reference count back to the state's own one) is refilled in place instead of a new list being made and the
+// old one freed, which cost more than the rules' work of a step. Each list handed out is nobody else's: the caller
+// may keep, change or drop it, as a new list. A copy of a state starts without lists of its own.
+struct ListCache {
+    PyObject *slot[2] = {nullptr, nullptr};
+    ListCache() = default;
+    ListCache(const ListCache &) {}
+    ListCache(ListCache &&o) noexcept : slot{o.slot[0], o.slot[1]} { o.slot[0] = o.slot[1] = nullptr; }
+    ListCache &operator=(const ListCache &) { return *this; }
+    ListCache &operator=(ListCache &&o) noexcept {
+        std::swap(slot[0], o.slot[0]);
+        std::swap(slot[1], o.slot[1]);
+        return *this;
+    }
+    ~ListCache() {  // a state is freed by Python, the GIL held
+        Py_XDECREF(slot[0]);
+        Py_XDECREF(slot[1]);
+    }
+};
+
 struct DualsState {
     std::shared_ptr<const Tables> t;
     State s;
     nb::object outcome_cache;
+    ListCache lists{};
 
-    nb::object legal_actions() const {
+    PyObject *new_list() const {
         int n = int(s.legal.size());
         PyObject *list = PyList_New(n);
         if (!list) throw nb::python_error();
@@ -1128,7 +1335,48 @@ struct DualsState {
             Py_INCREF(a);
             PyList_SET_ITEM(list, i, a);
         }
-        return nb::steal(list);
+        return list;
+    }
+
+    void refill(PyObject *list) const {
+        auto *l = reinterpret_cast<PyListObject *>(list);
+        Py_ssize_t n = Py_ssize_t(s.legal.size());
+        PyObject **items = l->ob_item;
+        for (Py_ssize_t i = 0, old = Py_SIZE(l); i < old; ++i) Py_DECREF(items[i]);  // the game's actions: kept alive
+        if (n > l->allocated) {
+            Py_ssize_t room = std::max<Py_ssize_t>(n, 32);
+            items = static_cast<PyObject **>(PyMem_Realloc(items, size_t(room) * sizeof(PyObject *)));
+            if (!items) {
+                Py_SET_SIZE(l, 0);
+                throw std::bad_alloc();
+            }
+            l->ob_item = items;
+            l->allocated = room;
+        }
+        const int *ids = s.legal.data();
+        PyObject *const *action = t->action.data();
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            PyObject *a = action[ids[i]];
+            Py_INCREF(a);
+            items[i] = a;
+        }
+        Py_SET_SIZE(l, n);
+    }
+
+    nb::object legal_actions() {
+        for (PyObject *&kept : lists.slot) {
+            if (!kept) {
+                kept = new_list();
+                Py_INCREF(kept);
+                return nb::steal(kept);
+            }
+            if (Py_REFCNT(kept) == 1) {
+                refill(kept);
+                Py_INCREF(kept);
+                return nb::steal(kept);
+            }
+        }
+        return nb::steal(new_list());
     }
 
     void apply(nb::handle action) {
@@ -1302,6 +1550,185 @@ DualsState new_match(const DualsTables &tables, bool buddy, uint64_t seed) {
     return d;
 }
 
+// ------------------------------------------------------------------ the batch API (issue 26, point 4)
+
+// N matches stepped in one call, each dealt again with its next seed when it ends: slot i plays the seeds
+// first_seed + i, first_seed + i + N, first_seed + i + 2N...
+struct DualsBatch {
+    std::shared_ptr<const Tables> t;
+    bool buddy;
+    int n;
+    std::vector<State> states;
+    std::vector<uint64_t> seeds;
+    int threads = 1;  // the matches are split among this many threads in each call (1: the caller's only)
+
+    // f(lo, hi, scratch) over [0, n) in ``threads`` contiguous parts, each on its own thread (the first on this
+    // one) with its own scratch buffer; the matches share nothing mutable, so the results are those of one thread.
+    template <typename F>
+    void in_parallel(F &&f) {
+        int k = std::max(1, std::min(threads, n));
+        size_t room = size_t(t->num_actions) + 1;
+        if (k == 1) {
+            std::vector<int> scratch(room);
+            f(0, n, scratch.data());
+            return;
+        }
+        std::vector<std::thread> pool;
+        std::vector<std::exception_ptr> errors(static_cast<size_t>(k));
+        for (int j = 1; j < k; ++j)
+            pool.emplace_back([&, j] {
+                try {
+                    std::vector<int> scratch(room);
+                    f(n * j / k, n * (j + 1) / k, scratch.data());
+                } catch (...) {
+                    errors[size_t(j)] = std::current_exception();
+                }
+            });
+        try {
+            std::vector<int> scratch(room);
+            f(0, n / k, scratch.data());
+        } catch (...) {
+            errors[0] = std::current_exception();
+        }
+        for (auto &th : pool) th.join();
+        for (auto &e : errors)
+            if (e) std::rethrow_exception(e);
+    }
+
+    void reset(int i, int *scratch) {
+        State &s = states[size_t(i)];
+        s = State{};
+        deal(*t, s, buddy, seeds[size_t(i)]);
+        Engine e{*t, s, scratch};
+        e.start_turn(s.first);
+        e.settle();
+    }
+
+    DualsBatch(const DualsTables &tables, int count, bool buddy_, uint64_t first_seed)
+        : t(tables.t), buddy(buddy_), n(count) {
+        if (count < 1) throw nb::value_error("a batch holds at least one match");
+        if (buddy && !t->buddy_tokens) throw nb::value_error("the data has no Buddy token for the Buddy variant");
+        states.resize(size_t(count));
+        seeds.resize(size_t(count));
+        std::vector<int> scratch(size_t(t->num_actions) + 1);
+        for (int i = 0; i < n; ++i) {
+            seeds[size_t(i)] = first_seed + uint64_t(i);
+            reset(i, scratch.data());
+        }
+    }
+
+    void write_mask(int i, uint8_t *mask, int8_t *to_act) const {
+        size_t na = size_t(t->num_actions);
+        uint8_t *row = mask + size_t(i) * na;
+        std::fill(row, row + na, uint8_t(0));
+        const State &s = states[size_t(i)];
+        for (int id : s.legal) row[id] = 1;
+        to_act[i] = int8_t(s.step == OVER ? -1 : s.turn);
+    }
+
+    using Ids = nb::ndarray<const int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+    using Mask = nb::ndarray<uint8_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+    using Rewards = nb::ndarray<float, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+    using Flags = nb::ndarray<bool, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+    using Seats = nb::ndarray<int8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+    void check(const Mask &mask, const Seats &to_act) const {
+        if (mask.shape(0) != size_t(n) || mask.shape(1) != size_t(t->num_actions) || to_act.shape(0) != size_t(n))
+            throw nb::value_error("the batch's arrays: mask[N, the number of actions], to_act[N]");
+    }
+
+    void observe(Mask mask, Seats to_act) {
+        check(mask, to_act);
+        for (int i = 0; i < n; ++i) write_mask(i, mask.data(), to_act.data());
+    }
+
+    // Every match plays its action (for the seat to act); a finished one gives its rewards (+1 win, -1 loss, 0 a
+    // shared victory, as the learning environments), done, and starts its next match. The masks and seats to act
+    // are then the matches' now. An illegal action raises the reference's IllegalAction before any match moves.
+    void step(Ids actions, Mask mask, Rewards rewards, Flags dones, Seats to_act) {
+        check(mask, to_act);
+        if (actions.shape(0) != size_t(n) || rewards.shape(0) != size_t(n) || rewards.shape(1) != 2 ||
+            dones.shape(0) != size_t(n))
+            throw nb::value_error("the batch's arrays: actions[N], rewards[N, 2], dones[N]");
+        const int64_t *a = actions.data();
+        int bad = -1;
+        {
+            nb::gil_scoped_release released;
+            for (int i = 0; i < n && bad < 0; ++i) {
+                const std::vector<int> &legal = states[size_t(i)].legal;
+                if (a[i] < 0 || a[i] >= t->num_actions ||
+                    std::find(legal.begin(), legal.end(), int(a[i])) == legal.end())
+                    bad = i;
+            }
+            if (bad < 0) {
+                float *r = rewards.data();
+                bool *d = dones.data();
+                uint8_t *mk = mask.data();
+                int8_t *ta = to_act.data();
+                in_parallel([&](int lo, int hi, int *scratch) {
+                    for (int i = lo; i < hi; ++i) {
+                        State &s = states[size_t(i)];
+                        Engine{*t, s, scratch}.apply(int(a[i]));
+                        r[2 * i] = r[2 * i + 1] = 0.0f;
+                        d[i] = s.over;
+                        if (s.over) {
+                            if (s.winner >= 0) {
+                                r[2 * i + s.winner] = 1.0f;
+                                r[2 * i + 1 - s.winner] = -1.0f;
+                            }
+                            seeds[size_t(i)] += uint64_t(n);
+                            reset(i, scratch);
+                        }
+                        write_mask(i, mk, ta);
+                    }
+                });
+            }
+        }
+        if (bad >= 0) {
+            if (a[bad] < 0 || a[bad] >= t->num_actions) throw nb::value_error("an action id out of the action space");
+            State copy = states[size_t(bad)];
+            try {
+                Engine{*t, copy}.apply(int(a[bad]));
+            } catch (const Refused &r) {
+                nb::object exc = t->illegal(r.code, r.action, r.a, r.b);
+                PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(exc.ptr())), exc.ptr());
+                throw nb::python_error();
+            }
+            throw std::logic_error("flametable native duals: a legal action was not listed");
+        }
+    }
+
+    DualsState state(int i) const {
+        if (i < 0 || i >= n) throw nb::index_error("no such match in the batch");
+        return DualsState{t, states[size_t(i)], nb::none()};
+    }
+    uint64_t seed(int i) const {
+        if (i < 0 || i >= n) throw nb::index_error("no such match in the batch");
+        return seeds[size_t(i)];
+    }
+};
+
+void check_layout(const Tables &t, const Layout &L) {
+    if (L.kinds != t.kinds || L.spaces != t.n || L.num_cards != t.m)
+        throw nb::value_error("the encoder's layout is not this game's data");
+}
+
+// Each match's observation for its seat to act, into obs[N, L].
+void batch_encode(DualsBatch &b, const DualsEncoder &enc,
+                  nb::ndarray<float, nb::ndim<2>, nb::c_contig, nb::device::cpu> obs) {
+    check_layout(*b.t, enc.L);
+    if (obs.shape(0) != size_t(b.n) || obs.shape(1) != size_t(enc.L.size))
+        throw nb::value_error("the batch's observations: obs[N, the layout's length]");
+    nb::gil_scoped_release released;
+    float *o = obs.data();
+    b.in_parallel([&](int lo, int hi, int *) {
+        for (int i = lo; i < hi; ++i) {
+            State &s = b.states[size_t(i)];
+            encode_state(*b.t, s, s.turn, enc.L, o + size_t(i) * size_t(enc.L.size));
+        }
+    });
+}
+
 DualsTables make_tables(nb::dict g) {
     auto t = std::make_shared<Tables>();
     t->n = nb::cast<int>(g["spaces"]);
@@ -1444,10 +1871,14 @@ PyObject *guarded(F &&f) {
     return nullptr;
 }
 
+PyObject *SEAT[2] = {nullptr, nullptr};
+
 PyObject *py_to_act(PyObject *self, void *) {
     const State &s = nb::inst_ptr<DualsState>(self)->s;
     if (s.step == OVER) Py_RETURN_NONE;
-    return PyLong_FromLong(s.turn);
+    PyObject *seat = SEAT[s.turn & 1];  // 0 and 1, made once
+    Py_INCREF(seat);
+    return seat;
 }
 
 PyObject *py_legal_actions(PyObject *self, PyObject *) {
@@ -1473,6 +1904,8 @@ void add_descriptor(nb::handle cls, const char *name, PyObject *descr) {
 NB_MODULE(_duals, m) {
     m.doc() = "Flamecraft Duals' rules engine in C++ (flametable issue 26): flametable.games.duals.native wraps it.";
     str_id = PyUnicode_InternFromString("id");
+    SEAT[0] = PyLong_FromLong(0);
+    SEAT[1] = PyLong_FromLong(1);
     nb::set_leak_warnings(false);  // as _duel: the games' tables live as long as the process
     nb::class_<DualsTables>(m, "DualsTables");
     m.def("make_tables", &make_tables);
@@ -1511,4 +1944,23 @@ NB_MODULE(_duals, m) {
     add_descriptor(state, "apply", PyDescr_NewMethod(type, &APPLY));
     m.def("new_match", &new_match);
     m.def("from_fields", &from_fields);
+    // The observations and the batch API (issue 26, points 3 and 4): duals/native.py's NativeEncoder and
+    // NativeDualsBatch wrap them.
+    nb::class_<DualsEncoder>(m, "DualsEncoder");
+    m.def("make_encoder", &make_encoder);
+    state.def("encode", [](DualsState &d, int seat, const DualsEncoder &enc, Obs out) {
+        if (seat != 0 && seat != 1) throw nb::value_error("an observation is made of a seat's view, not a spectator's");
+        check_layout(*d.t, enc.L);
+        if (out.shape(0) != size_t(enc.L.size)) throw nb::value_error("the observation's length is not the layout's");
+        encode_state(*d.t, d.s, seat, enc.L, out.data());
+    });
+    nb::class_<DualsBatch>(m, "DualsBatch")
+        .def(nb::init<const DualsTables &, int, bool, uint64_t>())
+        .def("encode", &batch_encode)
+        .def("observe", &DualsBatch::observe)
+        .def("step", &DualsBatch::step)
+        .def("state", &DualsBatch::state)
+        .def("seed", &DualsBatch::seed)
+        .def_ro("size", &DualsBatch::n)
+        .def_rw("threads", &DualsBatch::threads);
 }

@@ -252,6 +252,36 @@ def test_a_clone_is_independent() -> None:
     assert st.view_json(0) == _native().new_match({}, 5).view_json(0)
 
 
+def test_each_call_gives_a_list_of_the_callers_own() -> None:
+    """The core refills a list of the legal actions it handed out once nobody holds it any more (P3): a list a
+    caller keeps is never changed afterwards, changing or clearing one changes no later call's, and a clone's lists
+    are its own."""
+    a, b = PYTHON.new_match({"buddy": True}, 6), _native().new_match({"buddy": True}, 6)
+    rng = Rng(6)
+    kept: list[tuple[list[Any], list[Any]]] = []
+    while a.to_act is not None:
+        legal = a.legal_actions()
+        first, second = b.legal_actions(), b.legal_actions()
+        assert first == second == legal
+        assert first is not second
+        first.append("not an action")
+        second.clear()
+        assert b.legal_actions() == legal
+        copy = b.clone()
+        assert copy.legal_actions() == b.legal_actions() == legal
+        if rng.below(4) == 0:
+            mine = b.legal_actions()
+            kept.append((mine, list(mine)))
+        action = legal[rng.below(len(legal))]
+        a.apply(action)
+        b.apply(action)
+        del first, second, copy
+    assert b.legal_actions() == []
+    assert len(kept) > 10
+    for mine, then in kept:
+        assert mine == then
+
+
 def test_a_setup_plays_natively_as_in_python() -> None:
     setup = {"board": {"c3": ["bread", "meat+bread"], "b2": ["plant"], "b3": ["iron", "potion", "crystal"]},
              "bag": ["meat", "potion+plant", "crystal", "plant", "iron", "bread"], "reserve": ["bread", "crystal"],

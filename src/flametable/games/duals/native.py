@@ -198,6 +198,15 @@ class NativeDualsGame(DualsGame):
             Rng(seed)  # the reference's TypeError for what is no int
         return self._core.new_match(self._native, opts.buddy, seed & _MASK)
 
+    def state_encoder(self, spec: Any) -> NativeEncoder | None:
+        """The core's encoder of this game's states for ``spec`` when it is Flamecraft Duals' own layout (the
+        learning environments: ``rl.spec.state_encoder``), else None (they encode the views)."""
+        from flametable.games.duals.observation import DualsObservation  # numpy: the learning extras'
+
+        if type(spec) is not DualsObservation or spec.shape != DualsObservation(self).shape:
+            return None
+        return NativeEncoder(self)
+
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its data (a worker process makes its own core tables)."""
         return (NativeDualsGame, (self.data,))
@@ -237,3 +246,80 @@ def to_python(game: DualsGame, native: Any) -> DualsState:
     st._legal = [game.actions.actions[i] for i in f["legal"]]
     st._outcome = native.outcome
     return st
+
+
+class NativeDualsBatch:
+    """N Flamecraft Duals matches on the native engine stepped in one call, for learning (issue 26, point 4):
+    ``step`` takes one action id per match (for its seat to act) and gives the legal-action masks ``mask[N, A]``
+    (A: the game's actions), the rewards ``rewards[N, 2]`` (+1 a win, -1 a loss, 0 a shared victory, at a match's
+    end) and ``dones[N]``; a finished match starts its next one at once (slot ``i`` plays the seeds ``seed + i``,
+    ``seed + i + N``, ...), and ``to_act[N]`` says whose decision each mask is. The core runs without the GIL. The
+    arrays are the batch's own, overwritten by every step. ``observe`` writes each match's observation for its
+    seat to act. ``threads``: the matches are split among that many threads in each call (the same results)."""
+
+    def __init__(self, game: NativeDualsGame, size: int, options: Mapping[str, Any] | None = None,
+                 seed: int = 0, threads: int = 1) -> None:
+        import numpy as np
+
+        opts = DualsOptions.from_json(options) if options else DualsOptions()
+        if opts.buddy and not game.data.buddy_tokens:
+            raise RecordError(N_("the data {data!r} has no Buddy token for the Buddy variant"), data=game.data.id)
+        self.size = size
+        self._core = game._core.DualsBatch(game._native, size, opts.buddy, seed & _MASK)
+        self._core.threads = threads  # the matches split among that many threads in each call
+        self.mask = np.zeros((size, game.num_actions), np.uint8)
+        self.rewards = np.zeros((size, 2), np.float32)
+        self.dones = np.zeros(size, np.bool_)
+        self.to_act = np.zeros(size, np.int8)
+        self._core.observe(self.mask, self.to_act)
+
+    def step(self, actions: Any) -> tuple[Any, Any, Any]:
+        """Play ``actions`` (int64, one per match); raises IllegalAction (no match moved) for an illegal one."""
+        import numpy as np
+
+        self._core.step(np.ascontiguousarray(actions, np.int64), self.mask, self.rewards, self.dones, self.to_act)
+        return self.mask, self.rewards, self.dones
+
+    def observe(self, encode: NativeEncoder, obs: Any) -> Any:
+        """Each match's observation for its seat to act into ``obs[N, L]`` (a finished match: its next one's), as
+        ``DualsObservation.encode`` of that seat's view; ``obs``."""
+        self._core.encode(encode.core, obs)
+        return obs
+
+    def state(self, i: int) -> Any:
+        """A copy of match ``i``'s state (a native state: views, clone...)."""
+        return self._core.state(i)
+
+    def seed(self, i: int) -> int:
+        """The seed of match ``i``'s current match."""
+        seed: int = self._core.seed(i)
+        return seed
+
+
+class NativeEncoder:
+    """``encoder(state, seat, out)``: the core writes ``seat``'s observation of a native state into ``out`` (a
+    float32 array of the layout's length), equal to ``DualsObservation.encode`` of that seat's view, from the same
+    fields of the state the view holds (issue 26, point 3): the bag's contents, never its order; the deck's size
+    and the places of the cards this seat put at the bottom; the opponent's hand's size."""
+
+    def __init__(self, game: NativeDualsGame) -> None:
+        from flametable.games.duals.observation import DualsObservation  # numpy: the learning extras'
+
+        spec = self.spec = DualsObservation(game)
+        offsets = [spec.o_board, spec.o_tops, spec.o_filled, spec.o_bag, spec.o_bag_size, spec.o_reserve,
+                   spec.o_held, spec.o_drawn, spec.o_phase, spec.o_step, spec.o_src, spec.o_iron, spec.o_fired,
+                   spec.o_flags, spec.o_bottom_left, spec.o_turn, spec.o_deck, spec.o_hand, spec.o_matching,
+                   spec.o_bottom, spec.o_outcome, spec.shape[0]]
+        scales = {"tokens": spec.tokens, "turn_scale": spec.turn_scale, "hand_scale": spec.hand_scale,
+                  "vp_scale": spec.vp_scale, "cards": spec.c, "spaces": game.data.board.size}
+        types = [sum(1 << x for x in kinds) for kinds in spec.types_of]
+        self.core = game._core.make_encoder(offsets, [list(o) for o in spec.seat_offsets], scales,
+                                            list(spec.inv_supply), types)
+
+    def __call__(self, state: Any, seat: int, out: Any) -> None:
+        state.encode(seat, self.core, out)
+
+
+def encoder(game: NativeDualsGame) -> NativeEncoder:
+    """The core's observation encoder for ``game``'s data (:class:`NativeEncoder`)."""
+    return NativeEncoder(game)
