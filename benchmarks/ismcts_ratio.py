@@ -3,7 +3,8 @@ playout policy on both sides (uniformly random, and the sensible player's of ``g
 iterations per second of ``bot:hard``. Long: run by hand, not in the test suite.
 
     PYTHONPATH=src:. python -m benchmarks.ismcts_ratio [--engine python|native|both] [--iterations 300]
-                                                       [--only ratio|hard|strength] [--games 400]
+                                                       [--only ratio|hard|strength|hard_strength]
+                                                       [--games 400]
 
 The states are real decision points of random Flame Duel matches (``benchmarks.bots.decision_points``). An
 iteration is the bot's (a determinisation from the view, the descent, the expansion, the playout, the backup, and
@@ -12,9 +13,10 @@ state played to the end by the same policy, ``--iterations`` times in a row (``b
 ``samples``, the determinisations of that state's view (drawn beforehand, not timed) played out once each, as the
 search meets them. ``python``: the reference (``IsmctsBot`` on the Python engine); ``native``: the same bot when
 the native engine is picked (its search in the core, ``games.duel.native.NativeSearch``), against the core's
-playouts. ``hard``: bot:hard's iterations per second (its iteration budget, no time cap) and the iterations its
-1.5 s buy at one decision. ``strength``: the native search against the Python one at equal iterations
-(``--iterations``, ``--games`` matches). Prints one JSON object per measurement.
+playouts. ``hard``: the lab's bot:hard's iterations per second (its iteration budget, no time cap) and what
+bot:hard's budget in play (time-limited) buys a decision. ``strength``: the native search against the Python one at
+equal iterations (``--iterations``, ``--games`` matches). ``hard_strength``: native bot:hard in play against the
+lab's (``--games`` matches). Prints one JSON object per measurement.
 """
 
 from __future__ import annotations
@@ -107,8 +109,9 @@ def bench_ratio(engine: str, policy: str, iterations: int) -> dict[str, Any]:
 
 
 def bench_hard(engine: str, decisions: int = 12) -> dict[str, Any]:
-    """bot:hard's iterations per second (its iteration budget, no time cap; process time), and what its real budget
-    buys at one decision (the first decision point's iterations and wall time)."""
+    """bot:hard's iterations per second (the lab's bot: its iteration budget, no time cap; process time), and what
+    its budget in play buys (the time-limited bot of a seat against a person: its iterations and wall time a
+    decision, over the same decisions)."""
     game = _game(engine)
     points = decision_points(DuelGame())[:decisions]
     bot = make_bot("bot:hard", game, 3, deterministic=True)
@@ -121,13 +124,49 @@ def bench_hard(engine: str, decisions: int = 12) -> dict[str, Any]:
     rate = total / (time.process_time() - t)
     timed = make_bot("bot:hard", game, 3)
     assert isinstance(timed, IsmctsBot)
-    t = time.perf_counter()
-    view, legal, _ = points[0]
-    timed.choose(view, legal)
+    counts, walls = [], []
+    t_cpu = time.process_time()
+    for view, legal, _ in points:
+        t = time.perf_counter()
+        timed.choose(view, legal)
+        walls.append(time.perf_counter() - t)
+        counts.append(timed.last_iterations)
+    timed_rate = sum(counts) / (time.process_time() - t_cpu)
     return {"game": "duel", "measure": "hard_iterations", "engine": engine, "decisions": len(points),
-            "iteration_budget": bot.iterations, "seconds_budget": timed.seconds,
-            "iterations_per_second": round(rate), "iterations_one_decision": timed.last_iterations,
-            "seconds_one_decision": round(time.perf_counter() - t, 3)}
+            "lab_iteration_budget": bot.iterations, "lab_iterations_per_second": round(rate),
+            "play_iteration_budget": timed.iterations, "play_seconds_budget": timed.seconds,
+            "play_iterations_per_second": round(timed_rate),
+            "play_iterations_a_decision": {"min": min(counts), "median": sorted(counts)[len(counts) // 2],
+                                           "max": max(counts)},
+            "play_seconds_a_decision": {"min": round(min(walls), 3), "median": round(sorted(walls)[len(walls) // 2],
+                                                                                     3),
+                                        "max": round(max(walls), 3)}}
+
+
+def bench_hard_strength(games: int) -> dict[str, Any]:
+    """bot:hard as it plays a person on the native engine (its time budget, up to its iteration cap) against the
+    lab's bot:hard (4,000 iterations: what bot:hard played before, the Python engine's choices), both native, seats
+    swapped every other match: the time-limited side's score (win 1, draw ½) with its 95% interval."""
+    from flametable.games.duel.native import NativeDuelGame
+
+    native = NativeDuelGame()
+    points = []
+    iterations = 0
+    t = time.perf_counter()
+    for i in range(games):
+        state = native.new_match({}, 27_000 + i)
+        mine = make_bot("bot:hard", native, 2 * i)
+        theirs = make_bot("bot:hard", native, 2 * i + 1, deterministic=True)
+        assert isinstance(mine, IsmctsBot)
+        seats = [mine, theirs] if i % 2 == 0 else [theirs, mine]
+        outcome = play(state, [seats[0].choose, seats[1].choose])
+        points.append(outcome.points(i % 2))
+        iterations = max(iterations, mine.iterations or 0)
+    score = score_interval(points)
+    return {"game": "duel", "measure": "hard_strength", "p1": f"native bot:hard in play (up to {iterations} "
+            "iterations, time-limited)", "p2": "native bot:hard, lab (4000 iterations)", "games": games,
+            "score": round(score.value, 4), "low": round(score.low, 4), "high": round(score.high, 4),
+            "seconds": round(time.perf_counter() - t, 1)}
 
 
 def bench_strength(games: int, iterations: int) -> dict[str, Any]:
@@ -156,11 +195,14 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--engine", default="python", choices=("python", "native", "both"))
     ap.add_argument("--iterations", type=int, default=300)
-    ap.add_argument("--only", choices=("ratio", "hard", "strength"), default=None)
+    ap.add_argument("--only", choices=("ratio", "hard", "strength", "hard_strength"), default=None)
     ap.add_argument("--games", type=int, default=400, help="matches of the strength measure")
     args = ap.parse_args(argv)
     if args.only == "strength":
         print(json.dumps(bench_strength(args.games, args.iterations)), flush=True)
+        return
+    if args.only == "hard_strength":
+        print(json.dumps(bench_hard_strength(args.games)), flush=True)
         return
     engines = ("python", "native") if args.engine == "both" else (args.engine,)
     for engine in engines:

@@ -1948,6 +1948,8 @@ struct Search {
     }
 
     void run(long count) {
+        if (count < 0 || nodes.size() + size_t(count) >= (size_t(1) << 24))  // (the children's keys: node * 256 + id)
+            throw nb::value_error("a native search of at most 16,777,215 iterations");
         nb::gil_scoped_release released;
         size_t need = nodes.size() + size_t(count);  // (one node an iteration; grown geometrically, not to fit)
         if (nodes.capacity() < need) nodes.reserve(std::max(need, 2 * nodes.capacity()));
