@@ -1690,11 +1690,16 @@ State sample(const Tables &t, const SamplerSpec &sp, Rng &rng) {
     if (s.shared) {
         Cards unknown = sp.unknown;
         rng.shuffle(unknown);
-        Cards pile;
-        for (int i = 0; i < unknown.n; ++i) (i < k ? s.hands[o] : pile).push(unknown[i]);
-        for (int i = sp.known_top.n - 1; i >= 0; --i) pile.push(sp.known_top[i]);  // the top is the end
+        int in_hand = std::min(k, int(unknown.n));  // the hand: its revealed cards, then unknown[:k]
+        if (s.hands[o].n + in_hand > 24 || unknown.n - in_hand + sp.known_top.n > 24)
+            throw std::length_error("flametable native duel: a list outgrew its capacity");
+        std::copy(unknown.v, unknown.v + in_hand, s.hands[o].v + s.hands[o].n);
+        s.hands[o].n += in_hand;
+        Cards &pile = s.piles[0];  // unknown[k:], then the known top, top last
+        pile.n = unknown.n - in_hand;
+        std::copy(unknown.v + in_hand, unknown.v + unknown.n, pile.v);
+        for (int i = sp.known_top.n - 1; i >= 0; --i) pile.v[pile.n++] = sp.known_top[i];
         s.npiles = 1;
-        s.piles[0] = pile;
     } else {
         Cards below = sp.my_below;
         rng.shuffle(below);
