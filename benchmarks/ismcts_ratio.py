@@ -3,7 +3,7 @@ playout policy on both sides (uniformly random, and the sensible player's of ``g
 iterations per second of ``bot:hard``. Long: run by hand, not in the test suite.
 
     PYTHONPATH=src:. python -m benchmarks.ismcts_ratio [--engine python|native|both] [--iterations 300]
-                                                       [--only ratio|hard|strength|hard_strength]
+                                                       [--only ratio|hard|strength|hard_strength|instructions]
                                                        [--games 400]
 
 The states are real decision points of random Flame Duel matches (``benchmarks.bots.decision_points``). An
@@ -16,13 +16,20 @@ the native engine is picked (its search in the core, ``games.duel.native.NativeS
 playouts. ``hard``: the lab's bot:hard's iterations per second (its iteration budget, no time cap) and what
 bot:hard's budget in play (time-limited) buys a decision. ``strength``: the native search against the Python one at
 equal iterations (``--iterations``, ``--games`` matches). ``hard_strength``: native bot:hard in play against the
-lab's (``--games`` matches). Prints one JSON object per measurement.
+lab's (``--games`` matches). ``instructions``: the native ``samples`` ratio counted by valgrind. Prints one JSON
+object per measurement.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
 import time
 from typing import Any
 
@@ -191,15 +198,74 @@ def bench_strength(games: int, iterations: int) -> dict[str, Any]:
             "low": round(score.low, 4), "high": round(score.high, 4), "seconds": round(time.perf_counter() - t, 1)}
 
 
+PHASES = ("none", "choose", "draw", "play")
+
+
+def run_phase(phase: str, policy: str, iterations: int) -> None:
+    """One part of :func:`bench_instructions`, run under callgrind: the decision points and the bot made
+    (``none``), then the bot's decisions (``choose``), or the determinisations of each view drawn (``draw``) and
+    played out once each (``play``)."""
+    from flametable.games.duel.native import NativeSearch, playouts
+
+    game = _game("native")
+    points = decision_points(DuelGame())
+    bot = _bot(game, policy, iterations, 1)
+    if phase == "choose":
+        for view, legal, _ in points:
+            bot.choose(view, legal)
+    elif phase in ("draw", "play"):
+        rng = Rng(2)
+        for view, _legal, _ in points:
+            search = NativeSearch(game, view, policy, bot.c, rng.next32())
+            drawn = [search.sample() for _ in range(iterations)]
+            if phase == "play":
+                rng.state = playouts(drawn, 1, policy, rng.state)
+
+
+def bench_instructions(policy: str, iterations: int) -> dict[str, Any]:
+    """The native ``samples`` ratio counted in instructions (valgrind's callgrind, ``PYTHONHASHSEED=0``), which the
+    machine's noise does not touch: the bot's decisions (``choose`` less ``none``: its preparation, the search in the
+    core and what Python does around it) over the playouts of the same number of determinisations (``play`` less
+    ``draw``)."""
+    if shutil.which("valgrind") is None:
+        return {"game": "duel", "measure": "ismcts_instructions", "skipped": "valgrind is not installed"}
+    counts = {}
+    with tempfile.TemporaryDirectory() as out:
+        for phase in PHASES:
+            cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg.out", sys.executable, "-m",
+                   "benchmarks.ismcts_ratio", "--phase", phase, "--policy", policy, "--iterations", str(iterations)]
+            proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"},
+                                  check=True)
+            found = re.search(r"Collected : (\d+)", proc.stderr)
+            if found is None:
+                raise RuntimeError(f"callgrind wrote no summary for {phase}")
+            counts[phase] = int(found.group(1))
+    n = len(decision_points(DuelGame())) * iterations
+    search, playout = counts["choose"] - counts["none"], counts["play"] - counts["draw"]
+    return {"game": "duel", "measure": "ismcts_instructions", "engine": "native", "policy": policy,
+            "iterations_a_decision": iterations, "instructions_an_iteration": round(search / n),
+            "instructions_a_playout_samples": round(playout / n),
+            "iteration_to_playout_samples": round(search / playout, 3)}
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--engine", default="python", choices=("python", "native", "both"))
     ap.add_argument("--iterations", type=int, default=300)
-    ap.add_argument("--only", choices=("ratio", "hard", "strength", "hard_strength"), default=None)
+    ap.add_argument("--only", choices=("ratio", "hard", "strength", "hard_strength", "instructions"), default=None)
+    ap.add_argument("--phase", choices=PHASES, help=argparse.SUPPRESS)  # one part of --only instructions
+    ap.add_argument("--policy", choices=tuple(POLICIES), default="random", help=argparse.SUPPRESS)
     ap.add_argument("--games", type=int, default=400, help="matches of the strength measure")
     args = ap.parse_args(argv)
     if args.only == "strength":
         print(json.dumps(bench_strength(args.games, args.iterations)), flush=True)
+        return
+    if args.phase is not None:
+        run_phase(args.phase, args.policy, args.iterations)
+        return
+    if args.only == "instructions":  # (native, a few minutes under valgrind: only when asked)
+        for policy in POLICIES:
+            print(json.dumps(bench_instructions(policy, args.iterations)), flush=True)
         return
     if args.only == "hard_strength":
         print(json.dumps(bench_hard_strength(args.games)), flush=True)
