@@ -1849,13 +1849,38 @@ struct Search {
     std::vector<Node> nodes = std::vector<Node>(1);  // nodes[0]: the root
     long iterations = 0, descents = 0;  // descents: the tree's levels descended, all iterations together
     const double *logs = log_table().data();
-    // A node's children by action id while the descent weighs them: filled from its list of children and emptied
-    // again at each level (no table of every node's children to look each legal action up in).
-    struct Slots {
-        int32_t v[NUM_ACTIONS];
-        Slots() { std::fill(v, v + NUM_ACTIONS, -1); }
-        int32_t &operator[](int id) { return v[id]; }
-    } kid_of;
+    // The children by (node, action id): open addressing, keys node * 256 + id + 1 (0: empty), at most half full.
+    std::vector<uint32_t> keys = std::vector<uint32_t>(256);
+    std::vector<int32_t> values = std::vector<int32_t>(256);
+    size_t mask = 255, used = 0;
+
+    static size_t hash(uint32_t key) { return size_t((key * 2654435761u) ^ (key >> 7)); }
+    int child(int node, int id) const {
+        uint32_t key = uint32_t(node) * 256u + uint32_t(id) + 1u;
+        for (size_t i = hash(key) & mask;; i = (i + 1) & mask) {
+            if (keys[i] == key) return values[i];
+            if (!keys[i]) return -1;
+        }
+    }
+    void insert(uint32_t key, int32_t value) {
+        size_t i = hash(key) & mask;
+        while (keys[i]) i = (i + 1) & mask;
+        keys[i] = key;
+        values[i] = value;
+    }
+    void add_child(int node, int id, int ch) {
+        if (2 * (used + 1) > keys.size()) {  // grow: twice the slots, everything again
+            std::vector<uint32_t> old_keys(keys.size() * 2);
+            std::vector<int32_t> old_values(keys.size() * 2);
+            old_keys.swap(keys);
+            old_values.swap(values);
+            mask = keys.size() - 1;
+            for (size_t i = 0; i < old_keys.size(); ++i)
+                if (old_keys[i]) insert(old_keys[i], old_values[i]);
+        }
+        insert(uint32_t(node) * 256u + uint32_t(id) + 1u, ch);
+        ++used;
+    }
 
     double log_of(int k) const { return k < LOGS ? logs[k] : std::log(double(k)); }
 
@@ -1870,11 +1895,7 @@ struct Search {
             int ids[64];
             int n = Engine{tb, s}.legal(ids);
             int kids[64];
-            for (int ch = nodes[size_t(node)].first; ch >= 0; ch = nodes[size_t(ch)].next)
-                kid_of[nodes[size_t(ch)].action] = ch;
-            for (int j = 0; j < n; ++j) kids[j] = kid_of[ids[j]];
-            for (int ch = nodes[size_t(node)].first; ch >= 0; ch = nodes[size_t(ch)].next)
-                kid_of[nodes[size_t(ch)].action] = -1;
+            for (int j = 0; j < n; ++j) kids[j] = child(node, ids[j]);
             int untried[64], nu = 0;
             int best = -1, best_child = -1;
             double best_score = -1.0;
@@ -1908,6 +1929,7 @@ struct Search {
                 else
                     parent.first = ch;
                 parent.last = ch;
+                add_child(node, a, ch);
                 Engine{tb, s}.apply(a);
                 path[depth] = ch;
                 seats[depth++] = seat;
@@ -1931,7 +1953,7 @@ struct Search {
     }
 
     void run(long count) {
-        if (count < 0 || nodes.size() + size_t(count) >= (size_t(1) << 24))  // (a node an iteration: 640 MB at most)
+        if (count < 0 || nodes.size() + size_t(count) >= (size_t(1) << 24))  // (the children's keys: node * 256 + id)
             throw nb::value_error("a native search of at most 16,777,215 iterations");
         nb::gil_scoped_release released;
         size_t need = nodes.size() + size_t(count);  // (one node an iteration; grown geometrically, not to fit)
