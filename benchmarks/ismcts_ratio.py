@@ -150,10 +150,11 @@ def bench_hard(engine: str, decisions: int = 12) -> dict[str, Any]:
                                         "max": round(max(walls), 3)}}
 
 
-def bench_hard_strength(games: int) -> dict[str, Any]:
-    """bot:hard as it plays a person on the native engine (its time budget, up to its iteration cap) against the
-    lab's bot:hard (4,000 iterations: what bot:hard played before, the Python engine's choices), both native, seats
-    swapped every other match: the time-limited side's score (win 1, draw ½) with its 95% interval."""
+def bench_hard_strength(games: int, cap: int | None = None) -> dict[str, Any]:
+    """bot:hard as it plays a person on the native engine (its time budget, up to its iteration cap, or ``cap``)
+    against the lab's bot:hard (4,000 iterations: what bot:hard played before, the Python engine's choices), both
+    native, seats swapped every other match: the time-limited side's score (win 1, draw ½) with its 95%
+    interval."""
     from flametable.games.duel.native import NativeDuelGame
 
     native = NativeDuelGame()
@@ -165,6 +166,8 @@ def bench_hard_strength(games: int) -> dict[str, Any]:
         mine = make_bot("bot:hard", native, 2 * i)
         theirs = make_bot("bot:hard", native, 2 * i + 1, deterministic=True)
         assert isinstance(mine, IsmctsBot)
+        if cap is not None:
+            mine.iterations = cap
         seats = [mine, theirs] if i % 2 == 0 else [theirs, mine]
         outcome = play(state, [seats[0].choose, seats[1].choose])
         points.append(outcome.points(i % 2))
@@ -256,6 +259,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--phase", choices=PHASES, help=argparse.SUPPRESS)  # one part of --only instructions
     ap.add_argument("--policy", choices=tuple(POLICIES), default="random", help=argparse.SUPPRESS)
     ap.add_argument("--games", type=int, default=400, help="matches of the strength measure")
+    ap.add_argument("--cap", type=int, default=None, help="hard_strength: the time-limited bot's iteration cap")
     args = ap.parse_args(argv)
     if args.only == "strength":
         print(json.dumps(bench_strength(args.games, args.iterations)), flush=True)
@@ -268,7 +272,7 @@ def main(argv: list[str] | None = None) -> None:
             print(json.dumps(bench_instructions(policy, args.iterations)), flush=True)
         return
     if args.only == "hard_strength":
-        print(json.dumps(bench_hard_strength(args.games)), flush=True)
+        print(json.dumps(bench_hard_strength(args.games, args.cap)), flush=True)
         return
     engines = ("python", "native") if args.engine == "both" else (args.engine,)
     for engine in engines:
