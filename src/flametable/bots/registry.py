@@ -5,7 +5,7 @@ entry in the game registry (:mod:`flametable.core.registry`); a game without a d
 Levels: *easy* is greedy that plays a random legal action a third of the time; *medium* is greedy; *hard* is
 each game's strongest bot: in Flame Duel, ISMCTS whose playouts follow a sensible player, with a budget of
 4,000 iterations capped at 1.5 s of thinking (simulations drop the time cap so that results are reproducible;
-with the native engine's search, whose 4,000 iterations take 0.015 s, play spends up to 0.5 s on up to 200,000
+with the native engine's search, whose 4,000 iterations take 0.015 s, play spends up to 0.5 s on up to 16,000
 iterations, and simulations keep the 4,000); in
 Flamecraft Duals, whose turn is many small decisions, the turn planner, which measured stronger than ISMCTS there
 (docs/benchmarks.md).

@@ -175,10 +175,11 @@ either engine: the same choices at the same seed."""
 HARD_SECONDS = 1.5
 """bot:hard's thinking time a decision in play on the Python engine (its 4,000 iterations take 0.3 to 1.5 s)."""
 NATIVE_HARD_SECONDS = 0.5
-NATIVE_HARD_TIMED_ITERATIONS = 200_000
-"""bot:hard in play with the native search: up to 200,000 iterations a decision (about 0.2 s of a core at its
-rate), cut at 0.5 s when the machine is busy, where 4,000 took 0.015 s and left the time budget unused
-(issue 26, P3; docs/benchmarks.md)."""
+NATIVE_HARD_TIMED_ITERATIONS = 16_000
+"""bot:hard in play with the native search: up to 16,000 iterations a decision (about 0.02 s of a core), cut at
+0.5 s when the machine is busy, where 4,000 took 0.015 s and left the time budget unused. Not more: head to head
+against the 4,000-iteration bot, 16,000 scored 51.8% [44.6, 58.8], 50,000 42.3% [35.4, 49.4] and 200,000
+45.3% [39.6, 51.2] (issue 26, P3; docs/benchmarks.md): more iterations buy this search no strength."""
 
 
 def knowledge(game: Any) -> Knowledge:
