@@ -234,3 +234,19 @@ def test_bot_hard_spends_its_time_on_more_iterations_natively_and_the_lab_keeps_
     assert elapsed < 0.5 + 0.25  # the clock read every 256 iterations
     assert lab.choose(view, legal) == python_lab.choose(view, legal)
     assert lab.last_iterations == python_lab.last_iterations == 4000
+
+
+@pytest.mark.parametrize("options", list(MODES.values()), ids=list(MODES))
+def test_the_core_reads_a_view_read_back_from_json_as_the_view_itself(options: dict[str, Any]) -> None:
+    """The core's determiniser reads the seat's view only: a view read back from its JSON form (its actions
+    parsed anew, not the game's own values) gives the same determinisations; a spectator's view gives none."""
+    game = native_game()
+    for state, seat in seat_views(options, range(4)):
+        view = state.view(seat)
+        again = type(view).from_json(view.to_json())
+        a = NativeSearch(game, view, "random", 0.7, 5)
+        b = NativeSearch(game, again, "random", 0.7, 5)
+        for _ in range(3):
+            assert a.sample().fields() == b.sample().fields()
+    with pytest.raises(ValueError, match="spectator"):
+        NativeSearch(game, state.view(None), "random", 0.7, 5)
