@@ -178,8 +178,8 @@ NATIVE_HARD_SECONDS = 0.5
 NATIVE_HARD_TIMED_ITERATIONS = 16_000
 """bot:hard in play with the native search: up to 16,000 iterations a decision (about 0.02 s of a core), cut at
 0.5 s when the machine is busy, where 4,000 took 0.015 s and left the time budget unused. Not more: head to head
-against the 4,000-iteration bot, 16,000 scored 51.8% [44.6, 58.8], 50,000 42.3% [35.4, 49.4] and 200,000
-45.3% [39.6, 51.2] (issue 26, P3; docs/benchmarks.md): more iterations buy this search no strength."""
+against the 4,000-iteration bot, 16,000 scored 49.1% [44.1, 54.1] (400 matches), 50,000 42.3% [35.4, 49.4] and
+200,000 45.3% [39.6, 51.2] (issue 26, P3; docs/benchmarks.md): more iterations buy this search no strength."""
 
 
 def knowledge(game: Any) -> Knowledge:
