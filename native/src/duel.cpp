@@ -1638,8 +1638,8 @@ DuelTables make_tables(nb::handle printed, nb::handle support_kind, nb::handle s
 // ------------------------------------------------------------------ the ISMCTS bot's inner loop (issue 26, P3)
 //
 // What bots/ismcts.py's IsmctsBot does per iteration, here for the native engine: a determinisation (the per-sample
-// half of games/duel/determinize.py's Sampler.__call__; the view's bookkeeping, Sampler.__init__, stays in Python
-// and comes here as a SamplerSpec, so nothing here ever sees the real state), the descent and expansion of the
+// half of games/duel/determinize.py's Sampler.__call__; the view's bookkeeping, Sampler.__init__, is spec_of_view,
+// which reads the seat's DuelView and nothing else, so nothing here ever sees the real state), the descent and expansion of the
 // tree, the playout (uniformly random, or games/duel/bots.py's playout_action) and the backup. Each function
 // draws from the generator exactly as its Python original does, so that the same seed gives the same samples,
 // playouts and choices: the tests (tests/games/duel/test_native_search.py) hold them to it.
@@ -1690,11 +1690,16 @@ State sample(const Tables &t, const SamplerSpec &sp, Rng &rng) {
     if (s.shared) {
         Cards unknown = sp.unknown;
         rng.shuffle(unknown);
-        Cards pile;
-        for (int i = 0; i < unknown.n; ++i) (i < k ? s.hands[o] : pile).push(unknown[i]);
-        for (int i = sp.known_top.n - 1; i >= 0; --i) pile.push(sp.known_top[i]);  // the top is the end
+        int in_hand = std::min(k, int(unknown.n));  // the hand: its revealed cards, then unknown[:k]
+        if (s.hands[o].n + in_hand > 24 || unknown.n - in_hand + sp.known_top.n > 24)
+            throw std::length_error("flametable native duel: a list outgrew its capacity");
+        std::copy(unknown.v, unknown.v + in_hand, s.hands[o].v + s.hands[o].n);
+        s.hands[o].n += in_hand;
+        Cards &pile = s.piles[0];  // unknown[k:], then the known top, top last
+        pile.n = unknown.n - in_hand;
+        std::copy(unknown.v + in_hand, unknown.v + unknown.n, pile.v);
+        for (int i = sp.known_top.n - 1; i >= 0; --i) pile.v[pile.n++] = sp.known_top[i];
         s.npiles = 1;
-        s.piles[0] = pile;
     } else {
         Cards below = sp.my_below;
         rng.shuffle(below);
@@ -1948,6 +1953,8 @@ struct Search {
     }
 
     void run(long count) {
+        if (count < 0 || nodes.size() + size_t(count) >= (size_t(1) << 24))  // (the children's keys: node * 256 + id)
+            throw nb::value_error("a native search of at most 16,777,215 iterations");
         nb::gil_scoped_release released;
         size_t need = nodes.size() + size_t(count);  // (one node an iteration; grown geometrically, not to fit)
         if (nodes.capacity() < need) nodes.reserve(std::max(need, 2 * nodes.capacity()));
@@ -1987,34 +1994,226 @@ struct Search {
     }
 };
 
-template <typename V>
-void fill_from(V &out, nb::handle d, const char *name) {
-    out.clear();
-    for (nb::handle x : d[name]) out.push(int8_t(nb::cast<int>(x)));
+// ---- Sampler.__init__ in the core: the spec read from the seat's DuelView itself (its attributes, nothing else:
+// the view is all the determiniser may see), without the Python Sampler, the base state's copy and the spec's
+// dict of every decision (what made a short search's preparation cost: docs/benchmarks.md).
+struct ViewNames {
+    PyObject *seat, *phase, *to_act, *shared_pile, *draft, *round_number, *chooser, *stat, *place, *place_owner,
+        *events, *log, *action, *autom, *passes, *pending, *results, *number, *characters, *totals, *winner,
+        *by_charm, *seats, *wins, *plays, *ability_used, *items, *modifier, *character, *discard, *revealed,
+        *outcome, *reason, *known_top, *my_characters, *known_characters, *flipped, *lineup, *champion,
+        *hand_size, *hand, *my_pile, *pile_size;
+};
+ViewNames view_names;
+
+void intern_view_names() {
+    auto n = [](const char *s) { return PyUnicode_InternFromString(s); };
+    ViewNames &v = view_names;
+    v = ViewNames{n("seat"), n("phase"), n("to_act"), n("shared_pile"), n("draft"), n("round_number"), n("chooser"),
+                  n("stat"), n("place"), n("place_owner"), n("events"), n("log"), n("action"), n("auto"),
+                  n("passes"), n("pending"), n("results"), n("number"), n("characters"), n("totals"), n("winner"),
+                  n("by_charm"), n("seats"), n("wins"), n("plays"), n("ability_used"), n("items"), n("modifier"),
+                  n("character"), n("discard"), n("revealed"), n("outcome"), n("reason"), n("known_top"),
+                  n("my_characters"), n("known_characters"), n("flipped"), n("lineup"), n("champion"),
+                  n("hand_size"), n("hand"), n("my_pile"), n("pile_size")};
 }
 
-SamplerSpec make_spec(const State &base, nb::dict f) {
+nb::object attr(nb::handle o, PyObject *name) {
+    PyObject *r = PyObject_GetAttr(o.ptr(), name);
+    if (!r) throw nb::python_error();
+    return nb::steal(r);
+}
+
+long int_of(nb::handle o) {
+    long v = PyLong_AsLong(o.ptr());  // (an IntEnum too: Phase)
+    if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+    return v;
+}
+long int_attr(nb::handle o, PyObject *name) { return int_of(attr(o, name)); }
+long int_or(nb::handle o, PyObject *name, long none) {  // ``x if x is not None else none``
+    nb::object v = attr(o, name);
+    return v.is_none() ? none : int_of(v);
+}
+bool bool_attr(nb::handle o, PyObject *name) {
+    int v = PyObject_IsTrue(attr(o, name).ptr());
+    if (v < 0) throw nb::python_error();
+    return v;
+}
+
+// The items of a tuple (or list) of the view, as a sequence to index.
+struct Items {
+    nb::object seq;
+    Py_ssize_t n;
+    explicit Items(nb::handle o) {
+        PyObject *s = PySequence_Fast(o.ptr(), "a sequence of the view");
+        if (!s) throw nb::python_error();
+        seq = nb::steal(s);
+        n = PySequence_Fast_GET_SIZE(s);
+    }
+    nb::handle operator[](Py_ssize_t i) const { return PySequence_Fast_GET_ITEM(seq.ptr(), i); }
+};
+
+template <typename V>
+void ints_of(V &out, nb::handle seq) {
+    Items it(seq);
+    out.clear();
+    for (Py_ssize_t i = 0; i < it.n; ++i) out.push(int8_t(int_of(it[i])));
+}
+template <typename V>
+void ints_attr(V &out, nb::handle o, PyObject *name) { ints_of(out, attr(o, name)); }
+
+SamplerSpec spec_of_view(const Tables &t, nb::handle view, nb::handle reasons) {
+    const ViewNames &N = view_names;
     SamplerSpec sp;
-    sp.base = base;
-    sp.me = nb::cast<int>(f["me"]);
-    sp.o = 1 - sp.me;
-    fill_from(sp.theirs_known, f, "theirs_known");
-    fill_from(sp.flipped, f, "flipped");
-    if (sp.flipped.n > 3) sp.flipped.n = 3;
-    fill_from(sp.char_pool, f, "char_pool");
-    sp.n_unknown_chars = nb::cast<int>(f["n_unknown_chars"]);
-    sp.draft_phase = nb::cast<bool>(f["draft_phase"]);
-    sp.their_lineup_done = nb::cast<bool>(f["their_lineup_done"]);
-    sp.champion_phase = nb::cast<bool>(f["champion_phase"]);
-    sp.champion_chosen = nb::cast<bool>(f["champion_chosen"]);
-    sp.hand_o = nb::cast<int>(f["hand_o"]);
-    fill_from(sp.revealed_o, f, "revealed_o");
-    fill_from(sp.known_top, f, "known_top");
-    fill_from(sp.unknown, f, "unknown");
-    fill_from(sp.my_below, f, "my_below");
-    sp.n_unknown = nb::cast<int>(f["n_unknown"]);
-    if (sp.me != 0 && sp.me != 1) throw nb::value_error("a determiniser needs a seat's view");
-    if (sp.theirs_known.n + sp.n_unknown_chars > 3 || sp.hand_o < sp.revealed_o.n)
+    nb::object seat = attr(view, N.seat);
+    if (seat.is_none()) throw nb::value_error("a determiniser needs a seat's view, not a spectator's");
+    int me = sp.me = int(int_of(seat)), o = sp.o = 1 - me;
+    if (me != 0 && me != 1) throw nb::value_error("a determiniser needs a seat's view");
+    State &st = sp.base;  // DuelState.blank, filled from the view
+    st.shared = bool_attr(view, N.shared_pile);
+    st.draft = bool_attr(view, N.draft);
+    st.pile_of[0] = 0;
+    st.pile_of[1] = st.shared ? 0 : 1;
+    st.rng.state = mix(0);  // Rng(0)
+    int phase = int(int_attr(view, N.phase));
+    st.phase = int8_t(phase);
+    nb::object to_act_obj = attr(view, N.to_act);
+    int to_act = to_act_obj.is_none() ? -1 : int(int_of(to_act_obj));
+    st.acting = int8_t(to_act >= 0 ? to_act : 0);
+    st.first_picker = st.acting;
+    int round_number = int(int_attr(view, N.round_number));
+    st.round_no = int8_t(round_number - 1);
+    st.chooser = int8_t(int_or(view, N.chooser, 0));
+    st.stat = int8_t(int_attr(view, N.stat));
+    st.place = int8_t(int_attr(view, N.place));
+    st.place_owner = int8_t(int_or(view, N.place_owner, 0));
+    {
+        Items events(attr(view, N.events));
+        for (Py_ssize_t i = 0; i < events.n; ++i) {
+            Items e(events[i]);
+            st.events.push({int8_t(int_of(e[0])), int8_t(int_of(e[1]))});
+        }
+        Items log(attr(view, N.log));
+        for (Py_ssize_t i = 0; i < log.n; ++i) {
+            nb::object a = attr(log[i], N.action);
+            long id = t.find(a.ptr());
+            if (id < 0) id = int_attr(a, str_id);  // an equal action, not one of the game's own values
+            if (id < 0 || id >= NUM_ACTIONS) throw nb::value_error("not a Flame Duel action");
+            st.log.push({int8_t(int_attr(log[i], N.seat)), uint8_t(id), bool_attr(log[i], N.autom)});
+        }
+        Items pending(attr(view, N.pending));
+        for (Py_ssize_t i = 0; i < pending.n; ++i) {
+            Items e(pending[i]);
+            st.pending.push({int8_t(int_of(e[0])), int8_t(int_of(e[1])), int8_t(int_of(e[2]))});
+        }
+        Items results(attr(view, N.results));
+        for (Py_ssize_t i = 0; i < results.n; ++i) {
+            nb::handle r = results[i];
+            RoundResult rr{};
+            rr.number = int8_t(int_attr(r, N.number));
+            rr.chooser = int8_t(int_attr(r, N.chooser));
+            rr.stat = int8_t(int_attr(r, N.stat));
+            Items ch(attr(r, N.characters)), tot(attr(r, N.totals));
+            rr.characters[0] = int8_t(int_of(ch[0]));
+            rr.characters[1] = int8_t(int_of(ch[1]));
+            rr.totals[0] = int(int_of(tot[0]));
+            rr.totals[1] = int(int_of(tot[1]));
+            rr.winner = int8_t(int_attr(r, N.winner));
+            rr.by_charm = bool_attr(r, N.by_charm);
+            st.results.push(rr);
+        }
+    }
+    st.passes = int8_t(int_attr(view, N.passes));
+    Items seats(attr(view, N.seats));
+    if (seats.n != 2) throw nb::value_error("a view of two seats");
+    for (int p = 0; p < 2; ++p) {
+        nb::handle s = seats[p];
+        st.wins[p] = int8_t(int_attr(s, N.wins));
+        st.plays[p] = int8_t(int_attr(s, N.plays));
+        st.ability_used[p] = bool_attr(s, N.ability_used);
+        ints_attr(st.items[p], s, N.items);
+        st.modifiers[p] = int(int_attr(s, N.modifier));
+        st.current[p] = int8_t(int_attr(s, N.character));
+        ints_attr(st.discards[p], s, N.discard);
+        ints_attr(st.revealed[p], s, N.revealed);
+    }
+    nb::object outcome = attr(view, N.outcome);
+    if (!outcome.is_none()) {
+        st.over = true;
+        nb::object winner = attr(outcome, N.winner);
+        st.winner = int8_t(winner.is_none() ? -1 : int_of(winner));
+        nb::object reason = attr(outcome, N.reason);
+        Items rs(reasons);
+        st.reason = -1;
+        for (Py_ssize_t i = 0; i < rs.n; ++i)
+            if (rs[i].ptr() == reason.ptr()) st.reason = int8_t(i);
+        if (st.reason < 0) throw nb::value_error("an outcome's reason that is not Flame Duel's");
+    }
+    ints_attr(sp.known_top, view, N.known_top);
+    st.looked_at[me] = int8_t(sp.known_top.n);
+
+    // characters and line-ups (R3)
+    nb::handle theirs = seats[o];
+    Vec<int8_t, 3> mine;
+    ints_attr(mine, view, N.my_characters);
+    ints_attr(sp.theirs_known, theirs, N.known_characters);
+    Vec<int8_t, 4> flipped;
+    ints_attr(flipped, theirs, N.flipped);
+    sp.flipped.clear();
+    for (int i = 0; i < std::min(flipped.n, 3); ++i) sp.flipped.push(flipped[i]);
+    for (int c = 1; c <= NUM_CHARACTERS; ++c)
+        if (!sp.theirs_known.contains(int8_t(c)) && !(st.shared && mine.contains(int8_t(c))))
+            sp.char_pool.push(int8_t(c));
+    sp.draft_phase = phase == DRAFT;
+    sp.n_unknown_chars = sp.draft_phase ? 0 : 3 - sp.theirs_known.n;
+    st.characters[me] = mine;
+    ints_attr(st.lineups[me], view, N.lineup);
+    bool my_turn_after = o < me && to_act == me;
+    sp.their_lineup_done = phase != LINEUP || my_turn_after;
+    sp.champion_phase = phase == CHAMPION;
+    if (sp.champion_phase)
+        st.champion[me] = int8_t(int_attr(view, N.champion));
+    else if (round_number == 4)
+        st.champion[0] = st.current[0], st.champion[1] = st.current[1];
+    sp.champion_chosen = my_turn_after;
+
+    // support cards
+    sp.hand_o = int(int_attr(theirs, N.hand_size));
+    sp.revealed_o = st.revealed[o];
+    ints_attr(st.hands[me], view, N.hand);
+    bool seen[NUM_SUPPORTS + 1] = {};
+    auto see = [&](const auto &cards) {
+        for (int c : cards)
+            if (c >= 0 && c <= NUM_SUPPORTS) seen[c] = true;
+    };
+    if (st.shared) {
+        see(st.hands[me]);
+        see(st.discards[0]), see(st.discards[1]);
+        see(st.items[0]), see(st.items[1]);
+        for (auto [p, c] : st.events) seen[int(c)] = true;
+        see(sp.known_top);
+        see(sp.revealed_o);
+        if (st.place) seen[int(st.place)] = true;
+        for (int c = 1; c <= NUM_SUPPORTS; ++c)
+            if (!seen[c]) sp.unknown.push(int8_t(c));
+        sp.n_unknown = sp.unknown.n;
+    } else {
+        Cards my_pile;
+        ints_attr(my_pile, view, N.my_pile);
+        for (int8_t c : my_pile)
+            if (!sp.known_top.contains(c)) sp.my_below.push(c);
+        see(st.discards[o]);
+        see(st.items[o]);
+        for (auto [p, c] : st.events)
+            if (p == o) seen[int(c)] = true;
+        see(sp.revealed_o);
+        if (st.place && st.place_owner == o) seen[int(st.place)] = true;
+        for (int c = 1; c <= NUM_SUPPORTS; ++c)
+            if (!seen[c]) sp.unknown.push(int8_t(c));
+        sp.n_unknown = sp.hand_o - sp.revealed_o.n + int(int_attr(theirs, N.pile_size));
+    }
+    st.npiles = st.shared ? 1 : 2;
+    if (sp.theirs_known.n + sp.n_unknown_chars > 3 || sp.hand_o < sp.revealed_o.n || sp.n_unknown < 0)
         throw nb::value_error("a sampler's counts do not fit the view");
     return sp;
 }
@@ -2069,6 +2268,7 @@ void add_descriptor(nb::handle cls, const char *name, PyObject *descr) {
 NB_MODULE(_duel, m) {
     m.doc() = "Flame Duel's rules engine in C++ (flametable issue 26): flametable.games.duel.native wraps it.";
     str_id = PyUnicode_InternFromString("id");
+    intern_view_names();
     m.attr("NUM_ACTIONS") = NUM_ACTIONS;
     // A card set's tables are kept by the Python side's cache of games for the life of the process, and Python's
     // shutdown does not promise to collect module globals: nanobind would call each such instance a leak on stderr
@@ -2128,11 +2328,6 @@ NB_MODULE(_duel, m) {
     m.def("from_fields", &from_fields);
     // The ISMCTS bot's inner loop (issue 26, P3): games/duel/native.py's NativeSearch wraps it.
     nb::class_<Search>(m, "Search")
-        .def("__init__",
-             [](Search *self, const DuelState &base, nb::dict spec, int policy, double c, uint64_t rng_state) {
-                 new (self) Search{base.t, make_spec(base.s, spec), policy_code(policy), c};
-                 self->rng.state = rng_state;
-             })
         .def("run", &Search::run)
         .def("samples", &Search::samples)
         .def("best", &Search::best)
@@ -2146,6 +2341,13 @@ NB_MODULE(_duel, m) {
         .def_prop_rw(
             "rng_state", [](const Search &self) { return self.rng.state; },
             [](Search &self, uint64_t v) { self.rng.state = v; });
+    // The search of a decision from the seat's view itself (Sampler.__init__ in the core: spec_of_view).
+    m.def("search_of_view", [](const DuelTables &tables, nb::handle view, nb::handle reasons, int policy, double c,
+                               uint64_t rng_state) {
+        Search search{tables.t, spec_of_view(*tables.t, view, reasons), policy_code(policy), c};
+        search.rng.state = rng_state;
+        return search;
+    });
     // Playouts of clones of ``states``, round after round (one of each state in turn, ``rounds`` rounds), the
     // generator's state carried through: the benchmark's like-for-like reference of an iteration (one state many
     // rounds: the same state again and again; the samples of a view, one round: as a search meets them). Gives

@@ -205,3 +205,48 @@ def test_bot_hard_on_the_native_engine_keeps_to_its_time_budget() -> None:
     assert action in legal
     assert bot.last_iterations > 0
     assert elapsed < 1.0
+
+
+def test_bot_hard_spends_its_time_on_more_iterations_natively_and_the_lab_keeps_its_4000() -> None:
+    """With the native search, bot:hard in play (its time budget) searches up to 16,000 iterations a decision
+    within a shorter 0.5 s, where its 4,000 took 0.015 s and left the 1.5 s unused; the lab's deterministic bot:hard
+    keeps the 4,000 iterations without a clock on either engine, so a sim is reproducible and makes the Python
+    engine's choices."""
+    native = native_game()
+    timed, lab, python_lab, python_timed = (cast(IsmctsBot, make_bot("bot:hard", game, 1, deterministic=det))
+                                            for game, det in ((native, False), (native, True), (PYTHON, True),
+                                                              (PYTHON, False)))
+    for bot in (timed, lab, python_lab, python_timed):
+        assert isinstance(bot, IsmctsBot)
+    assert (timed.iterations, timed.seconds) == (16_000, 0.5)
+    assert (lab.iterations, lab.seconds) == (4000, None)
+    assert (python_lab.iterations, python_lab.seconds) == (4000, None)
+    assert (python_timed.iterations, python_timed.seconds) == (4000, 1.5)
+    assert make_bot("bot:ismcts:300", native, 1).iterations == 300  # type: ignore[attr-defined]
+    state = PYTHON.new_match({}, 2026)
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    view, legal = state.view(state.acting), state.legal_actions()
+    started = time.perf_counter()
+    assert timed.choose(view, legal) in legal
+    elapsed = time.perf_counter() - started
+    assert 4000 < timed.last_iterations <= 16_000
+    assert elapsed < 0.5 + 0.25  # the clock read every 256 iterations
+    assert lab.choose(view, legal) == python_lab.choose(view, legal)
+    assert lab.last_iterations == python_lab.last_iterations == 4000
+
+
+@pytest.mark.parametrize("options", list(MODES.values()), ids=list(MODES))
+def test_the_core_reads_a_view_read_back_from_json_as_the_view_itself(options: dict[str, Any]) -> None:
+    """The core's determiniser reads the seat's view only: a view read back from its JSON form (its actions
+    parsed anew, not the game's own values) gives the same determinisations; a spectator's view gives none."""
+    game = native_game()
+    for state, seat in seat_views(options, range(4)):
+        view = state.view(seat)
+        again = type(view).from_json(view.to_json())
+        a = NativeSearch(game, view, "random", 0.7, 5)
+        b = NativeSearch(game, again, "random", 0.7, 5)
+        for _ in range(3):
+            assert a.sample().fields() == b.sample().fields()
+    with pytest.raises(ValueError, match="spectator"):
+        NativeSearch(game, state.view(None), "random", 0.7, 5)

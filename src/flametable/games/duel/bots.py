@@ -169,16 +169,33 @@ def play_or_pass(st: DuelState, rng: Rng) -> DuelAction:
     return best[rng.below(len(best))]
 
 
+HARD_ITERATIONS = 4000
+"""bot:hard's iterations a decision where it must be reproducible (the lab's ``sim``, ``deterministic``), on
+either engine: the same choices at the same seed."""
+HARD_SECONDS = 1.5
+"""bot:hard's thinking time a decision in play on the Python engine (its 4,000 iterations take 0.3 to 1.5 s)."""
+NATIVE_HARD_SECONDS = 0.5
+NATIVE_HARD_TIMED_ITERATIONS = 16_000
+"""bot:hard in play with the native search: up to 16,000 iterations a decision (about 0.02 s of a core), cut at
+0.5 s when the machine is busy, where 4,000 took 0.015 s and left the time budget unused. Not more: head to head
+against the 4,000-iteration bot, 16,000 scored 49.1% [44.1, 54.1] (400 matches), 50,000 42.3% [35.4, 49.4] and
+200,000 45.3% [39.6, 51.2] (issue 26, P3; docs/benchmarks.md): more iterations buy this search no strength."""
+
+
 def knowledge(game: Any) -> Knowledge:
     """Flame Duel (the registry's ``bots`` piece): playouts are short (about 18 decisions), so playouts to the end
     are cheap; they follow a sensible player's policy rather than random moves (:func:`playout_action`). On the
-    native engine, ISMCTS's inner loop runs in the core (``native.searcher``), making the same choices."""
+    native engine, ISMCTS's inner loop runs in the core (``native.searcher``), making the same choices; there
+    bot:hard in play spends its (shorter) time budget on up to :data:`NATIVE_HARD_TIMED_ITERATIONS` iterations,
+    and keeps its :data:`HARD_ITERATIONS` where it must be reproducible."""
     tuning: dict[str, Any] = {"iterations": 1000, "policy": playout_action}
+    hard: dict[str, Any] = {"iterations": HARD_ITERATIONS, "seconds": HARD_SECONDS}
     if getattr(game, "engine", "python") == "native":
         from flametable.games.duel.native import searcher
 
         native = searcher(game, playout_action)
         if native is not None:  # (None: a core built before its search)
             tuning["native"] = native
-    return Knowledge(duel_determinizer(game.cards), evaluate, tuning,
-                     ("ismcts", {"iterations": 4000, "seconds": 1.5}))
+            hard = {"iterations": HARD_ITERATIONS, "seconds": NATIVE_HARD_SECONDS,
+                    "timed_iterations": NATIVE_HARD_TIMED_ITERATIONS}
+    return Knowledge(duel_determinizer(game.cards), evaluate, tuning, ("ismcts", hard))

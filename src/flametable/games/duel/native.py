@@ -28,7 +28,6 @@ from flametable.core.registry import ENGINE_VARIABLE, EngineError
 from flametable.core.rng import Rng
 from flametable.games.duel.actions import ACTIONS, Kind
 from flametable.games.duel.cards import CardSet
-from flametable.games.duel.determinize import Sampler
 from flametable.games.duel.game import DuelGame
 from flametable.games.duel.rules import DRAFT_PICK, PHASE_TEXT, SHARED_MODE, DuelOptions, Phase, Reason
 from flametable.games.duel.state import CHOICE_TEXT, DuelState, RoundResult
@@ -311,29 +310,15 @@ def playout(state: Any, policy: str, rng: Rng) -> None:
     rng.state = core.playout(state, POLICY_CODES[policy], rng.state)
 
 
-def sampler_spec(sampler: Sampler) -> dict[str, Any]:
-    """What the core's determinisation takes from a :class:`Sampler`: what ``Sampler.__init__`` read from the view,
-    and nothing else (the base state aside, given apart)."""
-    return {
-        "me": sampler.me, "theirs_known": sampler.theirs_known, "flipped": sampler.flipped[:3],
-        "char_pool": sampler.char_pool, "n_unknown_chars": sampler.n_unknown_chars,
-        "draft_phase": sampler.phase is Phase.DRAFT, "their_lineup_done": sampler.their_lineup_done,
-        "champion_phase": sampler.champion_phase, "champion_chosen": sampler.champion_chosen,
-        "hand_o": sampler.hand_o, "revealed_o": sampler.revealed_o, "known_top": sampler.known_top,
-        "unknown": sampler.unknown, "my_below": getattr(sampler, "my_below", []), "n_unknown": sampler.n_unknown,
-    }
-
-
 class NativeSearch:
     """``IsmctsBot``'s search at one decision in the core (``bots.ismcts.NativeSearch``): the determinisations from
-    ``view`` (prepared by the Python :class:`Sampler`, which reads only the view; each sample is drawn in the core),
-    the tree, the playouts and the backups, drawing from the generator as the Python bot does, so the same seed
-    makes the same choice."""
+    ``view`` (what the Python :class:`~flametable.games.duel.determinize.Sampler` reads of the view, read by the
+    core from the view's own attributes, and nothing else; each sample drawn in the core), the tree, the playouts
+    and the backups, drawing from the generator as the Python bot does, so the same seed makes the same choice."""
 
     def __init__(self, game: NativeDuelGame, view: DuelView, policy: str, exploration: float, rng_state: int) -> None:
-        sampler = Sampler(view, game.cards)
-        self.core = game._core.Search(to_native(game, sampler.base), sampler_spec(sampler), POLICY_CODES[policy],
-                                      exploration, rng_state & _MASK)
+        self.core = game._core.search_of_view(game._tables, view, _REASONS, POLICY_CODES[policy], exploration,
+                                              rng_state & _MASK)
 
     @property
     def rng_state(self) -> int:
@@ -361,7 +346,7 @@ class NativeSearch:
 def has_search() -> bool:
     """Whether the core built here has the ISMCTS inner loop (a core built before it has not)."""
     core = extension()
-    return core is not None and hasattr(core, "Search")
+    return core is not None and hasattr(core, "search_of_view")
 
 
 def searcher(game: NativeDuelGame, sensible: Any) -> Callable[[Any, Any, float, int], NativeSearch | None] | None:
@@ -369,7 +354,7 @@ def searcher(game: NativeDuelGame, sensible: Any) -> Callable[[Any, Any, float, 
     playout policy (None: random; ``sensible``, ``bots.duel.playout_action``: the sensible player's) and the
     exploration constant, from the generator's state; None for a policy the core does not have (the Python search
     plays). None where the core has no search (built before it)."""
-    if not hasattr(game._core, "Search"):
+    if not hasattr(game._core, "search_of_view"):
         return None
 
     def make(view: Any, policy: Any, exploration: float, rng_state: int) -> NativeSearch | None:
