@@ -366,6 +366,23 @@ ENGINE_VARIABLE = "FLAMETABLE_ENGINE"
 ``native`` piece reads it (this module reads no environment)."""
 
 
+def native_wanted(game: str, choice: str, built: Callable[[], bool]) -> bool:
+    """Whether a game's ``native`` piece gives its native engine, by ``choice`` (the value of
+    :data:`ENGINE_VARIABLE`, which the piece reads): where it is ``built()`` unless ``python``; :class:`EngineError`
+    for ``native`` where it is not built, or for another value. ``built`` is not asked for ``python``."""
+    if choice not in ("", "python", "native"):
+        raise EngineError(N_("{variable} must be python or native, got {value!r}"), variable=ENGINE_VARIABLE,
+                          value=choice)
+    if choice == "python":
+        return False
+    if not built():
+        if choice == "native":
+            raise EngineError(N_("{variable}=native: the game {game} has no native engine built here (pip install "
+                                 "./native)"), variable=ENGINE_VARIABLE, game=game)
+        return False
+    return True
+
+
 class NoDataFile(FlametableError):
     """A data file given to a game that plays with none."""
 

@@ -26,7 +26,7 @@ from typing import Any
 from flametable.core.errors import IllegalAction, RecordError
 from flametable.core.i18n import N_, Phrase
 from flametable.core.outcome import Outcome
-from flametable.core.registry import ENGINE_VARIABLE, EngineError
+from flametable.core.registry import ENGINE_VARIABLE, native_wanted
 from flametable.core.rng import Rng
 from flametable.games.duals.data import DualsData
 from flametable.games.duals.game import DualsGame
@@ -48,20 +48,9 @@ def extension() -> ModuleType | None:
 
 def factory() -> Callable[..., DualsGame] | None:
     """The registry's ``native`` piece: the native game's factory, or None without the extension or with
-    ``FLAMETABLE_ENGINE=python``; :class:`EngineError` for ``FLAMETABLE_ENGINE=native`` without the extension,
-    or another value."""
-    choice = os.environ.get(ENGINE_VARIABLE, "")
-    if choice not in ("", "python", "native"):
-        raise EngineError(N_("{variable} must be python or native, got {value!r}"), variable=ENGINE_VARIABLE,
-                          value=choice)
-    if choice == "python":
-        return None
-    if extension() is None:
-        if choice == "native":
-            raise EngineError(N_("{variable}=native: the game {game} has no native engine built here (pip install "
-                                 "./native)"), variable=ENGINE_VARIABLE, game="duals")
-        return None
-    return NativeDualsGame
+    ``FLAMETABLE_ENGINE=python`` (:func:`~flametable.core.registry.native_wanted`)."""
+    wanted = native_wanted("duals", os.environ.get(ENGINE_VARIABLE, ""), lambda: extension() is not None)
+    return NativeDualsGame if wanted else None
 
 
 def _outcome(winner: int | None, reason: int, points0: int, points1: int) -> Outcome:
