@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
+from flametable.core.registry import make_game
 from tests.browser.rooms import Rooms
 from tests.browser.table_play import CONTROLS, click_one, next_decision
 
@@ -126,4 +127,51 @@ def test_every_option_and_the_hand_are_in_sight_at_every_decision(browser: Brows
     assert decisions >= 5, f"a whole match of decisions: {decisions}"
     if game == "duel" and options["pick"] == "draft":
         assert "draft" in phases, phases
+    context.close()
+
+
+def placing_after_the_end_was_triggered() -> dict[str, Any]:
+    """The view of seat 0 (Player 1) placing a token once the end is triggered (D8): a line more above the board (the
+    end's notice), besides the token to place."""
+    game = make_game("duals")
+    for seed in range(500):
+        state = game.new_match(seed=seed)
+        rng = random.Random(seed)
+        while state.outcome is None:
+            view = state.view(state.to_act).to_json()
+            if state.to_act == 0 and view["phase"] == "place" and view["end_triggered"]:
+                found: dict[str, Any] = view
+                return found
+            state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError("no match of 500 reached a placement after the end was triggered")
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "es-ES"])
+def test_duals_last_row_stays_in_sight_under_the_end_s_notices_at_1280x800(browser: Browser, rooms: Rooms,
+                                                                          locale: str) -> None:
+    """The full run's one failure: late in a match the end's notices pushed the board's last row below a 1280×800
+    screen (its places at y 705..819). The board keeps to the height left, whatever stands above it (here the notice
+    and 120 px more)."""
+    context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    rooms.sit(page, rooms.make("duals", ["me", "bot:random"]))
+    assert next_decision(page) == "mine"
+    view = placing_after_the_end_was_triggered()
+    drawn = page.evaluate("""async (view) => {
+        const game = await import("/games/duals/static/table.js");
+        const board = document.querySelector(".table .board");
+        game.render(board, { view, legal: view.legal, version: 999, seat: 0, facts: await game.facts(),
+                             names: ["Player 1 (you)", "Player 2"], moves: [], act: () => {} });
+        // and more above it: the lines the other seat's last moves and the crystal's draws may add (fitted again
+        // when the window changes, as the table does)
+        const more = document.createElement("div");
+        more.style.height = "120px";
+        board.querySelector(".duals-table .notice").after(more);
+        window.dispatchEvent(new Event("resize"));
+        return board.querySelectorAll(".duals-table .notice").length;
+    }""", view)
+    assert drawn == 1  # the end's notice stands above the board
+    found = page.evaluate(OUT_OF_SIGHT, [CONTROLS, HAND])
+    assert found["controls"] >= 2
+    assert not found["out"], f"out of sight: {found['out']}"
     context.close()

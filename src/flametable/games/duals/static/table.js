@@ -371,8 +371,12 @@ function fitBoard(table) {
   const dock = table.querySelector(".dock");
   if (!svg) return;
   svg.style.maxHeight = "";
-  if (!dock || getComputedStyle(dock).position !== "sticky") return;
   const top = svg.getBoundingClientRect().top + window.scrollY;
+  if (!dock || getComputedStyle(dock).position !== "sticky") { // a desktop: the dock beside, the board to the bottom
+    // (the notices of the end, the crystal's draws, push it down: its last row stays in sight all the same)
+    svg.style.maxHeight = `${Math.round(Math.max(240, window.innerHeight - top - 8))}px`;
+    return;
+  }
   const room = window.innerHeight - dock.offsetHeight - top - 8;
   svg.style.maxHeight = `${Math.round(Math.max(170, Math.min(room, window.innerHeight * 0.36)))}px`;
 }
